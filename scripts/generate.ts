@@ -1,0 +1,60 @@
+/**
+ * Regenerates generated/ from openapi/: the bundled document (generated/openapi.json, served at
+ * /api/openapi.json and used for request validation) and the openapi-typescript types (generated/api.d.ts).
+ * `--check` regenerates into a temporary folder and fails when generated/ differs (CI uses it).
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+
+const root = path.resolve(__dirname, '..');
+const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
+const outputs = ['openapi.json', 'api.d.ts'];
+
+function generateInto(dir: string): void {
+  mkdirSync(dir, { recursive: true });
+  const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+  execFileSync(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '--ext', 'json', '-o', path.join(dir, 'openapi.json')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+  // Stable formatting: two-space JSON with a trailing newline.
+  const bundled = JSON.parse(readFileSync(path.join(dir, 'openapi.json'), 'utf8'));
+  writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(bundled, null, 2) + '\n');
+  execFileSync(bin('openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], {
+    cwd: root,
+    env,
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
+}
+
+const check = process.argv.includes('--check');
+if (check) {
+  const tmp = mkdtempSync(path.join(tmpdir(), 'tessera-generated-'));
+  try {
+    generateInto(tmp);
+    const stale = outputs.filter(
+      (file) => readFileSync(path.join(tmp, file), 'utf8') !== safeRead(path.join(root, 'generated', file)),
+    );
+    if (stale.length > 0) {
+      console.error(`generated/ is stale (${stale.join(', ')}): run \`npm run generate\` and commit the result.`);
+      process.exit(1);
+    }
+    console.log('generated/ is up to date');
+  } finally {
+    rmSync(tmp, { recursive: true, force: true });
+  }
+} else {
+  generateInto(path.join(root, 'generated'));
+  console.log('generated/openapi.json and generated/api.d.ts written');
+}
+
+function safeRead(file: string): string {
+  try {
+    return readFileSync(file, 'utf8');
+  } catch {
+    return '';
+  }
+}

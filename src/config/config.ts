@@ -1,0 +1,67 @@
+import path from 'node:path';
+
+export interface Config {
+  port: number;
+  host: string;
+  /** postgres://... ; when absent the embedded PGlite database in dataDir is used. */
+  databaseUrl: string | null;
+  dataDir: string;
+  bootstrapAdminApiKey: string | null;
+  bootstrapAdminPassword: string | null;
+  logLevel: string;
+  bodyLimitBytes: number;
+  /** Set the Secure attribute on the session cookie (behind HTTPS). */
+  cookieSecure: boolean;
+  sessionTtlSeconds: number;
+  shutdownTimeoutMs: number;
+  /** Validate every response against the OpenAPI document (tests turn this on). */
+  validateResponses: boolean;
+}
+
+export class ConfigError extends Error {}
+
+function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(`${name} must be an integer from ${min} to ${max}, got "${raw}"`);
+  }
+  return value;
+}
+
+/** Parses sizes such as 1048576, 512kb or 2mb. */
+function bytesFrom(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d+)\s*(b|kb|mb)?$/i.exec(raw.trim());
+  if (!match) throw new ConfigError(`${name} must be a size such as 1048576, 512kb or 2mb, got "${raw}"`);
+  const unit = (match[2] ?? 'b').toLowerCase();
+  const factor = unit === 'mb' ? 1024 * 1024 : unit === 'kb' ? 1024 : 1;
+  return Number(match[1]) * factor;
+}
+
+function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  if (/^(1|true|yes|on)$/i.test(raw)) return true;
+  if (/^(0|false|no|off)$/i.test(raw)) return false;
+  throw new ConfigError(`${name} must be true or false, got "${raw}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  return {
+    port: intFrom(env, 'PORT', 7575, 0, 65535),
+    host: env.HOST || '0.0.0.0',
+    databaseUrl: env.DATABASE_URL || null,
+    dataDir: path.resolve(env.DATA_DIR || './data'),
+    bootstrapAdminApiKey: env.BOOTSTRAP_ADMIN_API_KEY || null,
+    bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || null,
+    logLevel: env.LOG_LEVEL || 'info',
+    bodyLimitBytes: bytesFrom(env, 'BODY_LIMIT', 1024 * 1024),
+    cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
+    sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
+    shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
+  };
+}

@@ -1,0 +1,29 @@
+/** Classifies database errors: client-caused conflicts versus an unreachable database. */
+
+interface PgLikeError {
+  code?: string;
+  constraint?: string;
+  name?: string;
+  message?: string;
+}
+
+export function isUniqueViolation(error: unknown, constraint?: string): boolean {
+  const e = error as PgLikeError;
+  return e?.code === '23505' && (constraint === undefined || e.constraint === constraint || !!e.message?.includes(constraint));
+}
+
+export function isForeignKeyViolation(error: unknown): boolean {
+  return (error as PgLikeError)?.code === '23503';
+}
+
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+
+/** True when the database cannot be reached (refused, terminated, pool exhausted): a 503, not a 500. */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as PgLikeError;
+  if (!e) return false;
+  if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
+  if (e.name === 'KnexTimeoutError') return true;
+  const message = e.message ?? '';
+  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed/i.test(message);
+}

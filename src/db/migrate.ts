@@ -1,0 +1,17 @@
+import type { Knex } from 'knex';
+import * as initial from './migrations/0001_initial';
+
+/** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
+const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
+  '0001_initial': initial,
+};
+
+const migrationSource: Knex.MigrationSource<string> = {
+  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrationName: (name) => name,
+  getMigration: async (name) => migrations[name],
+};
+
+export async function migrateToLatest(db: Knex): Promise<void> {
+  await db.migrate.latest({ migrationSource });
+}

@@ -1,0 +1,244 @@
+import { randomUUID } from 'node:crypto';
+import express, { NextFunction, Request, Response } from 'express';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import OpenAPIBackend, { Context, Operation } from 'openapi-backend';
+import type { Logger } from 'pino';
+import type { Config } from '../config/config';
+import type { Db } from '../db/database';
+import { isDatabaseUnavailable } from '../db/errors';
+import { assertNotCrossSite, authenticate } from '../identity/authenticate';
+import { ApiError, ErrorBody, unauthorized } from './errors';
+import { handlers } from './handlers';
+import { openApiDocument } from './openapiDocument';
+import type { Lifecycle, OperationId, RequestContext } from './operation';
+
+export interface AppDeps {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  lifecycle: Lifecycle;
+}
+
+interface Reply {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string | string[]>;
+}
+
+const jsonTypes = ['application/json', 'application/*+json'];
+
+function isJsonContentType(value: string | undefined): boolean {
+  if (!value) return false;
+  const type = value.split(';')[0].trim().toLowerCase();
+  return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
+}
+
+function hasBody(req: Request): boolean {
+  const length = req.headers['content-length'];
+  return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
+}
+
+/** Operations whose every security requirement names a scheme need an authenticated caller. */
+function requiresAuthentication(operation: Operation): boolean {
+  const requirements = operation.security ?? openApiDocument.security ?? [];
+  return requirements.length > 0 && requirements.every((requirement) => Object.keys(requirement).length > 0);
+}
+
+function ignoresCredentials(operation: Operation): boolean {
+  return Array.isArray(operation.security) && operation.security.length === 0;
+}
+
+function errorReply(error: ApiError): Reply {
+  return { status: error.status, body: error.toBody(), headers: error.headers };
+}
+
+function buildApi(): OpenAPIBackend {
+  const api = new OpenAPIBackend({
+    definition: structuredClone(openApiDocument),
+    strict: false,
+    validate: true,
+    coerceTypes: true,
+    ajvOpts: { strict: false, allErrors: true },
+    customizeAjv: (_original, ajvOpts) => {
+      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true });
+      addFormats(ajv);
+      ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
+      ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
+      ajv.addFormat('password', () => true);
+      return ajv;
+    },
+  });
+  // openapi-backend checks documents against the OAS 3.0 meta-schema only; redocly lints ours instead.
+  api.validateDefinition = () => api.document;
+
+  api.register({
+    postRoutingHandler: async (c: Context, ctx: RequestContext) => {
+      if (!c.operation || ignoresCredentials(c.operation)) return;
+      ctx.principal = await authenticate(ctx.db, ctx.headers);
+      if (!ctx.principal && requiresAuthentication(c.operation)) throw unauthorized();
+      assertNotCrossSite(ctx.principal, c.request.method, ctx.headers);
+    },
+    validationFail: async (c: Context) => {
+      throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: c.validation.errors ?? [] });
+    },
+    notFound: async () => {
+      throw new ApiError('NOT_FOUND', 'Not found');
+    },
+    methodNotAllowed: async () => {
+      throw new ApiError('METHOD_NOT_SUPPORTED', 'Method not allowed on this path');
+    },
+  });
+  // Security is enforced in postRoutingHandler; these only tell openapi-backend the outcome.
+  api.registerSecurityHandler('ApiKey', (_c: Context, ctx: RequestContext) => ctx.principal?.authMethod === 'apiKey');
+  api.registerSecurityHandler('SessionCookie', (_c: Context, ctx: RequestContext) => ctx.principal?.authMethod === 'session');
+  api.register('unauthorizedHandler', async () => {
+    throw unauthorized();
+  });
+
+  for (const [operationId, handler] of Object.entries(handlers)) {
+    api.register(operationId, async (c: Context, ctx: RequestContext) =>
+      (handler as (input: unknown, ctx: RequestContext) => Promise<Reply>)(
+        { params: c.request.params, query: c.request.query, body: c.request.requestBody },
+        ctx,
+      ),
+    );
+  }
+  return api;
+}
+
+export async function createApp(deps: AppDeps): Promise<express.Express> {
+  const { db, config, logger, lifecycle } = deps;
+  const api = buildApi();
+  await api.init();
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? true : false);
+  app.set('etag', false);
+
+  // Request id and access log.
+  app.use((req: Request, res: Response, next: NextFunction) => {
+    const requestId = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
+    res.locals.requestId = requestId;
+    res.setHeader('X-Request-Id', requestId);
+    const started = process.hrtime.bigint();
+    res.on('finish', () => {
+      logger.info(
+        {
+          requestId,
+          method: req.method,
+          url: req.originalUrl,
+          status: res.statusCode,
+          durationMs: Math.round(Number(process.hrtime.bigint() - started) / 1e4) / 100,
+          userId: res.locals.userId,
+        },
+        'request',
+      );
+    });
+    next();
+  });
+
+  // Bodies must be JSON: anything else is a 415, before any parsing.
+  app.use((req: Request, _res: Response, next: NextFunction) => {
+    if (hasBody(req) && !isJsonContentType(req.headers['content-type'])) {
+      const type = req.headers['content-type'];
+      return next(
+        new ApiError(
+          'UNSUPPORTED_MEDIA_TYPE',
+          type ? `Unsupported content type "${type.split(';')[0]}": send application/json` : 'Missing content type: send application/json',
+        ),
+      );
+    }
+    next();
+  });
+  app.use(express.json({ limit: config.bodyLimitBytes, type: jsonTypes, strict: false }));
+
+  app.use(async (req: Request, res: Response, next: NextFunction) => {
+    const ctx: RequestContext = {
+      db,
+      config,
+      logger: logger.child({ requestId: res.locals.requestId }),
+      requestId: res.locals.requestId,
+      principal: null,
+      clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
+      headers: req.headers,
+      lifecycle,
+    };
+    try {
+      const reply: Reply = await api.handleRequest(
+        {
+          method: req.method,
+          path: req.path,
+          query: req.query as Record<string, string | string[]>,
+          body: req.body,
+          headers: req.headers as Record<string, string | string[]>,
+        },
+        ctx,
+      );
+      res.locals.userId = ctx.principal?.userId;
+      if (config.validateResponses) assertReplyMatchesContract(api, req, reply, ctx);
+      sendReply(res, reply);
+    } catch (error) {
+      res.locals.userId = ctx.principal?.userId;
+      next(error);
+    }
+  });
+
+  // Every error leaves as {message, code, data}; stack traces and SQL stay in the log.
+  app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
+    sendReply(res, toErrorReply(error, logger, res.locals.requestId, req));
+  });
+
+  return app;
+}
+
+function toErrorReply(error: unknown, logger: Logger, requestId: string, req: Request): Reply {
+  if (error instanceof ApiError) return errorReply(error);
+  const bodyParserError = error as { type?: string; status?: number; limit?: number };
+  switch (bodyParserError?.type) {
+    case 'entity.too.large':
+      return errorReply(new ApiError('PAYLOAD_TOO_LARGE', `Request body larger than ${bodyParserError.limit} bytes`));
+    case 'entity.parse.failed':
+      return errorReply(new ApiError('BAD_REQUEST', 'Failed to parse request body: invalid JSON'));
+    case 'encoding.unsupported':
+    case 'charset.unsupported':
+      return errorReply(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset'));
+    case 'request.aborted':
+      return errorReply(new ApiError('BAD_REQUEST', 'Request aborted'));
+    default:
+      break;
+  }
+  if (isDatabaseUnavailable(error)) {
+    logger.warn({ requestId, err: error, method: req.method, url: req.originalUrl }, 'database unavailable');
+    return errorReply(new ApiError('SERVICE_UNAVAILABLE', 'Database unavailable, retry later'));
+  }
+  logger.error({ requestId, err: error, method: req.method, url: req.originalUrl }, 'unhandled error');
+  return errorReply(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', { requestId }));
+}
+
+function sendReply(res: Response, reply: Reply): void {
+  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  res.status(reply.status);
+  if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
+    res.end();
+    return;
+  }
+  res.json(reply.body);
+}
+
+/** Test-mode contract check: a reply that breaks the OpenAPI document becomes a 500 and a log line. */
+function assertReplyMatchesContract(api: OpenAPIBackend, req: Request, reply: Reply, ctx: RequestContext): void {
+  const operation = api.matchOperation({ method: req.method, path: req.path, headers: {}, query: {} } as never);
+  if (!operation) return;
+  const declared = operation.responses?.[String(reply.status)];
+  if (!declared) throw new Error(`Contract violation: ${operation.operationId} returned undeclared status ${reply.status}`);
+  if (reply.body === undefined) return;
+  const result = api.validateResponse(reply.body, operation, reply.status);
+  if (result.errors && result.errors.length > 0) {
+    ctx.logger.error({ operationId: operation.operationId, errors: result.errors }, 'response violates the contract');
+    throw new Error(`Contract violation: ${operation.operationId} ${reply.status}: ${JSON.stringify(result.errors).slice(0, 500)}`);
+  }
+}
+
+export type { ErrorBody, OperationId };

@@ -1,0 +1,67 @@
+import type { IncomingHttpHeaders } from 'node:http';
+import type { Logger } from 'pino';
+import type { operations } from '../../generated/api';
+import type { Config } from '../config/config';
+import type { Db } from '../db/database';
+import type { Principal } from '../identity/principal';
+
+/** Every operationId of the OpenAPI document. */
+export type OperationId = keyof operations;
+
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : undefined;
+
+export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
+  ? JsonContent<NonNullable<R>> | (undefined extends R ? undefined : never)
+  : undefined;
+
+type ParametersOf<K extends OperationId> = operations[K]['parameters'];
+export type PathParams<K extends OperationId> = NonNullable<ParametersOf<K>['path']>;
+export type QueryParams<K extends OperationId> = NonNullable<ParametersOf<K>['query']>;
+
+type Responses<K extends OperationId> = operations[K]['responses'];
+type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, number>;
+
+/** What a handler returns: one of the operation's declared responses, typed from generated/. Errors are thrown as ApiError. */
+export type Reply<K extends OperationId> = {
+  [S in DeclaredStatus<K>]: {
+    status: S;
+    body: JsonContent<Responses<K>[S]>;
+    headers?: Record<string, string | string[]>;
+  };
+}[DeclaredStatus<K>];
+
+export interface RequestContext {
+  db: Db;
+  config: Config;
+  logger: Logger;
+  requestId: string;
+  /** The authenticated caller, or null for anonymous requests on public operations. */
+  principal: Principal | null;
+  clientIp: string;
+  headers: IncomingHttpHeaders;
+  lifecycle: Lifecycle;
+}
+
+/** Process state the probes report: ready after migrations, shuttingDown after SIGTERM. */
+export interface Lifecycle {
+  ready: boolean;
+  shuttingDown: boolean;
+}
+
+export interface OperationInput<K extends OperationId> {
+  params: PathParams<K>;
+  query: QueryParams<K>;
+  body: RequestBody<K>;
+}
+
+export type Handler<K extends OperationId> = (input: OperationInput<K>, ctx: RequestContext) => Promise<Reply<K>>;
+
+export type HandlerMap = { [K in OperationId]: Handler<K> };
+
+/** Like Handler, but for operations whose callers must be authenticated: the principal is non-null. */
+export type AuthenticatedContext = RequestContext & { principal: Principal };
+
+export function requirePrincipal(ctx: RequestContext): Principal {
+  if (!ctx.principal) throw new Error('operation declared authenticated but has no principal');
+  return ctx.principal;
+}

@@ -1,0 +1,133 @@
+import type { Db } from '../db/database';
+import { randomBytes } from 'node:crypto';
+import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
+import { GlobalPermission, sortedPermissions } from './permissions';
+import type { Principal } from './principal';
+
+export interface ApiKeyView {
+  id: string;
+  userId: string;
+  name: string | null;
+  scopes: GlobalPermission[] | null;
+  expiresAt: string | null;
+  createdAt: string;
+  lastUsedAt: string | null;
+}
+
+const keyIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
+const tokenPattern = /^[A-Za-z0-9_-]{16,256}$/;
+
+/** Splits `<id>.<token>`; null when the value does not have that shape. */
+export function parseApiKey(value: string): { id: string; token: string } | null {
+  const dot = value.indexOf('.');
+  if (dot <= 0) return null;
+  const id = value.slice(0, dot);
+  const token = value.slice(dot + 1);
+  return keyIdPattern.test(id) && tokenPattern.test(token) ? { id, token } : null;
+}
+
+interface ApiKeyRow {
+  id: string;
+  userId: string;
+  name: string | null;
+  tokenHash: string;
+  scopes: GlobalPermission[] | null;
+  expiresAt: Date | null;
+  createdAt: Date;
+  lastUsedAt: Date | null;
+}
+
+function toView(row: ApiKeyRow): ApiKeyView {
+  return {
+    id: row.id,
+    userId: row.userId,
+    name: row.name,
+    scopes: row.scopes,
+    expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
+    createdAt: row.createdAt.toISOString(),
+    lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+  };
+}
+
+export type KeyCheck =
+  | { ok: true; userId: string; keyId: string; scopes: GlobalPermission[] | null }
+  | { ok: false; reason: 'malformed' | 'invalid' | 'expired' };
+
+/** Checks a presented `<id>.<token>` value against the stored hash, in constant time. */
+export async function verifyApiKey(db: Db, value: string, now = new Date()): Promise<KeyCheck> {
+  const parsed = parseApiKey(value);
+  if (!parsed) return { ok: false, reason: 'malformed' };
+  const row: ApiKeyRow | undefined = await db('api_keys').where({ id: parsed.id }).first();
+  // Hash even on a miss so that an unknown id and a wrong token take the same time.
+  const matches = tokenMatchesHash(parsed.token, row?.tokenHash ?? '0'.repeat(64));
+  if (!row || !matches) return { ok: false, reason: 'invalid' };
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+  // Record use at most once a minute, to keep reads free of writes.
+  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
+    await db('api_keys').where({ id: row.id }).update({ lastUsedAt: now });
+  }
+  return { ok: true, userId: row.userId, keyId: row.id, scopes: row.scopes };
+}
+
+export interface NewApiKey {
+  userId: string;
+  name?: string | null;
+  scopes?: readonly GlobalPermission[] | null;
+  expiresAt?: string | null;
+  /** A full `<id>.<token>` value to store instead of a fresh one (bootstrap key). */
+  presetValue?: string;
+}
+
+/** Inserts a key and returns its one-time plaintext value. */
+export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): Promise<ApiKeyView & { apiKey: string }> {
+  let id: string;
+  let token: string;
+  if (input.presetValue) {
+    const parsed = parseApiKey(input.presetValue);
+    if (!parsed) throw badRequest('API key must have the form <id>.<token> (id: 1-64 of A-Z a-z 0-9 _ -, token: 16-256 of the same)');
+    ({ id, token } = parsed);
+  } else {
+    id = randomBytes(6).toString('hex');
+    token = newSecretToken();
+  }
+  let expiresAt: Date | null = null;
+  if (input.expiresAt) {
+    expiresAt = new Date(input.expiresAt);
+    if (Number.isNaN(expiresAt.getTime())) throw badRequest('expiresAt must be a date-time');
+    if (expiresAt.getTime() <= now.getTime()) throw badRequest('expiresAt must lie in the future');
+  }
+  const scopes = input.scopes ? sortedPermissions(new Set(input.scopes)) : null;
+  const [row]: ApiKeyRow[] = await db('api_keys')
+    .insert({
+      id,
+      userId: input.userId,
+      name: input.name ?? null,
+      tokenHash: hashToken(token),
+      scopes: scopes === null ? null : JSON.stringify(scopes),
+      expiresAt,
+    })
+    .onConflict('id')
+    .ignore()
+    .returning('*');
+  if (!row) throw conflict('An API key with this id already exists');
+  return { ...toView(row), apiKey: `${id}.${token}` };
+}
+
+export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyView[]> {
+  const rows: ApiKeyRow[] = await db('api_keys').where({ userId }).orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);
+  return rows.map(toView);
+}
+
+/** Own keys; admins may revoke anyone's. 404 otherwise, so key ids of others are not revealed. */
+export async function deleteApiKey(db: Db, caller: Principal, keyId: string): Promise<void> {
+  const query = db('api_keys').where({ id: keyId });
+  if (!caller.permissions.has('admin')) query.andWhere({ userId: caller.userId });
+  const deleted = await query.del();
+  if (deleted === 0) throw notFound('API key not found');
+}
+
+/** Who may create a key for whom: anyone for itself, admins for anyone. */
+export function assertMayManageKeysOf(caller: Principal, userId: string): void {
+  if (userId !== caller.userId && !caller.permissions.has('admin')) throw forbidden();
+}

@@ -1,0 +1,137 @@
+import type { HandlerMap } from '../http/operation';
+import { requirePrincipal } from '../http/operation';
+import { assertMayManageKeysOf, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
+import { addMember, createGroup, deleteGroup, listGroups, removeMember, setGroupPermissions } from './groups';
+import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './loginThrottle';
+import { assertPermission, loadPrincipal } from './principal';
+import { sortedPermissions } from './permissions';
+import { passwordMatches } from './secrets';
+import { clearedSessionCookie, createSession, deleteSession, readCookie, sessionCookie, sessionCookieName } from './sessions';
+import { createUser, deleteUser, listUsers } from './users';
+import { unauthorized, notFound } from '../http/errors';
+
+export const identityHandlers = {
+  async login({ body }, ctx) {
+    const { db, config } = ctx;
+    await assertLoginAllowed(db, body.username, ctx.clientIp);
+    const user: { id: string; passwordHash: string | null } | undefined = await db('users')
+      .whereRaw('lower(username) = lower(?)', [body.username])
+      .first('id', 'passwordHash');
+    if (!(await passwordMatches(body.password, user?.passwordHash ?? null)) || !user) {
+      await recordLoginFailure(db, body.username, ctx.clientIp);
+      throw unauthorized('Invalid username or password');
+    }
+    await clearLoginFailures(db, body.username);
+    const session = await createSession(db, user.id, config.sessionTtlSeconds);
+    const principal = await loadPrincipal(db, user.id, { authMethod: 'session', apiKeyId: null, scopes: null });
+    if (!principal) throw unauthorized('Invalid username or password');
+    ctx.logger.info({ userId: user.id }, 'login');
+    return {
+      status: 200,
+      headers: { 'Set-Cookie': sessionCookie(session.token, config.sessionTtlSeconds, config.cookieSecure) },
+      body: {
+        userId: principal.userId,
+        username: principal.username,
+        authMethod: 'session',
+        permissions: sortedPermissions(principal.permissions),
+      },
+    };
+  },
+
+  async logout(_input, ctx) {
+    const token = readCookie(ctx.headers.cookie, sessionCookieName);
+    if (token) await deleteSession(ctx.db, token);
+    return { status: 204, body: undefined, headers: { 'Set-Cookie': clearedSessionCookie(ctx.config.cookieSecure) } };
+  },
+
+  async getSession(_input, ctx) {
+    const principal = requirePrincipal(ctx);
+    return {
+      status: 200,
+      body: {
+        userId: principal.userId,
+        username: principal.username,
+        authMethod: principal.authMethod,
+        permissions: sortedPermissions(principal.permissions),
+      },
+    };
+  },
+
+  async listUsers(_input, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    return { status: 200, body: await listUsers(ctx.db) };
+  },
+
+  async createUser({ body }, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    const userId = await createUser(ctx.db, body);
+    return { status: 201, body: { userId } };
+  },
+
+  async deleteUser({ params }, ctx) {
+    const principal = requirePrincipal(ctx);
+    assertPermission(principal, 'admin');
+    await deleteUser(ctx.db, params.userId, principal.userId);
+    return { status: 204, body: undefined };
+  },
+
+  async listGroups(_input, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    return { status: 200, body: await listGroups(ctx.db) };
+  },
+
+  async createGroup({ body }, ctx) {
+    const principal = requirePrincipal(ctx);
+    assertPermission(principal, 'admin');
+    return { status: 201, body: { groupId: await createGroup(ctx.db, body.name, principal.userId) } };
+  },
+
+  async deleteGroup({ params }, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    await deleteGroup(ctx.db, params.groupId);
+    return { status: 204, body: undefined };
+  },
+
+  async addGroupMember({ params, body }, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    await addMember(ctx.db, params.groupId, body.userId);
+    return { status: 204, body: undefined };
+  },
+
+  async removeGroupMember({ params }, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    await removeMember(ctx.db, params.groupId, params.userId);
+    return { status: 204, body: undefined };
+  },
+
+  async setGroupPermissions({ params, body }, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    return { status: 200, body: { permissions: await setGroupPermissions(ctx.db, params.groupId, body.permissions) } };
+  },
+
+  async listApiKeys({ query }, ctx) {
+    const principal = requirePrincipal(ctx);
+    const userId = query.userId ?? principal.userId;
+    assertMayManageKeysOf(principal, userId);
+    return { status: 200, body: await listApiKeys(ctx.db, userId) };
+  },
+
+  async createApiKey({ body }, ctx) {
+    const principal = requirePrincipal(ctx);
+    const userId = body?.userId ?? principal.userId;
+    assertMayManageKeysOf(principal, userId);
+    if (userId !== principal.userId && !(await ctx.db('users').where({ id: userId }).first('id'))) {
+      throw notFound('User not found');
+    }
+    const key = await insertApiKey(ctx.db, { userId, name: body?.name, scopes: body?.scopes, expiresAt: body?.expiresAt });
+    return {
+      status: 201,
+      body: { id: key.id, apiKey: key.apiKey, userId: key.userId, name: key.name, scopes: key.scopes, expiresAt: key.expiresAt },
+    };
+  },
+
+  async deleteApiKey({ params }, ctx) {
+    await deleteApiKey(ctx.db, requirePrincipal(ctx), params.keyId);
+    return { status: 204, body: undefined };
+  },
+} satisfies Partial<HandlerMap>;

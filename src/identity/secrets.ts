@@ -1,0 +1,38 @@
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import bcrypt from 'bcryptjs';
+
+/** A high-entropy secret: 32 random bytes as 64 hex characters. */
+export function newSecretToken(): string {
+  return randomBytes(32).toString('hex');
+}
+
+/** Tokens are random and long, so a fast hash is enough; only the hash is stored. */
+export function hashToken(token: string): string {
+  return createHash('sha256').update(token, 'utf8').digest('hex');
+}
+
+/** Constant-time comparison of a presented token with a stored sha256 hex hash. */
+export function tokenMatchesHash(token: string, storedHash: string): boolean {
+  const presented = Buffer.from(hashToken(token), 'hex');
+  const stored = Buffer.from(storedHash, 'hex');
+  return presented.length === stored.length && timingSafeEqual(presented, stored);
+}
+
+const passwordCost = 10;
+
+export async function hashPassword(password: string): Promise<string> {
+  return bcrypt.hash(password, passwordCost);
+}
+
+// Compared against when the user does not exist, so that a miss costs as much as a wrong password.
+const decoyHash = bcrypt.hashSync('tessera-decoy-password', passwordCost);
+
+export async function passwordMatches(password: string, storedHash: string | null): Promise<boolean> {
+  const matched = await bcrypt.compare(password, storedHash ?? decoyHash);
+  return storedHash !== null && matched;
+}
+
+/** bcrypt reads at most 72 bytes; a longer password would be silently truncated, so it is refused. */
+export function passwordFitsBcrypt(password: string): boolean {
+  return Buffer.byteLength(password, 'utf8') <= 72;
+}

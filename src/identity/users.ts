@@ -1,0 +1,80 @@
+import type { Db } from '../db/database';
+import { isUniqueViolation } from '../db/errors';
+import { newId } from '../db/ids';
+import { badRequest, conflict, notFound } from '../http/errors';
+import { hashPassword, passwordFitsBcrypt } from './secrets';
+
+export interface UserView {
+  id: string;
+  username: string;
+  email: string | null;
+  groupIds: string[];
+  homeBoardId: string | null;
+  mobileHomeBoardId: string | null;
+  createdAt: string;
+}
+
+export interface NewUser {
+  username: string;
+  password?: string | null;
+  email?: string | null;
+  groupIds?: readonly string[];
+}
+
+/** Creates a user and its memberships in one transaction; 409 on a case-insensitive username collision. */
+export async function createUser(db: Db, input: NewUser): Promise<string> {
+  if (input.password != null && !passwordFitsBcrypt(input.password)) {
+    throw badRequest('Password must be at most 72 bytes long');
+  }
+  const passwordHash = input.password != null ? await hashPassword(input.password) : null;
+  const id = newId();
+  return db.transaction(async (trx) => {
+    const groupIds = [...new Set(input.groupIds ?? [])];
+    if (groupIds.length > 0) {
+      const found: { id: string }[] = await trx('groups').whereIn('id', groupIds).select('id');
+      const missing = groupIds.filter((g) => !found.some((f) => f.id === g));
+      if (missing.length > 0) throw badRequest(`Unknown group ids: ${missing.join(', ')}`, { groupIds: missing });
+    }
+    try {
+      await trx('users').insert({ id, username: input.username, email: input.email ?? null, passwordHash });
+    } catch (error) {
+      if (isUniqueViolation(error)) throw conflict('Username already taken');
+      throw error;
+    }
+    if (groupIds.length > 0) await trx('group_members').insert(groupIds.map((groupId) => ({ groupId, userId: id })));
+    return id;
+  });
+}
+
+export async function listUsers(db: Db): Promise<UserView[]> {
+  const users: (Omit<UserView, 'groupIds' | 'createdAt'> & { createdAt: Date })[] = await db('users')
+    .select('id', 'username', 'email', 'homeBoardId', 'mobileHomeBoardId', 'createdAt')
+    .orderBy('username');
+  const memberships: { userId: string; groupId: string }[] = await db('group_members').select('userId', 'groupId').orderBy('groupId');
+  return users.map((user) => ({
+    id: user.id,
+    username: user.username,
+    email: user.email,
+    groupIds: memberships.filter((m) => m.userId === user.id).map((m) => m.groupId),
+    homeBoardId: user.homeBoardId,
+    mobileHomeBoardId: user.mobileHomeBoardId,
+    createdAt: user.createdAt.toISOString(),
+  }));
+}
+
+export async function findUserIdByName(db: Db, username: string): Promise<string | null> {
+  const row: { id: string } | undefined = await db('users').whereRaw('lower(username) = lower(?)', [username]).first('id');
+  return row?.id ?? null;
+}
+
+export async function deleteUser(db: Db, userId: string, callerId: string | null): Promise<void> {
+  if (userId === callerId) throw badRequest('Cannot delete your own user');
+  const deleted = await db('users').where({ id: userId }).del();
+  if (deleted === 0) throw notFound('User not found');
+}
+
+export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
+  if (!passwordFitsBcrypt(password)) throw badRequest('Password must be at most 72 bytes long');
+  const updated = await db('users').where({ id: userId }).update({ passwordHash: await hashPassword(password) });
+  if (updated === 0) throw notFound('User not found');
+}

@@ -1,0 +1,65 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pino, { Logger } from 'pino';
+import type { Config } from './config/config';
+import { createDatabase, Db } from './db/database';
+import { migrateToLatest } from './db/migrate';
+import { createApp } from './http/app';
+import type { Lifecycle } from './http/operation';
+import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
+
+export interface RunningServer {
+  url: string;
+  port: number;
+  db: Db;
+  logger: Logger;
+  lifecycle: Lifecycle;
+  bootstrap: BootstrapResult;
+  /** Graceful stop: refuse new connections, finish in-flight requests, then close the database. */
+  stop(): Promise<void>;
+}
+
+export function createLogger(config: Config): Logger {
+  return pino({ level: config.logLevel, base: { service: 'tessera' } });
+}
+
+export async function startServer(config: Config, options: { db?: Db; logger?: Logger } = {}): Promise<RunningServer> {
+  const logger = options.logger ?? createLogger(config);
+  const db =
+    options.db ??
+    createDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? null : config.dataDir });
+  const lifecycle: Lifecycle = { ready: false, shuttingDown: false };
+
+  await migrateToLatest(db);
+  const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
+  const app = await createApp({ db, config, logger, lifecycle });
+
+  const server = http.createServer(app);
+  server.keepAliveTimeout = 5_000;
+  server.headersTimeout = 10_000;
+  server.requestTimeout = 30_000;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(config.port, config.host, () => resolve());
+  });
+  lifecycle.ready = true;
+  const port = (server.address() as AddressInfo).port;
+  const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
+
+  let stopping: Promise<void> | null = null;
+  const stop = () => {
+    stopping ??= (async () => {
+      lifecycle.shuttingDown = true;
+      lifecycle.ready = false;
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
+      await closed;
+      clearTimeout(timer);
+      await db.destroy();
+    })();
+    return stopping;
+  };
+
+  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, db, logger, lifecycle, bootstrap, stop };
+}

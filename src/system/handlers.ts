@@ -1,0 +1,40 @@
+import type { Db } from '../db/database';
+import type { HandlerMap } from '../http/operation';
+import { openApiDocument } from '../http/openapiDocument';
+import { serviceVersion } from './version';
+
+type DatabaseCheck = { status: 'ok' | 'unavailable' | 'shutting-down'; latencyMs: number | null };
+
+async function checkDatabase(db: Db): Promise<DatabaseCheck> {
+  const started = process.hrtime.bigint();
+  try {
+    await db.raw('select 1');
+    return { status: 'ok', latencyMs: Number(process.hrtime.bigint() - started) / 1e6 };
+  } catch {
+    return { status: 'unavailable', latencyMs: null };
+  }
+}
+
+export const systemHandlers = {
+  async getLiveness(_input, ctx) {
+    const database = await checkDatabase(ctx.db);
+    const ok = database.status === 'ok';
+    return { status: ok ? 200 : 503, body: { status: ok ? 'ok' : 'unavailable', checks: { database } } };
+  },
+
+  async getReadiness(_input, ctx) {
+    const database: DatabaseCheck = ctx.lifecycle.shuttingDown
+      ? { status: 'shutting-down', latencyMs: null }
+      : await checkDatabase(ctx.db);
+    const ok = ctx.lifecycle.ready && database.status === 'ok';
+    return { status: ok ? 200 : 503, body: { status: ok ? 'ok' : 'unavailable', checks: { database } } };
+  },
+
+  async getInfo() {
+    return { status: 200, body: { version: serviceVersion } };
+  },
+
+  async getOpenApiDocument() {
+    return { status: 200, body: openApiDocument as never };
+  },
+} satisfies Partial<HandlerMap>;
