@@ -440,6 +440,33 @@ export interface components {
                 };
             };
         };
+        /**
+         * @description 1 to 255 of letters, digits, hyphen and underscore (no spaces, no dots). Unique case-insensitively.
+         * @example home-lab
+         */
+        BoardName: string;
+        /** @description The board's visual and behaviour settings, as stored (top-level fields of the board document). */
+        BoardSettings: {
+            pageTitle: components["schemas"]["NullableText"];
+            metaTitle: components["schemas"]["NullableText"];
+            logoImageUrl: components["schemas"]["NullableText"];
+            faviconImageUrl: components["schemas"]["NullableText"];
+            backgroundImageUrl: components["schemas"]["NullableText"];
+            /** @enum {string} */
+            backgroundImageAttachment: "fixed" | "scroll";
+            /** @enum {string} */
+            backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
+            /** @enum {string} */
+            backgroundImageSize: "cover" | "contain";
+            primaryColor: components["schemas"]["HexColor"];
+            secondaryColor: components["schemas"]["HexColor"];
+            opacity: number;
+            customCss: string | null;
+            iconColor: string | null;
+            /** @enum {string} */
+            itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
+            disableStatus: boolean;
+        };
         LoginRequest: {
             username: string;
             /** Format: password */
@@ -477,6 +504,9 @@ export interface components {
              */
             expiresAt?: string;
         };
+        NullableText: string | null;
+        /** @example #fa5252 */
+        HexColor: string;
     };
     responses: {
         /** @description The request is malformed or breaks a rule; nothing was written. */

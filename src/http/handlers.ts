@@ -1,4 +1,9 @@
+import { appHandlers } from '../apps/handlers';
+import { boardDocumentHandlers } from '../boards/document/handlers';
+import { boardManagementHandlers } from '../boards/management/handlers';
 import { identityHandlers } from '../identity/handlers';
+import { integrationHandlers } from '../integrations/handlers';
+import { settingsHandlers } from '../settings/handlers';
 import { systemHandlers } from '../system/handlers';
 import type { HandlerMap } from './operation';
 
@@ -6,4 +11,14 @@ import type { HandlerMap } from './operation';
 export const handlers: HandlerMap = {
   ...systemHandlers,
   ...identityHandlers,
+
+  ...boardDocumentHandlers,
+
+  ...boardManagementHandlers,
+
+  ...settingsHandlers,
+
+  ...appHandlers,
+
+  ...integrationHandlers,
 };

@@ -1,0 +1,4 @@
+import type { HandlerMap } from '../http/operation';
+
+/** App routes. */
+export const appHandlers = {} satisfies Partial<HandlerMap>;

@@ -1,0 +1,4 @@
+import type { HandlerMap } from '../http/operation';
+
+/** Integration routes. */
+export const integrationHandlers = {} satisfies Partial<HandlerMap>;

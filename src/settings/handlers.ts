@@ -1,0 +1,4 @@
+import type { HandlerMap } from '../http/operation';
+
+/** Server-wide board settings. */
+export const settingsHandlers = {} satisfies Partial<HandlerMap>;
