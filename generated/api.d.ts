@@ -337,6 +337,25 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -684,6 +703,8 @@ export interface components {
     parameters: {
         userId: components["schemas"]["Id"];
         groupId: components["schemas"]["Id"];
+        /** @description Board id. */
+        boardId: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: never;
