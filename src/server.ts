@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import pino, { Logger } from 'pino';
 import type { Config } from './config/config';
 import { createDatabase, Db } from './db/database';
+import { lockDataDir } from './db/dataDirLock';
 import { migrateToLatest } from './db/migrate';
 import { createApp } from './http/app';
 import type { Lifecycle } from './http/operation';
@@ -25,6 +26,8 @@ export function createLogger(config: Config): Logger {
 
 export async function startServer(config: Config, options: { db?: Db; logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
+  const usesDataDir = !options.db && !config.databaseUrl;
+  const unlock = usesDataDir ? lockDataDir(config.dataDir, 'the tessera server') : () => {};
   const db =
     options.db ??
     createDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? null : config.dataDir });
@@ -57,6 +60,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
       await closed;
       clearTimeout(timer);
       await db.destroy();
+      unlock();
     })();
     return stopping;
   };

@@ -25,5 +25,5 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
   if (e.name === 'KnexTimeoutError') return true;
   const message = e.message ?? '';
-  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed/i.test(message);
+  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed|Unable to acquire a connection/i.test(message);
 }
