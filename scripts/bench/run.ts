@@ -1,0 +1,208 @@
+/**
+ * npm run bench: seeds boards of 20, 200 and 2,000 items over 3 layouts and measures the board routes with
+ * autocannon on loopback, bounded in time. Uses PGlite in a temporary directory, or PostgreSQL when
+ * DATABASE_URL is set. Prints one table; nothing here asserts timings (tests never do).
+ *
+ *   npm run bench                       # all sizes, 5 s per measurement
+ *   npm run bench -- --seconds 3 --sizes 20,200
+ */
+import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { freePort, startNode, stopProcess, waitFor } from './processes';
+
+const { values } = parseArgs({
+  options: {
+    seconds: { type: 'string', default: '5' },
+    sizes: { type: 'string', default: '20,200,2000' },
+    connections: { type: 'string', default: '10' },
+  },
+});
+const seconds = Number(values.seconds);
+const sizes = values.sizes!.split(',').map(Number);
+const connections = Number(values.connections);
+
+const apiKey = `bench${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
+let base = '';
+
+async function api(method: string, urlPath: string, body?: unknown): Promise<any> {
+  const response = await fetch(base + urlPath, {
+    method,
+    headers: { ApiKey: apiKey, 'Content-Type': 'application/json' },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status} ${text.slice(0, 300)}`);
+  return text ? JSON.parse(text) : undefined;
+}
+
+const layoutsSpec = [
+  { name: 'Base', columnCount: 12, breakpoint: 0 },
+  { name: 'Tablet', columnCount: 6, breakpoint: 768 },
+  { name: 'Phone', columnCount: 3, breakpoint: 1400 },
+];
+
+/** A board of `count` 1x1 clock items packed row by row in its empty section, on 3 layouts. */
+async function seedBoard(name: string, count: number): Promise<any> {
+  const { boardId } = await api('POST', '/api/boards', { name, columnCount: 12, isPublic: false });
+  let board = await api('GET', `/api/boards/${boardId}`);
+  board = await api('PATCH', `/api/boards/${boardId}/layouts`, {
+    layouts: layoutsSpec.map((spec, i) => ({ id: i === 0 ? board.layouts[0].id : `new-${i}`, ...spec })),
+  });
+  const section = board.sections.find((s: any) => s.kind === 'empty');
+  const items = Array.from({ length: count }, (_, i) => ({
+    id: `item-${name}-${i}`,
+    kind: 'clock',
+    options: { showSeconds: i % 2 === 0 },
+    integrationIds: [],
+    advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
+    layouts: board.layouts.map((layout: any) => ({
+      layoutId: layout.id,
+      sectionId: section.id,
+      xOffset: i % layout.columnCount,
+      yOffset: Math.floor(i / layout.columnCount),
+      width: 1,
+      height: 1,
+    })),
+  }));
+  return api('PUT', `/api/boards/${boardId}`, { sections: board.sections, items });
+}
+
+interface Row {
+  database: string;
+  operation: string;
+  items: number;
+  reqPerSec: number;
+  p50: number;
+  p99: number;
+  errors: number;
+  note?: string;
+}
+
+async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string } = {}) {
+  const result = await autocannon({
+    url: opts.url ?? base,
+    connections: opts.connections ?? connections,
+    duration: seconds,
+    headers: { ApiKey: apiKey, 'Content-Type': 'application/json' },
+    requests,
+  });
+  return {
+    reqPerSec: Math.round(result.requests.average),
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    errors: result.errors + result.non2xx + result.timeouts,
+  };
+}
+
+/**
+ * Sequential wall-clock timings for operations that change the board's shape: `measured` is timed,
+ * `reset` (untimed) puts the board back for the next round.
+ */
+async function timeSteps(count: number, measured: () => Promise<void>, reset: () => Promise<void>): Promise<{ p50: number; max: number }> {
+  const samples: number[] = [];
+  for (let i = 0; i < count; i++) {
+    const started = performance.now();
+    await measured();
+    samples.push(performance.now() - started);
+    await reset();
+  }
+  samples.sort((a, b) => a - b);
+  return { p50: Math.round(samples[Math.floor(samples.length / 2)] * 10) / 10, max: Math.round(samples[samples.length - 1] * 10) / 10 };
+}
+
+async function main(): Promise<void> {
+  const database = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
+  const port = await freePort();
+  base = `http://127.0.0.1:${port}`;
+  const server = startNode('src/main.ts', {
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    DATA_DIR: dataDir,
+    BOOTSTRAP_ADMIN_API_KEY: apiKey,
+    LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
+  });
+  const rows: Row[] = [];
+  let floor: ReturnType<typeof startNode> | null = null;
+  try {
+    await waitFor(`${base}/api/health/ready`);
+    const runId = randomBytes(3).toString('hex');
+    for (const size of sizes) {
+      const board = await seedBoard(`bench-${runId}-${size}`, size);
+      const id = board.id;
+      const add = (operation: string, r: Omit<Row, 'database' | 'operation' | 'items'>) => {
+        rows.push({ database, operation, items: size, ...r });
+        console.error(`  ${database} ${operation} ${size}: ${JSON.stringify(r)}`);
+      };
+
+      // GET, and the floor serving the same bytes.
+      const getResult = await cannon([{ method: 'GET', path: `/api/boards/${id}` }]);
+      const bodyFile = path.join(dataDir, `board-${size}.json`);
+      const bytes = await (await fetch(`${base}/api/boards/${id}`, { headers: { ApiKey: apiKey } })).text();
+      writeFileSync(bodyFile, bytes);
+      const floorPort = await freePort();
+      floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
+      await waitFor(`http://127.0.0.1:${floorPort}/`);
+      const floorResult = await cannon([{ method: 'GET', path: '/' }], { url: `http://127.0.0.1:${floorPort}` });
+      await stopProcess(floor);
+      floor = null;
+      add('GET board', { ...getResult, note: `${Math.round((100 * getResult.reqPerSec) / floorResult.reqPerSec)}% of floor (${floorResult.reqPerSec} req/s, ${bytes.length} bytes)` });
+
+      // PUT unchanged (no expectedVersion: concurrent writers all win).
+      const current = await api('GET', `/api/boards/${id}`);
+      const unchanged = JSON.stringify({ sections: current.sections, items: current.items });
+      add('PUT unchanged', await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }]));
+
+      // PUT with 10% of the items moved (alternating between two placements).
+      const moved = current.items.map((item: any, i: number) =>
+        i % 10 === 0 ? { ...item, layouts: item.layouts.map((l: any) => ({ ...l, yOffset: l.yOffset + 1000 })) } : item,
+      );
+      const movedBody = JSON.stringify({ sections: current.sections, items: moved });
+      add('PUT 10% moved', await cannon([
+        { method: 'PUT', path: `/api/boards/${id}`, body: movedBody },
+        { method: 'PUT', path: `/api/boards/${id}`, body: unchanged },
+      ]));
+
+      // PATCH one item's position.
+      const item = current.items[0];
+      const patchBody = (y: number) => JSON.stringify({ layouts: [{ ...item.layouts[0], yOffset: y }] });
+      add('PATCH item', await cannon([
+        { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(5000) },
+        { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(item.layouts[0].yOffset) },
+      ]));
+
+      // POST items on a board of the same size (it grows during the run).
+      const postBoard = await seedBoard(`bench-${runId}-${size}-post`, size);
+      add('POST item', await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify({ boardId: postBoard.id, kind: 'clock' }) }]));
+
+      // PATCH layouts adding a fourth layout (then removing it again, untimed).
+      const layouts = current.layouts.map((l: any) => ({ id: l.id, name: l.name, columnCount: l.columnCount, breakpoint: l.breakpoint }));
+      const timing = await timeSteps(
+        5,
+        () => api('PATCH', `/api/boards/${id}/layouts`, { layouts: [...layouts, { id: 'wide', name: 'Wide', columnCount: 2, breakpoint: 1920 }] }),
+        () => api('PATCH', `/api/boards/${id}/layouts`, { layouts }),
+      );
+      add('PATCH layouts (+1 layout)', { reqPerSec: 0, p50: timing.p50, p99: timing.max, errors: 0, note: 'sequential, 5 runs; p99 column is the max' });
+    }
+  } finally {
+    if (floor) await stopProcess(floor);
+    await stopProcess(server);
+    rmSync(dataDir, { recursive: true, force: true });
+  }
+
+  console.log(`\nTessera benchmark: ${database}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${seconds} s per measurement, ${connections} connections\n`);
+  console.log('| database | operation | items | req/s | p50 ms | p99 ms | errors | note |');
+  console.log('|---|---|---:|---:|---:|---:|---:|---|');
+  for (const r of rows) {
+    console.log(`| ${r.database} | ${r.operation} | ${r.items} | ${r.reqPerSec || '–'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.note ?? ''} |`);
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
