@@ -356,6 +356,251 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every app the caller can see
+         * @description Every app the caller has use access to (a user or group row of any level, or app-use-all), ordered by name then id.
+         */
+        get: operations["listApps"];
+        put?: never;
+        /**
+         * Create an app, or reference the existing one with the same name and href
+         * @description Needs the global `app-create` permission (403 `Permission denied`).
+         *
+         *     Deduplicates on the exact name and exact href (after trimming; a null href equals a null href; case-sensitive)
+         *     across the whole instance, regardless of owner or visibility:
+         *     - an app with that name and href exists: nothing is created, the caller is granted `use` on it (unless it
+         *       already holds a user row on it) and the answer is **200** `{appId, id, referencedExisting: true}`;
+         *     - otherwise the app is created with the caller as `full` holder and the answer is **201** with the app and
+         *       `referencedExisting: false`.
+         *
+         *     Place the returned `appId` in the app widget's `options.appId`. Two concurrent identical requests are decided
+         *     by a unique index: one creates, the other references. `description`, `href` and `pingUrl` default to null.
+         */
+        post: operations["createApp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/selectable": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List visible apps for a picker
+         * @description The same list as `GET /api/apps`, trimmed to id, name, iconUrl, href, pingUrl and description.
+         */
+        get: operations["listSelectableApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/search": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Search visible apps by name
+         * @description Case-insensitive substring match of the trimmed `query` on the name, visible apps only, ordered by name then id, at most `limit` results.
+         */
+        get: operations["searchApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/paginated": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Page through visible apps, with the caller's permission flags
+         * @description Visible apps whose name contains the trimmed `search` (case-insensitive), ordered by name then id.
+         *     `totalCount` counts every match over all pages; a page past the end has no items.
+         */
+        get: operations["listAppsPaginated"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/apps/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id. */
+                id: components["parameters"]["appId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one app
+         * @description Readable by callers with use access, and by anyone (also without credentials) when an `app` widget
+         *     (`options.appId`) or a `bookmarks` widget (`options.items`) on a public board references it. Otherwise, and
+         *     for a missing app, 404 `App not found`.
+         */
+        get: operations["getApp"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an app
+         * @description Needs full access (a `full` row or app-full-all); 404 `App not found` when missing or not visible, 403
+         *     `Permission denied` when visible but not full. Widgets referencing the app keep the stale id in their options.
+         */
+        delete: operations["deleteApp"];
+        options?: never;
+        head?: never;
+        /**
+         * Update an app
+         * @description Needs modify access (a `modify` or `full` row, or app-modify-all). 404 `App not found` when the app is missing
+         *     or not visible to the caller, 403 `Permission denied` when visible but not modifiable. 409 when the new name and
+         *     href equal those of another app.
+         */
+        patch: operations["updateApp"];
+        trace?: never;
+    };
+    "/api/apps/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id. */
+                id: components["parameters"]["appId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read every grant on an app
+         * @description Needs full access (404 `App not found` when not visible, 403 `Permission denied` when visible but not full).
+         */
+        get: operations["getAppPermissions"];
+        /**
+         * Replace every grant on an app
+         * @description Needs full access (404 `App not found` when not visible, 403 `Permission denied` when visible but not full).
+         *     Replaces all user and group rows in one transaction. Unknown user or group ids are a 400 naming them.
+         */
+        put: operations["setAppPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List every integration the caller can see
+         * @description Every integration on which the caller has at least one access flag, each with `permissions`. Holders of
+         *     integration-use-all (implied by -interact-all, -full-all and admin) see all. Sorted by the position of `kind`
+         *     in the kind list, then name, then id. An entry with `permissions.hasUseAccess` false cannot be bound to an item.
+         */
+        get: operations["listIntegrations"];
+        put?: never;
+        /**
+         * Create an integration
+         * @description Needs the global `integration-create` permission (403 `Permission denied`). The creator receives a `full`
+         *     user row on the new integration (upstream grants none, which would hide the integration from its own
+         *     creator unless it holds integration-use-all). No secrets are stored.
+         */
+        post: operations["createIntegration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one integration
+         * @description The same entry as in the listing; 404 `Integration not found` when missing or not visible to the caller.
+         */
+        get: operations["getIntegration"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete an integration
+         * @description Needs full access (a `full` row or integration-full-all): 404 `Integration not found` when missing or not
+         *     visible, 403 `Permission denied` when visible but not full. Every binding of the integration to an item is
+         *     removed with it.
+         */
+        delete: operations["deleteIntegration"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/integrations/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read every grant on an integration
+         * @description Needs full access (404 `Integration not found` when not visible, 403 `Permission denied` when visible but not full).
+         */
+        get: operations["getIntegrationPermissions"];
+        /**
+         * Replace every grant on an integration
+         * @description Needs full access (404 `Integration not found` when not visible, 403 `Permission denied` when visible but
+         *     not full). Replaces all user and group rows (levels use, interact, full) in one transaction. Unknown user or
+         *     group ids are a 400 naming them.
+         */
+        put: operations["setIntegrationPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -486,6 +731,265 @@ export interface components {
             itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
             disableStatus: boolean;
         };
+        /**
+         * @description An app record, referenced by app widgets (`options.appId`) and bookmarks widgets (`options.items`).
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "Jellyfin",
+         *       "description": "Media server for the living room",
+         *       "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+         *       "href": "https://jellyfin.example.com",
+         *       "pingUrl": "http://jellyfin.internal:8096"
+         *     }
+         */
+        App: {
+            id: components["schemas"]["Id"];
+            name: string;
+            description: string | null;
+            iconUrl: string;
+            href: string | null;
+            pingUrl: string | null;
+        };
+        /**
+         * @description An app record with the caller's permission flags on it.
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "Jellyfin",
+         *       "description": "Media server for the living room",
+         *       "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+         *       "href": "https://jellyfin.example.com",
+         *       "pingUrl": "http://jellyfin.internal:8096",
+         *       "permissions": {
+         *         "hasUseAccess": true,
+         *         "hasModifyAccess": true,
+         *         "hasFullAccess": false
+         *       }
+         *     }
+         */
+        AppWithPermissions: {
+            id: components["schemas"]["Id"];
+            name: string;
+            description: string | null;
+            iconUrl: string;
+            href: string | null;
+            pingUrl: string | null;
+            permissions: components["schemas"]["AppPermissionFlags"];
+        };
+        /**
+         * @description The caller's access to one app. full = a `full` row (user or group) or app-full-all; modify = full, a `modify`
+         *     row or app-modify-all; use = modify, any row or app-use-all.
+         * @example {
+         *       "hasUseAccess": true,
+         *       "hasModifyAccess": true,
+         *       "hasFullAccess": false
+         *     }
+         */
+        AppPermissionFlags: {
+            hasUseAccess: boolean;
+            hasModifyAccess: boolean;
+            hasFullAccess: boolean;
+        };
+        /**
+         * @example {
+         *       "items": [
+         *         {
+         *           "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "name": "Jellyfin",
+         *           "description": null,
+         *           "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+         *           "href": "https://jellyfin.example.com",
+         *           "pingUrl": null,
+         *           "permissions": {
+         *             "hasUseAccess": true,
+         *             "hasModifyAccess": false,
+         *             "hasFullAccess": false
+         *           }
+         *         }
+         *       ],
+         *       "totalCount": 1
+         *     }
+         */
+        AppsPage: {
+            items: components["schemas"]["AppWithPermissions"][];
+            /** @description Number of visible apps matching the search, over all pages. */
+            totalCount: number;
+        };
+        /**
+         * @example {
+         *       "name": "Jellyfin",
+         *       "description": "Media server for the living room",
+         *       "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+         *       "href": "https://jellyfin.example.com",
+         *       "pingUrl": "http://jellyfin.internal:8096"
+         *     }
+         */
+        CreateAppRequest: {
+            name: components["schemas"]["AppName"];
+            description?: components["schemas"]["AppDescription"];
+            iconUrl: components["schemas"]["AppIconUrl"];
+            href?: components["schemas"]["AppHref"];
+            pingUrl?: components["schemas"]["AppPingUrl"];
+        };
+        /**
+         * @description Any non-empty subset of the app fields; omitted fields are untouched.
+         * @example {
+         *       "description": "Movies and shows",
+         *       "pingUrl": null
+         *     }
+         */
+        UpdateAppRequest: {
+            name?: components["schemas"]["AppName"];
+            description?: components["schemas"]["AppDescription"];
+            iconUrl?: components["schemas"]["AppIconUrl"];
+            href?: components["schemas"]["AppHref"];
+            pingUrl?: components["schemas"]["AppPingUrl"];
+        };
+        /**
+         * @description The app was created; the caller holds `full` on it.
+         * @example {
+         *       "appId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "referencedExisting": false,
+         *       "name": "Jellyfin",
+         *       "description": "Media server for the living room",
+         *       "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+         *       "href": "https://jellyfin.example.com",
+         *       "pingUrl": "http://jellyfin.internal:8096"
+         *     }
+         */
+        CreatedApp: {
+            appId: components["schemas"]["Id"];
+            id: components["schemas"]["Id"];
+            /** @constant */
+            referencedExisting: false;
+            name: string;
+            description: string | null;
+            iconUrl: string;
+            href: string | null;
+            pingUrl: string | null;
+        };
+        /**
+         * @description An app with the same name and href already existed; nothing was created and the caller was granted `use` on it.
+         * @example {
+         *       "appId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "referencedExisting": true
+         *     }
+         */
+        ReferencedApp: {
+            appId: components["schemas"]["Id"];
+            id: components["schemas"]["Id"];
+            /** @constant */
+            referencedExisting: true;
+        };
+        /**
+         * @description Every user and group row on one app. PUT replaces all of them.
+         * @example {
+         *       "users": [
+         *         {
+         *           "userId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "permission": "full"
+         *         }
+         *       ],
+         *       "groups": [
+         *         {
+         *           "groupId": "clx5u2abc0000a8ml2c0f9x1y",
+         *           "permission": "use"
+         *         }
+         *       ]
+         *     }
+         */
+        AppPermissions: {
+            users: {
+                userId: components["schemas"]["Id"];
+                permission: components["schemas"]["AppPermissionLevel"];
+            }[];
+            groups: {
+                groupId: components["schemas"]["Id"];
+                permission: components["schemas"]["AppPermissionLevel"];
+            }[];
+        };
+        /**
+         * @description An integration the caller can see, with the caller's access flags. Secrets are never returned.
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "Living room Jellyfin",
+         *       "kind": "jellyfin",
+         *       "url": "http://jellyfin.internal:8096",
+         *       "permissions": {
+         *         "hasUseAccess": true,
+         *         "hasInteractAccess": false,
+         *         "hasFullAccess": false
+         *       }
+         *     }
+         */
+        Integration: {
+            id: components["schemas"]["Id"];
+            name: string;
+            kind: components["schemas"]["IntegrationKind"];
+            url: string;
+            permissions: components["schemas"]["IntegrationAccessFlags"];
+        };
+        /**
+         * @description Integration kind (the 54 kinds of the upstream definitions). GET /api/integrations sorts by the position in this list.
+         * @example jellyfin
+         * @enum {string}
+         */
+        IntegrationKind: "sabNzbd" | "nzbGet" | "deluge" | "transmission" | "qBittorrent" | "aria2" | "slskd" | "sonarr" | "radarr" | "lidarr" | "readarr" | "prowlarr" | "bazarr" | "jellyfin" | "emby" | "plex" | "jellyseerr" | "seerr" | "overseerr" | "piHole" | "adGuardHome" | "technitiumDns" | "homeAssistant" | "openmediavault" | "dashDot" | "glances" | "tdarr" | "proxmox" | "nextcloud" | "unifiController" | "opnsense" | "ntfy" | "gotify" | "ical" | "anchor" | "truenas" | "synology" | "unraid" | "coolify" | "immich" | "paperlessNgx" | "patchmon" | "tracearr" | "speedtestTracker" | "uptimeKuma" | "audiobookshelf" | "navidrome" | "umami" | "peaNut" | "beszel" | "gluetun" | "traefik" | "archiveTeamWarrior" | "mock";
+        /**
+         * @description The caller's access to one integration. use = any own user or group row (use, interact or full), or
+         *     integration-use-all; interact = an interact/full row or integration-interact-all; full = a full row or
+         *     integration-full-all. `hasUseAccess` is exactly what the binding check of the board routes accepts.
+         * @example {
+         *       "hasUseAccess": true,
+         *       "hasInteractAccess": false,
+         *       "hasFullAccess": false
+         *     }
+         */
+        IntegrationAccessFlags: {
+            hasUseAccess: boolean;
+            hasInteractAccess: boolean;
+            hasFullAccess: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "Living room Jellyfin",
+         *       "kind": "jellyfin",
+         *       "url": "http://jellyfin.internal:8096"
+         *     }
+         */
+        CreateIntegrationRequest: {
+            name: components["schemas"]["IntegrationName"];
+            kind: components["schemas"]["IntegrationKind"];
+            url: components["schemas"]["IntegrationUrl"];
+        };
+        /**
+         * @description Every user and group row on one integration. PUT replaces all of them.
+         * @example {
+         *       "users": [
+         *         {
+         *           "userId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "permission": "full"
+         *         }
+         *       ],
+         *       "groups": [
+         *         {
+         *           "groupId": "clx5u2abc0000a8ml2c0f9x1y",
+         *           "permission": "use"
+         *         }
+         *       ]
+         *     }
+         */
+        IntegrationPermissions: {
+            users: {
+                userId: components["schemas"]["Id"];
+                permission: components["schemas"]["IntegrationPermissionLevel"];
+            }[];
+            groups: {
+                groupId: components["schemas"]["Id"];
+                permission: components["schemas"]["IntegrationPermissionLevel"];
+            }[];
+        };
         LoginRequest: {
             username: string;
             /** Format: password */
@@ -523,6 +1027,52 @@ export interface components {
              */
             expiresAt?: string;
         };
+        /**
+         * @description 1 to 64 characters after trimming surrounding whitespace (the raw value is at most 64 characters).
+         * @example Jellyfin
+         */
+        AppName: string;
+        /**
+         * @description At most 512 characters; trimmed, and an empty string is stored as null.
+         * @example Media server for the living room
+         */
+        AppDescription: string | null;
+        /**
+         * @description Icon address, 1 to 2048 characters after trimming.
+         * @example https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg
+         */
+        AppIconUrl: string;
+        /**
+         * @description Where the app widget links to. Trimmed; an empty string is stored as null. A `javascript:` address is refused
+         *     (case-insensitive, also when hidden behind leading whitespace, control characters or embedded tabs/newlines).
+         * @example https://jellyfin.example.com
+         */
+        AppHref: string | null;
+        /**
+         * @description Address pinged for the status indicator. Trimmed; must be an `http://` or `https://` URL; an empty string is stored as null.
+         * @example http://jellyfin.internal:8096
+         */
+        AppPingUrl: string | null;
+        /**
+         * @example use
+         * @enum {string}
+         */
+        AppPermissionLevel: "use" | "modify" | "full";
+        /**
+         * @description 1 to 64 characters after trimming surrounding whitespace.
+         * @example Living room Jellyfin
+         */
+        IntegrationName: string;
+        /**
+         * @description Base address of the service, `http://` or `https://`.
+         * @example http://jellyfin.internal:8096
+         */
+        IntegrationUrl: string;
+        /**
+         * @example use
+         * @enum {string}
+         */
+        IntegrationPermissionLevel: "use" | "interact" | "full";
         NullableText: string | null;
         /** @example #fa5252 */
         HexColor: string;
@@ -705,6 +1255,10 @@ export interface components {
         groupId: components["schemas"]["Id"];
         /** @description Board id. */
         boardId: components["schemas"]["Id"];
+        /** @description App id. */
+        appId: components["schemas"]["Id"];
+        /** @description Integration id. */
+        integrationId: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: never;
@@ -1250,6 +1804,482 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visible apps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateAppRequest"];
+            };
+        };
+        responses: {
+            /** @description An app with the same name and href existed; the caller now has use access to it. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ReferencedApp"];
+                };
+            };
+            /** @description Created; the caller holds full access. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CreatedApp"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listSelectableApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visible apps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    searchApps: {
+        parameters: {
+            query: {
+                /** @example jelly */
+                query: string;
+                limit?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Matching apps. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listAppsPaginated: {
+        parameters: {
+            query?: {
+                /** @example jelly */
+                search?: string;
+                page?: number;
+                pageSize?: number;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description One page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppsPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id. */
+                id: components["parameters"]["appId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The app. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id. */
+                id: components["parameters"]["appId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateApp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id. */
+                id: components["parameters"]["appId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateAppRequest"];
+            };
+        };
+        responses: {
+            /** @description The updated app. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["App"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAppPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id. */
+                id: components["parameters"]["appId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user and group rows, ordered by id then level. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setAppPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description App id. */
+                id: components["parameters"]["appId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AppPermissions"];
+            };
+        };
+        responses: {
+            /** @description The rows now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listIntegrations: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The visible integrations. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        integrationId: components["schemas"]["Id"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The integration with the caller's flags. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getIntegrationPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The user and group rows, ordered by id then level. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setIntegrationPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["IntegrationPermissions"];
+            };
+        };
+        responses: {
+            /** @description The rows now stored. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["IntegrationPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,4 +1,74 @@
 import type { HandlerMap } from '../http/operation';
+import { requirePrincipal } from '../http/operation';
+import { assertPermission } from '../identity/principal';
+import { assertAppAccess, AppPermissionLevel } from './access';
+import { createOrReferenceApp, deleteApp, listVisibleApps, pageVisibleApps, readApp, searchVisibleApps, updateApp } from './apps';
+import { appGrantTables, readGrants, replaceGrants } from './grants';
+import { normalizeAppInput, normalizeNewApp } from './validation';
 
-/** App routes. */
-export const appHandlers = {} satisfies Partial<HandlerMap>;
+/** App routes (spec "App routes"). */
+export const appHandlers = {
+  async listApps(_input, ctx) {
+    return { status: 200, body: await listVisibleApps(ctx.db, requirePrincipal(ctx)) };
+  },
+
+  async listSelectableApps(_input, ctx) {
+    const apps = await listVisibleApps(ctx.db, requirePrincipal(ctx));
+    return {
+      status: 200,
+      body: apps.map(({ id, name, iconUrl, href, pingUrl, description }) => ({ id, name, iconUrl, href, pingUrl, description })),
+    };
+  },
+
+  async searchApps({ query }, ctx) {
+    return { status: 200, body: await searchVisibleApps(ctx.db, requirePrincipal(ctx), query.query, query.limit ?? 10) };
+  },
+
+  async listAppsPaginated({ query }, ctx) {
+    const page = await pageVisibleApps(ctx.db, requirePrincipal(ctx), {
+      search: (query.search ?? '').trim(),
+      page: query.page ?? 1,
+      pageSize: query.pageSize ?? 10,
+    });
+    return { status: 200, body: page };
+  },
+
+  async getApp({ params }, ctx) {
+    return { status: 200, body: await readApp(ctx.db, ctx.principal, params.id) };
+  },
+
+  async createApp({ body }, ctx) {
+    const principal = requirePrincipal(ctx);
+    assertPermission(principal, 'app-create');
+    const outcome = await createOrReferenceApp(ctx.db, principal, normalizeNewApp(body));
+    if (outcome.referencedExisting) {
+      return { status: 200, body: { appId: outcome.appId, id: outcome.appId, referencedExisting: true } };
+    }
+    return { status: 201, body: { appId: outcome.app.id, referencedExisting: false, ...outcome.app } };
+  },
+
+  async updateApp({ params, body }, ctx) {
+    const fields = normalizeAppInput(body);
+    return { status: 200, body: await updateApp(ctx.db, requirePrincipal(ctx), params.id, fields) };
+  },
+
+  async deleteApp({ params }, ctx) {
+    await deleteApp(ctx.db, requirePrincipal(ctx), params.id);
+    return { status: 204, body: undefined };
+  },
+
+  async getAppPermissions({ params }, ctx) {
+    await assertAppAccess(ctx.db, params.id, requirePrincipal(ctx), 'full');
+    return { status: 200, body: await readGrants<AppPermissionLevel>(ctx.db, appGrantTables, params.id) };
+  },
+
+  async setAppPermissions({ params, body }, ctx) {
+    const principal = requirePrincipal(ctx);
+    const grants = await ctx.db.transaction(async (trx) => {
+      await assertAppAccess(trx, params.id, principal, 'full');
+      await replaceGrants(trx, appGrantTables, params.id, body);
+      return readGrants<AppPermissionLevel>(trx, appGrantTables, params.id);
+    });
+    return { status: 200, body: grants };
+  },
+} satisfies Partial<HandlerMap>;

@@ -1,4 +1,52 @@
+import { integrationGrantTables, readGrants, replaceGrants } from '../apps/grants';
 import type { HandlerMap } from '../http/operation';
+import { requirePrincipal } from '../http/operation';
+import { assertPermission } from '../identity/principal';
+import {
+  assertIntegrationFullAccess,
+  createIntegration,
+  deleteIntegration,
+  listVisibleIntegrations,
+  normalizeIntegrationInput,
+  readIntegration,
+} from './integrations';
 
-/** Integration routes. */
-export const integrationHandlers = {} satisfies Partial<HandlerMap>;
+type Level = 'use' | 'interact' | 'full';
+
+/** Integration routes (spec "Integration listing", "Binding integrations to items"). */
+export const integrationHandlers = {
+  async listIntegrations(_input, ctx) {
+    return { status: 200, body: await listVisibleIntegrations(ctx.db, requirePrincipal(ctx)) };
+  },
+
+  async createIntegration({ body }, ctx) {
+    const principal = requirePrincipal(ctx);
+    assertPermission(principal, 'integration-create');
+    const integrationId = await createIntegration(ctx.db, principal, normalizeIntegrationInput(body));
+    return { status: 201, body: { integrationId } };
+  },
+
+  async getIntegration({ params }, ctx) {
+    return { status: 200, body: await readIntegration(ctx.db, requirePrincipal(ctx), params.id) };
+  },
+
+  async deleteIntegration({ params }, ctx) {
+    await deleteIntegration(ctx.db, requirePrincipal(ctx), params.id);
+    return { status: 204, body: undefined };
+  },
+
+  async getIntegrationPermissions({ params }, ctx) {
+    await assertIntegrationFullAccess(ctx.db, requirePrincipal(ctx), params.id);
+    return { status: 200, body: await readGrants<Level>(ctx.db, integrationGrantTables, params.id) };
+  },
+
+  async setIntegrationPermissions({ params, body }, ctx) {
+    const principal = requirePrincipal(ctx);
+    const grants = await ctx.db.transaction(async (trx) => {
+      await assertIntegrationFullAccess(trx, principal, params.id);
+      await replaceGrants(trx, integrationGrantTables, params.id, body);
+      return readGrants<Level>(trx, integrationGrantTables, params.id);
+    });
+    return { status: 200, body: grants };
+  },
+} satisfies Partial<HandlerMap>;

@@ -1,0 +1,100 @@
+import type { Knex } from 'knex';
+import type { Db } from '../db/database';
+import { forbidden, notFound } from '../http/errors';
+import type { Principal } from '../identity/principal';
+
+export type AppPermissionLevel = 'use' | 'modify' | 'full';
+export const appPermissionLevels: readonly AppPermissionLevel[] = ['use', 'modify', 'full'];
+
+export interface AppAccessFlags {
+  hasUseAccess: boolean;
+  hasModifyAccess: boolean;
+  hasFullAccess: boolean;
+}
+
+/**
+ * App permission resolution, the one rule for every app route (mirrors src/integrations/access.ts):
+ * full = a `full` row (user or group) or app-full-all; modify = full, a `modify` row or app-modify-all;
+ * use = modify, any row or app-use-all. Global permissions arrive expanded (admin implies app-full-all, which
+ * implies app-modify-all and app-use-all).
+ */
+export function decideAppAccess(principal: Principal | null, ownLevels: readonly AppPermissionLevel[]): AppAccessFlags {
+  const has = (permission: 'app-use-all' | 'app-modify-all' | 'app-full-all') => principal?.permissions.has(permission) ?? false;
+  const hasFullAccess = ownLevels.includes('full') || has('app-full-all');
+  const hasModifyAccess = hasFullAccess || ownLevels.includes('modify') || has('app-modify-all');
+  const hasUseAccess = hasModifyAccess || ownLevels.length > 0 || has('app-use-all');
+  return { hasUseAccess, hasModifyAccess, hasFullAccess };
+}
+
+/**
+ * Narrows an `apps` query to the apps the caller has use access to: the SQL form of `decideAppAccess(...).hasUseAccess`
+ * (any own row, or a global permission that yields use on every app), for lists that page and count in SQL.
+ */
+export function whereVisibleApp(query: Knex.QueryBuilder, db: Db, principal: Principal): Knex.QueryBuilder {
+  if (decideAppAccess(principal, []).hasUseAccess) return query;
+  const groupIds = principal.groupIds.length > 0 ? principal.groupIds : [''];
+  return query.where((q) =>
+    q
+      .whereExists(db('app_user_permissions').whereRaw('app_user_permissions.app_id = apps.id').andWhere('userId', principal.userId).select(db.raw('1')))
+      .orWhereExists(
+        db('app_group_permissions').whereRaw('app_group_permissions.app_id = apps.id').whereIn('groupId', groupIds).select(db.raw('1')),
+      ),
+  );
+}
+
+/** The caller's flags on the given apps, keyed by id (ids that do not exist are absent). Two queries. */
+export async function loadAppAccess(db: Db, principal: Principal | null, ids: readonly string[]): Promise<Map<string, AppAccessFlags>> {
+  if (ids.length === 0) return new Map();
+  const levels = await loadOwnLevels(db, principal, ids);
+  const existing: { id: string }[] = await db('apps').whereIn('id', [...ids]).select('id');
+  return new Map(existing.map(({ id }) => [id, decideAppAccess(principal, levels.get(id) ?? [])]));
+}
+
+/** The caller's own user and group rows on the given apps. */
+export async function loadOwnLevels(db: Db, principal: Principal | null, ids: readonly string[]): Promise<Map<string, AppPermissionLevel[]>> {
+  const levels = new Map<string, AppPermissionLevel[]>();
+  if (!principal || ids.length === 0) return levels;
+  const groupIds = principal.groupIds.length > 0 ? principal.groupIds : [''];
+  const rows: { appId: string; permission: AppPermissionLevel }[] = await db
+    .select('appId', 'permission')
+    .from('app_user_permissions')
+    .whereIn('appId', [...ids])
+    .andWhere('userId', principal.userId)
+    .unionAll((q) => q.select('appId', 'permission').from('app_group_permissions').whereIn('appId', [...ids]).whereIn('groupId', groupIds));
+  for (const row of rows) levels.set(row.appId, [...(levels.get(row.appId) ?? []), row.permission]);
+  return levels;
+}
+
+/**
+ * Gate of the write routes on one app: 404 `App not found` when the app is missing or the caller has no use
+ * access (so that a missing grant never reveals the app), 403 `Permission denied` when visible but the level
+ * needed is not held.
+ */
+export async function assertAppAccess(db: Db, appId: string, principal: Principal, level: 'modify' | 'full'): Promise<AppAccessFlags> {
+  const flags = (await loadAppAccess(db, principal, [appId])).get(appId);
+  if (!flags || !flags.hasUseAccess) throw notFound('App not found');
+  if (level === 'full' ? !flags.hasFullAccess : !flags.hasModifyAccess) throw forbidden();
+  return flags;
+}
+
+/**
+ * True when an `app` widget (`options.appId`) or a `bookmarks` widget (`options.items`, an array of app ids) on a
+ * public board references the app (homarr-facts §2.4): such apps are readable by anyone.
+ */
+export async function isReferencedOnPublicBoard(db: Db, appId: string): Promise<boolean> {
+  const row = await db('items')
+    .join('boards', 'boards.id', 'items.boardId')
+    .where('boards.isPublic', true)
+    .where((q) =>
+      q
+        .where((a) => a.where('items.kind', 'app').whereRaw(`items.options->>'appId' = ?`, [appId]))
+        .orWhere((b) =>
+          b
+            .where('items.kind', 'bookmarks')
+            .whereRaw(`jsonb_typeof(items.options->'items') = 'array'`)
+            .whereRaw(`items.options->'items' @> jsonb_build_array(?::text)`, [appId]),
+        ),
+    )
+    .first(db.raw('1 as found'));
+  return row !== undefined;
+}

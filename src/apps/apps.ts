@@ -1,0 +1,139 @@
+import type { Db } from '../db/database';
+import { isForeignKeyViolation, isUniqueViolation } from '../db/errors';
+import { newId } from '../db/ids';
+import { conflict, notFound } from '../http/errors';
+import type { Principal } from '../identity/principal';
+import { AppAccessFlags, assertAppAccess, decideAppAccess, isReferencedOnPublicBoard, loadAppAccess, loadOwnLevels, whereVisibleApp } from './access';
+import type { AppFields } from './validation';
+
+export interface App extends AppFields {
+  id: string;
+}
+
+const appColumns = ['apps.id', 'apps.name', 'apps.description', 'apps.iconUrl', 'apps.href', 'apps.pingUrl'];
+const byName = [{ column: 'apps.name' }, { column: 'apps.id' }];
+
+/** Name of the unique index on the dedupe key (migration 0002_apps). */
+const dedupeIndex = 'apps_name_href_unique';
+
+/** Every app the caller has use access to, ordered by name then id. */
+export async function listVisibleApps(db: Db, principal: Principal): Promise<App[]> {
+  return whereVisibleApp(db('apps').select(appColumns), db, principal).orderBy(byName);
+}
+
+/** Visible apps whose name contains `query` (case-insensitive), ordered by name, at most `limit`. */
+export async function searchVisibleApps(db: Db, principal: Principal, query: string, limit: number): Promise<App[]> {
+  return whereVisibleApp(db('apps').select(appColumns), db, principal)
+    .whereRaw('strpos(lower(apps.name), lower(?)) > 0', [query.trim()])
+    .orderBy(byName)
+    .limit(limit);
+}
+
+/** One page of visible apps matching `search`, with the caller's flags on each, and the total count. Three queries. */
+export async function pageVisibleApps(
+  db: Db,
+  principal: Principal,
+  options: { search: string; page: number; pageSize: number },
+): Promise<{ items: (App & { permissions: AppAccessFlags })[]; totalCount: number }> {
+  const matching = () => {
+    const query = whereVisibleApp(db('apps'), db, principal);
+    if (options.search !== '') query.whereRaw('strpos(lower(apps.name), lower(?)) > 0', [options.search]);
+    return query;
+  };
+  const [countRow, items] = await Promise.all([
+    matching().count({ count: '*' }).first() as Promise<{ count: number | string }>,
+    matching()
+      .select(appColumns)
+      .orderBy(byName)
+      .offset((options.page - 1) * options.pageSize)
+      .limit(options.pageSize) as Promise<App[]>,
+  ]);
+  const levels = await loadOwnLevels(
+    db,
+    principal,
+    items.map((app) => app.id),
+  );
+  return {
+    items: items.map((app) => ({ ...app, permissions: decideAppAccess(principal, levels.get(app.id) ?? []) })),
+    totalCount: Number(countRow.count),
+  };
+}
+
+/**
+ * One app, when the caller may read it: use access, or (for anyone, including anonymous callers) an app or
+ * bookmarks widget on a public board references it. 404 `App not found` otherwise.
+ */
+export async function readApp(db: Db, principal: Principal | null, id: string): Promise<App> {
+  const app: App | undefined = await db('apps').where('apps.id', id).first(appColumns);
+  if (!app) throw notFound('App not found');
+  if (principal && (await loadAppAccess(db, principal, [id])).get(id)?.hasUseAccess) return app;
+  if (await isReferencedOnPublicBoard(db, id)) return app;
+  throw notFound('App not found');
+}
+
+export type CreateOutcome = { referencedExisting: false; app: App } | { referencedExisting: true; appId: string };
+
+/**
+ * POST /api/apps rules 1-3: dedupe on (name, href) across the instance. Decided by the unique index: the insert
+ * does nothing on a conflict, and the existing app is then referenced (the caller gets a `use` row unless it
+ * already holds a user row on it). A new app gets the caller as `full` holder. One transaction per attempt; an
+ * attempt is repeated when the referenced app was deleted in between.
+ */
+export async function createOrReferenceApp(db: Db, principal: Principal, fields: AppFields): Promise<CreateOutcome> {
+  for (let attempt = 0; attempt < 5; attempt++) {
+    try {
+      const outcome = await db.transaction(async (trx): Promise<CreateOutcome | null> => {
+        const id = newId();
+        const inserted: App[] = await trx('apps')
+          .insert({ id, ...fields })
+          .onConflict()
+          .ignore()
+          .returning(['id', 'name', 'description', 'iconUrl', 'href', 'pingUrl']);
+        if (inserted.length > 0) {
+          await trx('app_user_permissions').insert({ appId: id, userId: principal.userId, permission: 'full' });
+          return { referencedExisting: false, app: inserted[0] };
+        }
+        const existing: { id: string } | undefined = await trx('apps')
+          .where('name', fields.name)
+          .modify((q) => (fields.href === null ? q.whereNull('href') : q.where('href', fields.href)))
+          .first('id');
+        if (!existing) return null; // deleted since the insert saw it: try again
+        await trx.raw(
+          `INSERT INTO app_user_permissions (app_id, user_id, permission)
+           SELECT ?, ?, 'use' WHERE NOT EXISTS (SELECT 1 FROM app_user_permissions WHERE app_id = ? AND user_id = ?)
+           ON CONFLICT DO NOTHING`,
+          [existing.id, principal.userId, existing.id, principal.userId],
+        );
+        return { referencedExisting: true, appId: existing.id };
+      });
+      if (outcome) return outcome;
+    } catch (error) {
+      // The referenced app (or the caller) vanished between the statements: decide again.
+      if (!isForeignKeyViolation(error) && !isUniqueViolation(error)) throw error;
+    }
+  }
+  throw new Error('createOrReferenceApp: no decision after 5 attempts');
+}
+
+/** PATCH: modify access; 409 when the new (name, href) is another app's. */
+export async function updateApp(db: Db, principal: Principal, id: string, fields: Partial<AppFields>): Promise<App> {
+  try {
+    return await db.transaction(async (trx) => {
+      await assertAppAccess(trx, id, principal, 'modify');
+      const [app]: App[] = await trx('apps').where('id', id).update(fields).returning(['id', 'name', 'description', 'iconUrl', 'href', 'pingUrl']);
+      if (!app) throw notFound('App not found');
+      return app;
+    });
+  } catch (error) {
+    if (isUniqueViolation(error, dedupeIndex)) throw conflict('An app with the same name and href already exists', {});
+    throw error;
+  }
+}
+
+/** DELETE: full access. Grants go by cascade; integrations pointing at the app keep existing (app_id set null). */
+export async function deleteApp(db: Db, principal: Principal, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await assertAppAccess(trx, id, principal, 'full');
+    await trx('apps').where('id', id).del();
+  });
+}

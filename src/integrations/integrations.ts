@@ -1,0 +1,99 @@
+import type { Db } from '../db/database';
+import { newId } from '../db/ids';
+import { badRequest, forbidden, notFound } from '../http/errors';
+import type { Principal } from '../identity/principal';
+import { IntegrationAccessFlags, loadIntegrationAccess } from './access';
+import { IntegrationKind, kindPosition } from './kinds';
+
+export interface IntegrationEntry {
+  id: string;
+  name: string;
+  kind: IntegrationKind;
+  url: string;
+  permissions: IntegrationAccessFlags;
+}
+
+const columns = ['id', 'name', 'kind', 'url'];
+
+/** An integration is visible to the caller when any of its flags is true. */
+export function isVisible(flags: IntegrationAccessFlags | undefined): flags is IntegrationAccessFlags {
+  return flags !== undefined && (flags.hasUseAccess || flags.hasInteractAccess || flags.hasFullAccess);
+}
+
+/** Sort order of the listing: position of the kind in the kind list, then name, then id. */
+export function compareIntegrations(a: { kind: string; name: string; id: string }, b: { kind: string; name: string; id: string }): number {
+  return kindPosition(a.kind) - kindPosition(b.kind) || (a.name < b.name ? -1 : a.name > b.name ? 1 : 0) || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0);
+}
+
+/**
+ * GET /api/integrations: every integration the caller can see, with flags from loadIntegrationAccess (the same rule
+ * the binding check uses). Integrations created between the two queries are left out.
+ */
+export async function listVisibleIntegrations(db: Db, principal: Principal): Promise<IntegrationEntry[]> {
+  const access = await loadIntegrationAccess(db, principal, null);
+  const visibleIds = [...access].filter(([, flags]) => isVisible(flags)).map(([id]) => id);
+  if (visibleIds.length === 0) return [];
+  const rows: Omit<IntegrationEntry, 'permissions'>[] = await db('integrations').whereIn('id', visibleIds).select(columns);
+  return rows.map((row) => ({ ...row, permissions: access.get(row.id)! })).sort(compareIntegrations);
+}
+
+/** One integration the caller can see; 404 `Integration not found` when missing or invisible. */
+export async function readIntegration(db: Db, principal: Principal, id: string): Promise<IntegrationEntry> {
+  const flags = (await loadIntegrationAccess(db, principal, [id])).get(id);
+  if (!isVisible(flags)) throw notFound('Integration not found');
+  const row: Omit<IntegrationEntry, 'permissions'> | undefined = await db('integrations').where('id', id).first(columns);
+  if (!row) throw notFound('Integration not found');
+  return { ...row, permissions: flags };
+}
+
+/** Gate of DELETE and the permission routes: 404 when not visible at all, 403 `Permission denied` when visible but not full. */
+export async function assertIntegrationFullAccess(db: Db, principal: Principal, id: string): Promise<void> {
+  const flags = (await loadIntegrationAccess(db, principal, [id])).get(id);
+  if (!isVisible(flags)) throw notFound('Integration not found');
+  if (!flags.hasFullAccess) throw forbidden();
+}
+
+/** Trims the name and url; the url must parse as an http(s) URL and the trimmed name must keep 1-64 characters. */
+export function normalizeIntegrationInput(input: { name: string; kind: IntegrationKind; url: string }): { name: string; kind: IntegrationKind; url: string } {
+  const issues: { instancePath: string; message: string }[] = [];
+  const name = input.name.trim();
+  const url = input.url.trim();
+  if (name.length === 0) issues.push({ instancePath: '/body/name', message: 'must be 1 to 64 characters after trimming' });
+  let parsed = false;
+  try {
+    parsed = /^https?:\/\//.test(url) && new URL(url) !== undefined;
+  } catch {
+    parsed = false;
+  }
+  if (!parsed) issues.push({ instancePath: '/body/url', message: 'must be an http:// or https:// URL' });
+  if (issues.length > 0) throw badRequest('Input validation failed', { issues });
+  return { name, kind: input.kind, url };
+}
+
+/** POST: the creator receives a `full` user row (upstream grants none, which would hide it from its creator). */
+export async function createIntegration(
+  db: Db,
+  principal: Principal,
+  input: { name: string; kind: IntegrationKind; url: string },
+): Promise<string> {
+  const id = newId();
+  await db.transaction(async (trx) => {
+    await trx('integrations').insert({ id, ...input });
+    await trx('integration_user_permissions').insert({ integrationId: id, userId: principal.userId, permission: 'full' });
+  });
+  return id;
+}
+
+/**
+ * DELETE: full access; bindings (integration_items), grants and secrets go by cascade. Boards that had an item
+ * bound to it change (their items lose the id), so their internal revision moves; their version does not.
+ */
+export async function deleteIntegration(db: Db, principal: Principal, id: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await assertIntegrationFullAccess(trx, principal, id);
+    await trx('boards')
+      .whereIn('id', trx('integration_items').join('items', 'items.id', 'integration_items.itemId').where('integration_items.integrationId', id).select('items.boardId'))
+      .increment('revision', 1);
+    await trx('integrations').where('id', id).del();
+  });
+}
