@@ -350,10 +350,252 @@ export interface paths {
         get?: never;
         put?: never;
         post?: never;
+        /**
+         * Delete a board
+         * @description Needs full access (404 `Board not found`). Deletes the board with its layouts, sections, items, positions,
+         *     bindings and grants in one transaction. Users' and groups' home pointers to it are cleared, and so are the
+         *     server-wide home board settings that name it.
+         */
+        delete: operations["deleteBoard"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the boards the caller can access
+         * @description Callers holding `board-view-all` (implied by board-modify-all, board-full-all and admin) see every board;
+         *     other callers see public boards, boards they created and boards on which they or one of their groups hold
+         *     a grant. Anonymous callers see public boards only. Ordered by creation.
+         *     `isHome` / `isMobileHome` compare with the caller's own home boards; `userPermissions` and
+         *     `groupPermissions` are the caller's own rows (its groups' rows only).
+         */
+        get: operations["listBoards"];
+        put?: never;
+        /**
+         * Create a board
+         * @description Needs the `board-create` permission (403 `Permission denied`). Creates the board (the caller is its creator,
+         *     settings at their defaults, version 0) with one section of kind `empty` and one breakpoint layout named
+         *     `Base` at breakpoint 0 with the requested column count, in one transaction. When the caller has no desktop
+         *     home board yet, the new board becomes it.
+         *     Names are unique case-insensitively: 409 `Board with similar name already exists` (also when two creates
+         *     race for the same name).
+         */
+        post: operations["createBoard"];
         delete?: never;
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/duplicate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Duplicate a board under a new name
+         * @description Needs `board-create` (403 `Permission denied`, checked first) and view access on the source board
+         *     (404 `Board not found`). 409 `Board with similar name already exists` on a case-insensitive collision.
+         *     The copy takes the source's visibility and settings, its breakpoint layouts, sections, dynamic-section
+         *     positions, collapse states, items and item positions, all with fresh ids; the caller becomes its creator
+         *     and its version is 0. Integration bindings are copied only for integrations the caller may use; board
+         *     grants are not copied and no home board changes. One transaction.
+         */
+        post: operations["duplicateBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/name": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Rename a board
+         * @description Needs full access (404 `Board not found`). 409 `Board with similar name already exists` when another board
+         *     has the name in any letter case; changing the letter case of the board's own name is allowed.
+         *     The version is not changed.
+         */
+        patch: operations["renameBoard"];
+        trace?: never;
+    };
+    "/api/boards/{id}/visibility": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Make a board public or private
+         * @description Needs full access (404 `Board not found`). A board that is the server-wide home or mobile home board
+         *     (`/api/settings/board`) cannot be made private: 400 `Cannot make home board private`.
+         *     The version is not changed.
+         */
+        patch: operations["changeBoardVisibility"];
+        trace?: never;
+    };
+    "/api/boards/{id}/settings": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update a board's visual and behaviour settings
+         * @description Needs modify access (404 `Board not found`). Writes the settings present in the body; the others are left
+         *     as they are. An empty body is a 400. The version is not changed.
+         */
+        patch: operations["updateBoardSettings"];
+        trace?: never;
+    };
+    "/api/boards/{id}/home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Make a board the caller's desktop home board
+         * @description Needs view access (404 `Board not found`). No body is needed.
+         */
+        patch: operations["setHomeBoard"];
+        trace?: never;
+    };
+    "/api/boards/{id}/mobile-home": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Make a board the caller's mobile home board
+         * @description Needs view access (404 `Board not found`). No body is needed.
+         */
+        patch: operations["setMobileHomeBoard"];
+        trace?: never;
+    };
+    "/api/boards/{id}/permissions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the grants on a board
+         * @description Needs full access (404 `Board not found`). Every user and group row of the board.
+         */
+        get: operations["getBoardPermissions"];
+        /**
+         * Replace the grants on a board
+         * @description Needs full access (404 `Board not found`). Replaces every user and group row of the board in one
+         *     transaction. Repeated entries collapse into one. Unknown user or group ids are a 400 naming them
+         *     (`Unknown user IDs: ...`, `Unknown group IDs: ...`); nothing is written then.
+         */
+        put: operations["setBoardPermissions"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/settings/board": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the server-wide board settings (admin)
+         * @description Needs `admin` (403 `Permission denied`). Unset values have their defaults.
+         */
+        get: operations["getServerBoardSettings"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Update the server-wide board settings (admin)
+         * @description Needs `admin` (403 `Permission denied`). The supplied fields are merged over the stored settings and the
+         *     merged result is returned. Home board ids must reference existing public boards:
+         *     400 `Board settings home board IDs must reference public boards: <ids>` listing the offending ids.
+         */
+        patch: operations["updateServerBoardSettings"];
         trace?: never;
     };
     "/api/apps": {
@@ -732,6 +974,174 @@ export interface components {
             disableStatus: boolean;
         };
         /**
+         * @description A new board. It starts with one section of kind `empty` and one breakpoint layout `Base` at breakpoint 0.
+         * @example {
+         *       "name": "home-lab",
+         *       "columnCount": 12,
+         *       "isPublic": false
+         *     }
+         */
+        CreateBoardRequest: {
+            name: components["schemas"]["BoardName"];
+            /** @description Column count of the initial `Base` layout. */
+            columnCount: number;
+            /** @description Public boards are readable without a key and listed to everyone. */
+            isPublic: boolean;
+        };
+        /**
+         * @example {
+         *       "name": "home-lab-copy"
+         *     }
+         */
+        DuplicateBoardRequest: {
+            name: components["schemas"]["BoardName"];
+        };
+        /**
+         * @example {
+         *       "name": "Home-Lab"
+         *     }
+         */
+        RenameBoardRequest: {
+            name: components["schemas"]["BoardName"];
+        };
+        /**
+         * @example {
+         *       "visibility": "public"
+         *     }
+         */
+        ChangeBoardVisibilityRequest: {
+            /** @enum {string} */
+            visibility: "public" | "private";
+        };
+        /**
+         * @example {
+         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d"
+         *     }
+         */
+        BoardIdResponse: {
+            boardId: components["schemas"]["Id"];
+        };
+        /**
+         * @description Any non-empty subset of the board's settings; omitted settings are left as they are. Blank text
+         *     (whitespace only) is stored as null; `iconColor` also accepts blank text for null.
+         * @example {
+         *       "pageTitle": "Home lab",
+         *       "primaryColor": "#228be6",
+         *       "opacity": 90,
+         *       "itemRadius": "md"
+         *     }
+         */
+        UpdateBoardSettingsRequest: {
+            pageTitle?: components["schemas"]["PatchText"];
+            metaTitle?: components["schemas"]["PatchText"];
+            logoImageUrl?: components["schemas"]["PatchText"];
+            faviconImageUrl?: components["schemas"]["PatchText"];
+            backgroundImageUrl?: components["schemas"]["PatchText"];
+            backgroundImageAttachment?: components["schemas"]["backgroundImageAttachment"];
+            backgroundImageRepeat?: components["schemas"]["backgroundImageRepeat"];
+            backgroundImageSize?: components["schemas"]["backgroundImageSize"];
+            primaryColor?: components["schemas"]["HexColor"];
+            secondaryColor?: components["schemas"]["HexColor"];
+            opacity?: components["schemas"]["opacity"];
+            customCss?: components["schemas"]["customCss"];
+            iconColor?: string | null;
+            itemRadius?: components["schemas"]["itemRadius"];
+            disableStatus?: components["schemas"]["disableStatus"];
+        };
+        /**
+         * @description One entry of the board list.
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "home-lab",
+         *       "logoImageUrl": null,
+         *       "isPublic": false,
+         *       "creator": {
+         *         "id": "k2m9q0c7v4r1s8t5u6w3x0y1",
+         *         "name": "alice",
+         *         "image": null,
+         *         "email": "alice@example.com"
+         *       },
+         *       "isHome": true,
+         *       "isMobileHome": false,
+         *       "userPermissions": [],
+         *       "groupPermissions": [
+         *         {
+         *           "permission": "view"
+         *         }
+         *       ]
+         *     }
+         */
+        BoardSummary: {
+            id: components["schemas"]["Id"];
+            name: components["schemas"]["BoardName"];
+            logoImageUrl: string | null;
+            isPublic: boolean;
+            /** @description Null once the creating user was deleted. */
+            creator: components["schemas"]["BoardCreator"] | null;
+            /** @description The board is the caller's own desktop home board. */
+            isHome: boolean;
+            /** @description The board is the caller's own mobile home board. */
+            isMobileHome: boolean;
+            /** @description The caller's own user rows on the board. */
+            userPermissions: components["schemas"]["OwnPermissionRow"][];
+            /** @description Rows of the caller's groups on the board (one entry per row). */
+            groupPermissions: components["schemas"]["OwnPermissionRow"][];
+        };
+        /**
+         * @description Every grant on a board: user rows and group rows. A principal may hold several levels; the highest counts.
+         *     The board's creator always has full access without a row.
+         * @example {
+         *       "users": [
+         *         {
+         *           "userId": "k2m9q0c7v4r1s8t5u6w3x0y1",
+         *           "permission": "modify"
+         *         }
+         *       ],
+         *       "groups": [
+         *         {
+         *           "groupId": "g7h2j5k8m1n4p7q0r3s6t9v2",
+         *           "permission": "view"
+         *         }
+         *       ]
+         *     }
+         */
+        BoardPermissions: {
+            users: components["schemas"]["BoardUserGrant"][];
+            groups: components["schemas"]["BoardGroupGrant"][];
+        };
+        /**
+         * @description Server-wide board defaults.
+         * @example {
+         *       "homeBoardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "mobileHomeBoardId": null,
+         *       "enableStatusByDefault": true,
+         *       "forceDisableStatus": false
+         *     }
+         */
+        ServerBoardSettings: {
+            /** @description Home board for callers without their own (or their groups') home board; a public board. */
+            homeBoardId: components["schemas"]["Id"] | null;
+            /** @description Mobile home board default; a public board. */
+            mobileHomeBoardId: components["schemas"]["Id"] | null;
+            /** @description Whether status pings of app widgets are on by default. */
+            enableStatusByDefault: boolean;
+            /** @description Turns status pings off everywhere. */
+            forceDisableStatus: boolean;
+        };
+        /**
+         * @description Any subset of the server-wide board settings; merged over the stored ones.
+         * @example {
+         *       "homeBoardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "forceDisableStatus": false
+         *     }
+         */
+        UpdateServerBoardSettingsRequest: {
+            homeBoardId?: components["schemas"]["homeBoardId"];
+            mobileHomeBoardId?: components["schemas"]["mobileHomeBoardId"];
+            enableStatusByDefault?: boolean;
+            forceDisableStatus?: boolean;
+        };
+        /**
          * @description An app record, referenced by app widgets (`options.appId`) and bookmarks widgets (`options.items`).
          * @example {
          *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
@@ -1027,6 +1437,47 @@ export interface components {
              */
             expiresAt?: string;
         };
+        BoardCreator: {
+            id: components["schemas"]["Id"];
+            /** @description The creator's username. */
+            name: string | null;
+            /** @description Always null (Tessera stores no avatars). */
+            image: null;
+            email: string | null;
+        };
+        /** @enum {string} */
+        BoardPermissionLevel: "view" | "modify" | "full";
+        /** @description One of the caller's own permission rows on a board. */
+        OwnPermissionRow: {
+            permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        /** @description Text or null; blank (whitespace-only) text is stored as null. */
+        PatchText: string | null;
+        /** @enum {string} */
+        backgroundImageAttachment: "fixed" | "scroll";
+        /** @enum {string} */
+        backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
+        /** @enum {string} */
+        backgroundImageSize: "cover" | "contain";
+        /** @example #fa5252 */
+        HexColor: string;
+        opacity: number;
+        customCss: string | null;
+        /** @enum {string} */
+        itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
+        disableStatus: boolean;
+        BoardUserGrant: {
+            userId: components["schemas"]["Id"];
+            permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        BoardGroupGrant: {
+            groupId: components["schemas"]["Id"];
+            permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        /** @description Home board for callers without their own (or their groups') home board; a public board. */
+        homeBoardId: components["schemas"]["Id"] | null;
+        /** @description Mobile home board default; a public board. */
+        mobileHomeBoardId: components["schemas"]["Id"] | null;
         /**
          * @description 1 to 64 characters after trimming surrounding whitespace (the raw value is at most 64 characters).
          * @example Jellyfin
@@ -1074,8 +1525,6 @@ export interface components {
          */
         IntegrationPermissionLevel: "use" | "interact" | "full";
         NullableText: string | null;
-        /** @example #fa5252 */
-        HexColor: string;
     };
     responses: {
         /** @description The request is malformed or breaks a rule; nothing was written. */
@@ -1804,6 +2253,399 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBoards: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The accessible boards, oldest first. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardSummary"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CreateBoardRequest"];
+            };
+        };
+        responses: {
+            /** @description Created. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    duplicateBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["DuplicateBoardRequest"];
+            };
+        };
+        responses: {
+            /** @description Duplicated. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardIdResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    renameBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RenameBoardRequest"];
+            };
+        };
+        responses: {
+            /** @description Renamed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    changeBoardVisibility: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["ChangeBoardVisibilityRequest"];
+            };
+        };
+        responses: {
+            /** @description Visibility changed. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBoardSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBoardSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description Settings saved. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setHomeBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Home board set. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setMobileHomeBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Mobile home board set. */
+            204: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board's grants, users ordered by user id, groups by group id. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setBoardPermissions: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardPermissions"];
+            };
+        };
+        responses: {
+            /** @description The saved grants. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardPermissions"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getServerBoardSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerBoardSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateServerBoardSettings: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateServerBoardSettingsRequest"];
+            };
+        };
+        responses: {
+            /** @description The merged settings. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ServerBoardSettings"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

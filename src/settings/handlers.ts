@@ -1,4 +1,17 @@
 import type { HandlerMap } from '../http/operation';
+import { requirePrincipal } from '../http/operation';
+import { assertPermission } from '../identity/principal';
+import { readServerBoardSettings, updateServerBoardSettings } from './serverSettings';
 
-/** Server-wide board settings. */
-export const settingsHandlers = {} satisfies Partial<HandlerMap>;
+/** Server-wide board settings (admin). */
+export const settingsHandlers = {
+  async getServerBoardSettings(_input, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    return { status: 200, body: await readServerBoardSettings(ctx.db) };
+  },
+
+  async updateServerBoardSettings({ body }, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    return { status: 200, body: await updateServerBoardSettings(ctx.db, body) };
+  },
+} satisfies Partial<HandlerMap>;

@@ -1,4 +1,68 @@
 import type { HandlerMap } from '../../http/operation';
+import { requirePrincipal } from '../../http/operation';
+import {
+  changeBoardVisibility,
+  createBoard,
+  deleteBoard,
+  duplicateBoard,
+  listBoards,
+  renameBoard,
+  setHomeBoard,
+  updateBoardSettings,
+} from './boards';
+import { getBoardGrants, setBoardGrants } from './grants';
 
 /** Board management routes (list, create, duplicate, rename, visibility, settings, home, delete, grants). */
-export const boardManagementHandlers = {} satisfies Partial<HandlerMap>;
+export const boardManagementHandlers = {
+  async listBoards(_input, ctx) {
+    return { status: 200, body: await listBoards(ctx.db, ctx.principal) };
+  },
+
+  async createBoard({ body }, ctx) {
+    const boardId = await createBoard(ctx.db, requirePrincipal(ctx), body);
+    return { status: 201, body: { boardId } };
+  },
+
+  async duplicateBoard({ params, body }, ctx) {
+    const boardId = await duplicateBoard(ctx.db, requirePrincipal(ctx), params.id, body.name);
+    return { status: 201, body: { boardId } };
+  },
+
+  async renameBoard({ params, body }, ctx) {
+    await renameBoard(ctx.db, requirePrincipal(ctx), params.id, body.name);
+    return { status: 204, body: undefined };
+  },
+
+  async changeBoardVisibility({ params, body }, ctx) {
+    await changeBoardVisibility(ctx.db, requirePrincipal(ctx), params.id, body.visibility);
+    return { status: 204, body: undefined };
+  },
+
+  async updateBoardSettings({ params, body }, ctx) {
+    await updateBoardSettings(ctx.db, requirePrincipal(ctx), params.id, body);
+    return { status: 204, body: undefined };
+  },
+
+  async setHomeBoard({ params }, ctx) {
+    await setHomeBoard(ctx.db, requirePrincipal(ctx), params.id, 'desktop');
+    return { status: 204, body: undefined };
+  },
+
+  async setMobileHomeBoard({ params }, ctx) {
+    await setHomeBoard(ctx.db, requirePrincipal(ctx), params.id, 'mobile');
+    return { status: 204, body: undefined };
+  },
+
+  async deleteBoard({ params }, ctx) {
+    await deleteBoard(ctx.db, requirePrincipal(ctx), params.id);
+    return { status: 204, body: undefined };
+  },
+
+  async getBoardPermissions({ params }, ctx) {
+    return { status: 200, body: await getBoardGrants(ctx.db, requirePrincipal(ctx), params.id) };
+  },
+
+  async setBoardPermissions({ params, body }, ctx) {
+    return { status: 200, body: await setBoardGrants(ctx.db, requirePrincipal(ctx), params.id, body) };
+  },
+} satisfies Partial<HandlerMap>;

@@ -1,0 +1,315 @@
+import type { Db } from '../../db/database';
+import { isForeignKeyViolation } from '../../db/errors';
+import { newId } from '../../db/ids';
+import { badRequest, notFound } from '../../http/errors';
+import { assertPermission, type Principal } from '../../identity/principal';
+import { usableIntegrationIds } from '../../integrations/access';
+import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';
+import { assertBoardAccess, type BoardPermissionLevel } from '../access';
+import { boardSettingsColumns, type BoardSettings } from '../settings';
+import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
+
+export interface BoardSummary {
+  id: string;
+  name: string;
+  logoImageUrl: string | null;
+  isPublic: boolean;
+  creator: { id: string; name: string | null; image: null; email: string | null } | null;
+  isHome: boolean;
+  isMobileHome: boolean;
+  userPermissions: { permission: BoardPermissionLevel }[];
+  groupPermissions: { permission: BoardPermissionLevel }[];
+}
+
+const boardNotFound = () => notFound('Board not found');
+
+/**
+ * GET /api/boards: the boards the caller can access (homarr-facts §3.2/§3.3), in creation order.
+ * Two queries whatever the number of boards: the caller's home pointers, and the boards with their creator
+ * and the caller's own rows aggregated per board.
+ */
+export async function listBoards(db: Db, principal: Principal | null): Promise<BoardSummary[]> {
+  const userId = principal?.userId ?? '';
+  const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
+  const ownRows = (table: 'board_user_permissions' | 'board_group_permissions') => {
+    const query = db(table).whereRaw(`${table}.board_id = boards.id`);
+    return table === 'board_user_permissions' ? query.where('userId', userId) : query.whereIn('groupId', groupIds);
+  };
+  const aggregate = (table: 'board_user_permissions' | 'board_group_permissions', alias: string) =>
+    ownRows(table)
+      .select(db.raw(`coalesce(json_agg(json_build_object('permission', permission) ORDER BY permission), '[]'::json)`))
+      .as(alias);
+
+  const boardsQuery = db('boards')
+    .leftJoin('users', 'users.id', 'boards.creatorId')
+    .select(
+      'boards.id',
+      'boards.name',
+      'boards.logoImageUrl',
+      'boards.isPublic',
+      'boards.creatorId',
+      'users.username as creatorName',
+      'users.email as creatorEmail',
+      aggregate('board_user_permissions', 'userPermissions'),
+      aggregate('board_group_permissions', 'groupPermissions'),
+    )
+    .orderBy([{ column: 'boards.createdAt' }, { column: 'boards.id' }]);
+  if (!principal?.permissions.has('board-view-all')) {
+    boardsQuery.where((visible) => {
+      visible.where('boards.isPublic', true);
+      if (principal) {
+        visible
+          .orWhere('boards.creatorId', principal.userId)
+          .orWhereExists(ownRows('board_user_permissions').select(db.raw('1')))
+          .orWhereExists(ownRows('board_group_permissions').select(db.raw('1')));
+      }
+    });
+  }
+
+  const [rows, me] = await Promise.all([
+    boardsQuery as Promise<
+      {
+        id: string;
+        name: string;
+        logoImageUrl: string | null;
+        isPublic: boolean;
+        creatorId: string | null;
+        creatorName: string | null;
+        creatorEmail: string | null;
+        userPermissions: { permission: BoardPermissionLevel }[];
+        groupPermissions: { permission: BoardPermissionLevel }[];
+      }[]
+    >,
+    principal
+      ? (db('users').where({ id: principal.userId }).first('homeBoardId', 'mobileHomeBoardId') as Promise<
+          { homeBoardId: string | null; mobileHomeBoardId: string | null } | undefined
+        >)
+      : Promise.resolve(undefined),
+  ]);
+  return rows.map((row) => ({
+    id: row.id,
+    name: row.name,
+    logoImageUrl: row.logoImageUrl,
+    isPublic: row.isPublic,
+    creator: row.creatorId ? { id: row.creatorId, name: row.creatorName, image: null, email: row.creatorEmail } : null,
+    isHome: me?.homeBoardId === row.id,
+    isMobileHome: me?.mobileHomeBoardId === row.id,
+    userPermissions: principal ? row.userPermissions : [],
+    groupPermissions: principal ? row.groupPermissions : [],
+  }));
+}
+
+/**
+ * POST /api/boards (homarr-facts §3.2): board, one empty section and the layout `Base` at breakpoint 0, in one
+ * transaction; the board becomes the caller's home board when it has none. Names collide case-insensitively (409).
+ */
+export async function createBoard(
+  db: Db,
+  principal: Principal,
+  input: { name: string; columnCount: number; isPublic: boolean },
+): Promise<string> {
+  assertPermission(principal, 'board-create');
+  const boardId = newId();
+  await withNameConflictAs409(() =>
+    db.transaction(async (trx) => {
+      await assertBoardNameAvailable(trx, input.name);
+      await trx('boards').insert({ id: boardId, name: input.name, isPublic: input.isPublic, creatorId: principal.userId });
+      await trx('sections').insert({ id: newId(), boardId, kind: 'empty', xOffset: 0, yOffset: 0 });
+      await trx('layouts').insert({ id: newId(), boardId, name: 'Base', columnCount: input.columnCount, breakpoint: 0 });
+      await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
+    }),
+  );
+  return boardId;
+}
+
+/**
+ * POST /api/boards/{id}/duplicate (homarr-facts §3.2): 403 without board-create, 404 without view on the
+ * source, 409 on a name collision; then one transaction copies the board row (settings and visibility, version
+ * 0, the caller as creator), layouts, sections, dynamic-section positions, collapse states, items, item
+ * positions and the bindings of integrations the caller may use, all with fresh ids. Grants are not copied.
+ */
+export async function duplicateBoard(db: Db, principal: Principal, sourceId: string, name: string): Promise<string> {
+  assertPermission(principal, 'board-create');
+  const boardId = newId();
+  await withNameConflictAs409(() =>
+    db.transaction(async (trx) => {
+      await assertBoardAccess(trx, sourceId, principal, 'view');
+      await assertBoardNameAvailable(trx, name);
+      // FOR SHARE: the source cannot change or disappear while it is copied.
+      const source: Record<string, unknown> | undefined = await trx('boards').where({ id: sourceId }).forShare().first();
+      if (!source) throw boardNotFound();
+
+      const settings = Object.fromEntries(boardSettingsColumns.map((column) => [column, source[column]]));
+      await trx('boards').insert({ ...settings, id: boardId, name, isPublic: source.isPublic, creatorId: principal.userId });
+
+      const layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] = await trx('layouts')
+        .where({ boardId: sourceId })
+        .select('id', 'name', 'columnCount', 'breakpoint');
+      const sections: { id: string; kind: string; xOffset: number | null; yOffset: number | null; name: string | null; options: unknown }[] =
+        await trx('sections').where({ boardId: sourceId }).select('id', 'kind', 'xOffset', 'yOffset', 'name', 'options');
+      const items: { id: string; kind: string; options: unknown; advancedOptions: unknown }[] = await trx('items')
+        .where({ boardId: sourceId })
+        .select('id', 'kind', 'options', 'advancedOptions');
+      const sectionIds = sections.map((s) => s.id);
+      const itemIds = items.map((i) => i.id);
+      const [sectionLayouts, collapseStates, itemLayouts, bindings] = await Promise.all([
+        trx('section_layouts').whereIn('sectionId', orNone(sectionIds)).select('*') as Promise<
+          { sectionId: string; layoutId: string; parentSectionId: string | null; xOffset: number; yOffset: number; width: number; height: number }[]
+        >,
+        trx('section_collapse_states').whereIn('sectionId', orNone(sectionIds)).select('*') as Promise<
+          { userId: string; sectionId: string; collapsed: boolean }[]
+        >,
+        trx('item_layouts').whereIn('itemId', orNone(itemIds)).select('*') as Promise<
+          { itemId: string; sectionId: string; layoutId: string; xOffset: number; yOffset: number; width: number; height: number }[]
+        >,
+        trx('integration_items').whereIn('itemId', orNone(itemIds)).select('itemId', 'integrationId') as Promise<
+          { itemId: string; integrationId: string }[]
+        >,
+      ]);
+      const usable = await usableIntegrationIds(trx, principal, [...new Set(bindings.map((b) => b.integrationId))]);
+
+      const layoutIds = freshIds(layouts);
+      const newSectionIds = freshIds(sections);
+      const newItemIds = freshIds(items);
+      await insertAll(trx, 'layouts', layouts.map((l) => ({ ...l, id: layoutIds.get(l.id), boardId })));
+      await insertAll(
+        trx,
+        'sections',
+        sections.map((s) => ({ ...s, id: newSectionIds.get(s.id), boardId, options: s.options === null ? null : JSON.stringify(s.options) })),
+      );
+      await insertAll(
+        trx,
+        'section_layouts',
+        sectionLayouts.map((sl) => ({
+          ...sl,
+          sectionId: newSectionIds.get(sl.sectionId),
+          layoutId: layoutIds.get(sl.layoutId),
+          parentSectionId: sl.parentSectionId === null ? null : (newSectionIds.get(sl.parentSectionId) ?? null),
+        })),
+      );
+      await insertAll(trx, 'section_collapse_states', collapseStates.map((c) => ({ ...c, sectionId: newSectionIds.get(c.sectionId) })));
+      await insertAll(
+        trx,
+        'items',
+        items.map((i) => ({
+          ...i,
+          id: newItemIds.get(i.id),
+          boardId,
+          options: JSON.stringify(i.options),
+          advancedOptions: JSON.stringify(i.advancedOptions),
+        })),
+      );
+      await insertAll(
+        trx,
+        'item_layouts',
+        itemLayouts.map((il) => ({ ...il, itemId: newItemIds.get(il.itemId), sectionId: newSectionIds.get(il.sectionId), layoutId: layoutIds.get(il.layoutId) })),
+      );
+      await insertAll(
+        trx,
+        'integration_items',
+        bindings.filter((b) => usable.has(b.integrationId)).map((b) => ({ itemId: newItemIds.get(b.itemId), integrationId: b.integrationId })),
+      );
+    }),
+  );
+  return boardId;
+}
+
+/** PATCH /api/boards/{id}/name: full access; 409 when another board has the name in any case. Version unchanged. */
+export async function renameBoard(db: Db, principal: Principal, boardId: string, name: string): Promise<void> {
+  await withNameConflictAs409(() =>
+    db.transaction(async (trx) => {
+      await assertBoardAccess(trx, boardId, principal, 'full');
+      await assertBoardNameAvailable(trx, name, boardId);
+      await touchBoard(trx, boardId, { name });
+    }),
+  );
+}
+
+/**
+ * PATCH /api/boards/{id}/visibility: full access; a server-wide (mobile) home board cannot be made private
+ * (400 `Cannot make home board private`). Version unchanged.
+ */
+export async function changeBoardVisibility(db: Db, principal: Principal, boardId: string, visibility: 'public' | 'private'): Promise<void> {
+  await db.transaction(async (trx) => {
+    await assertBoardAccess(trx, boardId, principal, 'full');
+    if (visibility === 'private') {
+      // Settings lock first (the order every settings-and-board transaction uses).
+      const settings = await lockServerBoardSettings(trx, 'share');
+      if (settings.homeBoardId === boardId || settings.mobileHomeBoardId === boardId) throw badRequest('Cannot make home board private');
+    }
+    await touchBoard(trx, boardId, { isPublic: visibility === 'public' });
+  });
+}
+
+const blankToNullColumns = new Set(['pageTitle', 'metaTitle', 'logoImageUrl', 'faviconImageUrl', 'backgroundImageUrl', 'iconColor']);
+
+/** Whitespace-only text becomes null (homarr-facts §8.3); everything else is stored as sent. */
+export function normalizeSettingsPatch(patch: Partial<Record<keyof BoardSettings, unknown>>): Partial<BoardSettings> {
+  const normalized: Record<string, unknown> = {};
+  for (const column of boardSettingsColumns) {
+    if (!(column in patch) || patch[column] === undefined) continue;
+    const value = patch[column];
+    normalized[column] = blankToNullColumns.has(column) && typeof value === 'string' && value.trim() === '' ? null : value;
+  }
+  return normalized as Partial<BoardSettings>;
+}
+
+/** PATCH /api/boards/{id}/settings: modify access; writes the supplied settings only. Version unchanged. */
+export async function updateBoardSettings(db: Db, principal: Principal, boardId: string, patch: Partial<Record<keyof BoardSettings, unknown>>): Promise<void> {
+  const normalized = normalizeSettingsPatch(patch);
+  if (Object.keys(normalized).length === 0) throw badRequest('No settings to update');
+  await db.transaction(async (trx) => {
+    await assertBoardAccess(trx, boardId, principal, 'modify');
+    await touchBoard(trx, boardId, normalized);
+  });
+}
+
+/** PATCH /api/boards/{id}/home and /mobile-home: view access; sets the caller's own pointer. */
+export async function setHomeBoard(db: Db, principal: Principal, boardId: string, which: 'desktop' | 'mobile'): Promise<void> {
+  await db.transaction(async (trx) => {
+    await assertBoardAccess(trx, boardId, principal, 'view');
+    try {
+      await trx('users')
+        .where({ id: principal.userId })
+        .update(which === 'desktop' ? { homeBoardId: boardId } : { mobileHomeBoardId: boardId });
+    } catch (error) {
+      // The board was deleted after the access check.
+      if (isForeignKeyViolation(error)) throw boardNotFound();
+      throw error;
+    }
+  });
+}
+
+/**
+ * DELETE /api/boards/{id}: full access; one transaction that clears the server-wide home pointers naming the
+ * board and deletes it (the foreign keys cascade to its contents and grants and null users'/groups' pointers).
+ */
+export async function deleteBoard(db: Db, principal: Principal, boardId: string): Promise<void> {
+  await db.transaction(async (trx) => {
+    await assertBoardAccess(trx, boardId, principal, 'full');
+    await clearServerHomeBoard(trx, boardId);
+    const deleted = await trx('boards').where({ id: boardId }).del();
+    if (deleted === 0) throw boardNotFound();
+  });
+}
+
+/** Updates board columns and bumps the internal revision (never `version`); 404 when the board vanished. */
+export async function touchBoard(trx: Db, boardId: string, columns: Record<string, unknown>): Promise<void> {
+  const updated = await trx('boards')
+    .where({ id: boardId })
+    .update({ ...columns, revision: trx.raw('revision + 1'), updatedAt: trx.fn.now() });
+  if (updated === 0) throw boardNotFound();
+}
+
+function orNone(ids: string[]): string[] {
+  return ids.length > 0 ? ids : [''];
+}
+
+function freshIds(rows: { id: string }[]): Map<string, string> {
+  return new Map(rows.map((row) => [row.id, newId()]));
+}
+
+async function insertAll(trx: Db, table: string, rows: Record<string, unknown>[]): Promise<void> {
+  // Chunks keep each statement well under PostgreSQL's bind-parameter limit.
+  for (let i = 0; i < rows.length; i += 500) await trx(table).insert(rows.slice(i, i + 500));
+}

@@ -1,0 +1,28 @@
+import type { Db } from '../../db/database';
+import { isUniqueViolation } from '../../db/errors';
+import { conflict } from '../../http/errors';
+
+export const nameConflictMessage = 'Board with similar name already exists';
+
+/** The unique index on lower(boards.name): the database's word on name collisions, races included. */
+export const boardNameIndex = 'boards_name_lower_unique';
+
+/** 409 when another board (any letter case) already has the name; `exceptBoardId` lets a board re-case its own name. */
+export async function assertBoardNameAvailable(db: Db, name: string, exceptBoardId?: string): Promise<void> {
+  const query = db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id');
+  if (exceptBoardId !== undefined) query.whereNot('id', exceptBoardId);
+  if (await query) throw conflict(nameConflictMessage);
+}
+
+/**
+ * Runs a write that inserts or renames a board; a violation of the name index (a concurrent request took the
+ * name between the check and the write) becomes the same 409.
+ */
+export async function withNameConflictAs409<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, boardNameIndex)) throw conflict(nameConflictMessage);
+    throw error;
+  }
+}
