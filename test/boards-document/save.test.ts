@@ -25,6 +25,8 @@ afterAll(async () => {
 const put = (boardId: string, body: unknown, key?: string | null) =>
   server.call('PUT', `/api/boards/${boardId}`, key === undefined ? { body } : { body, key });
 
+const deep = (levels: number): Record<string, unknown> => (levels === 0 ? {} : { d: deep(levels - 1) });
+
 async function versionOf(boardId: string): Promise<number> {
   return (await server.db('boards').where({ id: boardId }).first('version')).version;
 }
@@ -262,7 +264,25 @@ describe('PUT /api/boards/{id}', () => {
       [
         'NUL inside widget options',
         (b) => ({ sections: [emptySection(b.sectionId)], items: [item('x5', [], { options: { deep: ['ok', 'bad\u0000'] } })] }),
-        'Text must not contain NUL characters: options of item x5',
+        'Cannot store options of item x5: text must not contain NUL characters',
+      ],
+      [
+        'a lone surrogate inside widget options',
+        (b) => ({ sections: [emptySection(b.sectionId)], items: [item('x6', [], { options: { ['k\ud800']: 1 } })] }),
+        'Cannot store options of item x6: text must be valid Unicode',
+      ],
+      [
+        'widget options nested too deeply',
+        (b) => ({ sections: [emptySection(b.sectionId)], items: [item('x7', [], { options: deep(100) })] }),
+        'Cannot store options of item x7: nesting deeper than 64 levels',
+      ],
+      [
+        'a lone surrogate in dynamic section options',
+        (b) => ({
+          sections: [emptySection(b.sectionId), { id: 'd9', kind: 'dynamic', options: { title: '\udc00' }, layouts: [] }],
+          items: [],
+        }),
+        'Cannot store options of section d9: text must be valid Unicode',
       ],
     ];
     it.each(cases)('%s', async (_name, build, message) => {

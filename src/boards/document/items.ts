@@ -10,7 +10,7 @@ import { Occupancy } from './grid';
 import { BoardState, loadBoardState, normalizeAdvancedOptions, readBoardDocument } from './read';
 import { DocumentResult, lockBoardForWrite, saveBoardContent } from './save';
 import type { BoardItem, ItemPosition } from './types';
-import { assertNoNul } from './validate';
+import { assertStorableJson } from './validate';
 
 type AddItemRequest = components['schemas']['AddBoardItemRequest'];
 type UpdateItemRequest = components['schemas']['UpdateBoardItemRequest'];
@@ -48,7 +48,8 @@ export async function addBoardItem(db: Knex, principal: Principal, request: AddI
   await assertIntegrationsExist(db, integrationIds);
   await assertCanBind(db, principal, integrationIds);
   const options = request.options ?? {};
-  assertNoNul(options, 'options');
+  assertStorableJson(options, 'options');
+  assertStorableJson(request.advancedOptions ?? {}, 'advancedOptions');
   return db.transaction(async (trx) => {
     await lockBoardForWrite(trx, boardId, { bumpVersion: false });
     const state = await loadBoardState(trx, boardId, principal);

@@ -11,18 +11,37 @@ function duplicates(ids: readonly string[]): string[] {
   return [...twice];
 }
 
-/** True when a string or key anywhere in the value holds a NUL character (PostgreSQL text and jsonb refuse it). */
-export function containsNul(value: unknown): boolean {
-  if (typeof value === 'string') return value.includes('\u0000');
-  if (Array.isArray(value)) return value.some(containsNul);
-  if (typeof value === 'object' && value !== null) {
-    return Object.entries(value).some(([key, inner]) => key.includes('\u0000') || containsNul(inner));
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Deepest nesting accepted in a stored JSON map (PostgreSQL's jsonb parser has a stack limit). */
+export const maxJsonDepth = 64;
+
+/**
+ * Why PostgreSQL would refuse to store the value as jsonb, or null: a NUL character or a lone UTF-16 surrogate
+ * in a string or key, or nesting deeper than maxJsonDepth. Iterative, so hostile nesting cannot overflow the stack.
+ */
+export function jsonProblem(value: unknown): string | null {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return 'text must not contain NUL characters';
+      if (loneSurrogate.test(current)) return 'text must be valid Unicode';
+    } else if (typeof current === 'object' && current !== null) {
+      if (depth > maxJsonDepth) return `nesting deeper than ${maxJsonDepth} levels`;
+      for (const [key, inner] of Object.entries(current)) {
+        if (!Array.isArray(current)) stack.push([key, depth]);
+        stack.push([inner, depth + 1]);
+      }
+    }
   }
-  return false;
+  return null;
 }
 
-export function assertNoNul(value: unknown, what: string): void {
-  if (containsNul(value)) throw badRequest(`Text must not contain NUL characters: ${what}`);
+/** 400 naming the value when it cannot be stored as jsonb. */
+export function assertStorableJson(value: unknown, what: string): void {
+  const problem = jsonProblem(value);
+  if (problem) throw badRequest(`Cannot store ${what}: ${problem}`);
 }
 
 /**
@@ -82,8 +101,10 @@ export function validateContent(content: BoardContent): void {
   if (cyclic.size > 0) throw badRequest(`Dynamic sections nested in themselves: ${listIds(cyclic)}`, { sectionIds: [...cyclic] });
 
   for (const item of content.items) {
-    assertNoNul(item.options, `options of item ${item.id}`);
+    assertStorableJson(item.options, `options of item ${item.id}`);
+    assertStorableJson(item.advancedOptions, `advancedOptions of item ${item.id}`);
   }
+  for (const section of dynamicSections) assertStorableJson(section.options, `options of section ${section.id}`);
 }
 
 /** Layout ids referenced by positions in the payload that are not layouts of the board. */
