@@ -347,8 +347,35 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
-        put?: never;
+        /**
+         * Read a board document
+         * @description The whole board: metadata, settings columns, breakpoint layouts sorted by breakpoint, sections, items and the
+         *     caller's own permission rows. `collapsed` on category sections is the caller's own state. Items of a widget
+         *     kind unknown to this build are left out. Public boards are readable without credentials.
+         *     Sends a strong `ETag` (of this caller's representation) for use with `If-Match` on the write routes.
+         *     404 `Board not found` when the board is missing or the caller may not view it.
+         */
+        get: operations["getBoard"];
+        /**
+         * Replace the sections and items of a board
+         * @description Full replacement in one transaction: sections and items on the board but absent from the payload are deleted
+         *     (deleting a section removes the item positions inside it); entries with new client-minted ids are added;
+         *     existing ones are updated (an existing item only gets its existing positions updated, never new ones; a
+         *     section's kind never changes; category/empty `xOffset` is stored as 0; `collapsed` is ignored; widget options
+         *     are stored as sent). Items of widget kinds unknown to this build are untouched.
+         *
+         *     With `expectedVersion` the save first runs a guarded version increment and answers 409 `This board was
+         *     modified by another request. Reload the latest board and retry.` (code CONFLICT, nothing written) when the
+         *     version moved; without it the version is incremented unconditionally. Read immediately before writing:
+         *     `POST /api/boards/items` and `PATCH .../layouts` do not change the version.
+         *
+         *     Checks, all before anything is written: duplicate ids, positions referencing layouts not on the board or
+         *     sections not in the payload, unknown integration ids (400 `Invalid integration IDs: <ids>`), ids already used
+         *     on another board (409 `Ids already used on another board: <ids>`), and bindings the caller may not add
+         *     (403 `No access to integrations: <ids>`; only integrations not yet bound anywhere on the board are checked).
+         *     `If-Match` mismatch: 412. Returns a fresh read of the board.
+         */
+        put: operations["saveBoard"];
         post?: never;
         /**
          * Delete a board
@@ -360,6 +387,156 @@ export interface paths {
         options?: never;
         head?: never;
         patch?: never;
+        trace?: never;
+    };
+    "/api/boards/items": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add a widget to a board
+         * @description Places the widget's default size at the first free cell of the first section of kind empty (smallest yOffset)
+         *     in every breakpoint layout. Errors, in this order and before anything is inserted: 404 `Board not found`
+         *     (modify permission), 400 `Invalid integration IDs: <ids>`, 403 `No access to integrations: <ids>` (every id
+         *     is a new binding), 400 `Board has no empty section to place items in`, 400 `Board section is full, no free grid
+         *     position available`. The board version is not changed, so a document read before this call still passes the
+         *     version guard of a later PUT, which would delete the new item: read again before writing.
+         */
+        post: operations["addBoardItem"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/layouts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Replace the breakpoint layouts of a board
+         * @description Full replacement of the layouts, in one transaction (all or nothing). A layout missing from the payload is
+         *     deleted with every position recorded against it. An entry whose id is not on the board creates a layout with a
+         *     server-generated id (the id sent is discarded: read the board back and keep the returned ids); its positions
+         *     are cloned from the existing layout with the smallest columnCount >= the new one (else the largest) and refitted
+         *     to the new column count. A changed columnCount regenerates that layout's positions. Elements without a source
+         *     position are placed at the first free cell of the refitted grid. 400 `A board needs at least one layout` for an
+         *     empty list; 400 on duplicate ids. The version is not changed. `If-Match` mismatch: 412.
+         */
+        patch: operations["saveBoardLayouts"];
+        trace?: never;
+    };
+    "/api/boards/{id}/items/{itemId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one item
+         * @description Removes the item with its positions and bindings. 404 `Item not found`.
+         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
+         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         */
+        delete: operations["deleteBoardItem"];
+        options?: never;
+        head?: never;
+        /**
+         * Change one item
+         * @description Omitted fields are untouched; options, advancedOptions and integrationIds are replaced whole. Each layouts
+         *     entry updates the item's existing position for its layoutId; entries for layouts the item has no position in
+         *     are dropped. 404 `Item not found`.
+         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
+         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         */
+        patch: operations["updateBoardItem"];
+        trace?: never;
+    };
+    "/api/boards/{id}/sections": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Add one section
+         * @description The body is the section itself, with a client-minted id. 409 `Section already exists on this board` when the
+         *     id is already on this board (a version conflict has a different message).
+         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
+         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         */
+        post: operations["addBoardSection"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/sections/{sectionId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Section id. */
+                sectionId: components["parameters"]["sectionId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove one section
+         * @description 400 `Section still holds items or dynamic sections` while any item has a position in it or a dynamic section
+         *     is placed inside it; 404 `Section not found`.
+         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
+         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         */
+        delete: operations["deleteBoardSection"];
+        options?: never;
+        head?: never;
+        /**
+         * Replace one section
+         * @description The body is the section itself (same shape as in the document). 400 `Section id does not match the path` when
+         *     its id differs from the path; 404 `Section not found`. The section's kind never changes.
+         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
+         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         */
+        patch: operations["updateBoardSection"];
         trace?: never;
     };
     "/api/boards": {
@@ -974,6 +1151,527 @@ export interface components {
             disableStatus: boolean;
         };
         /**
+         * @description The whole board: metadata, settings columns, breakpoint layouts (sorted by breakpoint, then id), sections,
+         *     items and the caller's own permission rows. `version` is the optimistic-concurrency token of the next PUT.
+         * @example {
+         *       "id": "d1f3g5h7j9k1l3z5x7c9v1b3",
+         *       "name": "home-lab",
+         *       "version": 3,
+         *       "isPublic": false,
+         *       "creatorId": "q1w2e3r4t5y6u7i8o9p0a1s2",
+         *       "creator": {
+         *         "id": "q1w2e3r4t5y6u7i8o9p0a1s2",
+         *         "name": "admin",
+         *         "image": null,
+         *         "email": null
+         *       },
+         *       "pageTitle": "Home lab",
+         *       "metaTitle": null,
+         *       "logoImageUrl": null,
+         *       "faviconImageUrl": null,
+         *       "backgroundImageUrl": null,
+         *       "backgroundImageAttachment": "fixed",
+         *       "backgroundImageRepeat": "no-repeat",
+         *       "backgroundImageSize": "cover",
+         *       "primaryColor": "#fa5252",
+         *       "secondaryColor": "#fd7e14",
+         *       "opacity": 100,
+         *       "customCss": null,
+         *       "iconColor": null,
+         *       "itemRadius": "lg",
+         *       "disableStatus": false,
+         *       "layouts": [
+         *         {
+         *           "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "name": "Base",
+         *           "columnCount": 12,
+         *           "breakpoint": 0
+         *         }
+         *       ],
+         *       "sections": [
+         *         {
+         *           "id": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "kind": "empty",
+         *           "yOffset": 0,
+         *           "xOffset": 0
+         *         }
+         *       ],
+         *       "items": [
+         *         {
+         *           "id": "w2e4r6t8y0u2i4o6p8a0s2d4",
+         *           "kind": "clock",
+         *           "options": {
+         *             "is24HourFormat": true
+         *           },
+         *           "integrationIds": [],
+         *           "advancedOptions": {
+         *             "title": null,
+         *             "customCssClasses": [],
+         *             "borderColor": ""
+         *           },
+         *           "layouts": [
+         *             {
+         *               "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *               "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *               "xOffset": 0,
+         *               "yOffset": 0,
+         *               "width": 2,
+         *               "height": 1
+         *             }
+         *           ]
+         *         }
+         *       ],
+         *       "userPermissions": [],
+         *       "groupPermissions": []
+         *     }
+         */
+        BoardDocument: components["schemas"]["BoardSettings"] & {
+            id: components["schemas"]["Id"];
+            name: components["schemas"]["BoardName"];
+            version: number;
+            isPublic: boolean;
+            creatorId: components["schemas"]["Id"] | null;
+            creator: components["schemas"]["BoardCreator"];
+            layouts: components["schemas"]["BreakpointLayout"][];
+            sections: components["schemas"]["BoardSection"][];
+            items: components["schemas"]["BoardItem"][];
+            userPermissions: components["schemas"]["OwnPermissionRow"][];
+            groupPermissions: components["schemas"]["GroupPermissionRow"][];
+        };
+        /** @description The user who created the board, or null when that user is gone. */
+        BoardCreator: {
+            id: components["schemas"]["Id"];
+            /** @description The username. */
+            name: string;
+            image: null;
+            email: string | null;
+        } | null;
+        /** @description A permission row of one of the caller's groups on this board. */
+        GroupPermissionRow: {
+            groupId: components["schemas"]["Id"];
+            permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        /**
+         * @description A breakpoint layout. `id` is server generated when the layout is created.
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "Base",
+         *       "columnCount": 12,
+         *       "breakpoint": 0
+         *     }
+         */
+        BreakpointLayout: {
+            id: components["schemas"]["Id"];
+            name: string;
+            columnCount: number;
+            breakpoint: number;
+        };
+        /** @description A section of the board document, by kind. */
+        BoardSection: components["schemas"]["CategorySection"] | components["schemas"]["EmptySection"] | components["schemas"]["DynamicSection"];
+        /** @description A section as sent in a write (same shape as read; dynamic options fields may be omitted). */
+        BoardSectionInput: components["schemas"]["CategorySection"] | components["schemas"]["EmptySection"] | components["schemas"]["DynamicSectionInput"];
+        /**
+         * @description A collapsible category. `xOffset` is required but always stored as 0 (order categories with `yOffset`).
+         *     `collapsed` is the caller's own state; it is read-only here: send the value read.
+         * @example {
+         *       "id": "p4s8d2f6g0h3j7k1l5z9x3cv",
+         *       "kind": "category",
+         *       "name": "Media",
+         *       "yOffset": 1,
+         *       "xOffset": 0,
+         *       "collapsed": false
+         *     }
+         */
+        CategorySection: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "category";
+            name: components["schemas"]["PlainText"];
+            yOffset: components["schemas"]["GridOffset"];
+            xOffset: components["schemas"]["GridOffset"];
+            collapsed: boolean;
+        };
+        /**
+         * @description A plain section. `xOffset` is required but always stored as 0 (order sections with `yOffset`).
+         * @example {
+         *       "id": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *       "kind": "empty",
+         *       "yOffset": 0,
+         *       "xOffset": 0
+         *     }
+         */
+        EmptySection: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "empty";
+            yOffset: components["schemas"]["GridOffset"];
+            xOffset: components["schemas"]["GridOffset"];
+        };
+        /**
+         * @description A section placed like an item inside a parent section, with one position per breakpoint layout.
+         * @example {
+         *       "id": "b7n1m5q9w3e7r1t5y9u3i7o1",
+         *       "kind": "dynamic",
+         *       "options": {
+         *         "title": "Media",
+         *         "customCssClasses": [],
+         *         "borderColor": ""
+         *       },
+         *       "layouts": [
+         *         {
+         *           "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "parentSectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "xOffset": 0,
+         *           "yOffset": 2,
+         *           "width": 4,
+         *           "height": 2
+         *         }
+         *       ]
+         *     }
+         */
+        DynamicSection: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "dynamic";
+            options: components["schemas"]["DynamicSectionOptions"];
+            layouts: components["schemas"]["DynamicSectionPosition"][];
+        };
+        /**
+         * @description A dynamic section as sent in a write; options fields may be omitted.
+         * @example {
+         *       "id": "b7n1m5q9w3e7r1t5y9u3i7o1",
+         *       "kind": "dynamic",
+         *       "options": {
+         *         "title": "Media"
+         *       },
+         *       "layouts": [
+         *         {
+         *           "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "parentSectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "xOffset": 0,
+         *           "yOffset": 2,
+         *           "width": 4,
+         *           "height": 2
+         *         }
+         *       ]
+         *     }
+         */
+        DynamicSectionInput: {
+            id: components["schemas"]["Id"];
+            /**
+             * @description discriminator enum property added by openapi-typescript
+             * @enum {string}
+             */
+            kind: "dynamic";
+            options: components["schemas"]["DynamicSectionOptionsInput"];
+            layouts: components["schemas"]["DynamicSectionPosition"][];
+        };
+        /**
+         * @description Options of a dynamic section, always returned with all three fields.
+         * @example {
+         *       "title": "Media",
+         *       "customCssClasses": [],
+         *       "borderColor": ""
+         *     }
+         */
+        DynamicSectionOptions: {
+            title: string;
+            customCssClasses: components["schemas"]["CssClassList"];
+            borderColor: string;
+        };
+        /**
+         * @description Options of a dynamic section; omitted fields take their defaults (title "", customCssClasses [], borderColor "").
+         * @example {
+         *       "title": "Media"
+         *     }
+         */
+        DynamicSectionOptionsInput: {
+            title?: string;
+            customCssClasses?: components["schemas"]["CssClassList"];
+            borderColor?: string;
+        };
+        /**
+         * @description A dynamic section's position in one breakpoint layout, inside its parent section.
+         * @example {
+         *       "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "parentSectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *       "xOffset": 0,
+         *       "yOffset": 2,
+         *       "width": 4,
+         *       "height": 2
+         *     }
+         */
+        DynamicSectionPosition: {
+            layoutId: components["schemas"]["Id"];
+            parentSectionId: components["schemas"]["Id"];
+            xOffset: components["schemas"]["GridOffset"];
+            yOffset: components["schemas"]["GridOffset"];
+            width: components["schemas"]["GridSize"];
+            height: components["schemas"]["GridSize"];
+        };
+        /**
+         * @description A widget on the board with one position per breakpoint layout.
+         * @example {
+         *       "id": "w2e4r6t8y0u2i4o6p8a0s2d4",
+         *       "kind": "clock",
+         *       "options": {
+         *         "is24HourFormat": true
+         *       },
+         *       "integrationIds": [],
+         *       "advancedOptions": {
+         *         "title": null,
+         *         "customCssClasses": [],
+         *         "borderColor": ""
+         *       },
+         *       "layouts": [
+         *         {
+         *           "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "xOffset": 0,
+         *           "yOffset": 0,
+         *           "width": 2,
+         *           "height": 1
+         *         }
+         *       ]
+         *     }
+         */
+        BoardItem: {
+            id: components["schemas"]["Id"];
+            kind: components["schemas"]["WidgetKind"];
+            options: components["schemas"]["WidgetOptions"];
+            integrationIds: components["schemas"]["IntegrationIdList"];
+            advancedOptions: components["schemas"]["ItemAdvancedOptions"];
+            layouts: components["schemas"]["ItemPosition"][];
+        };
+        /**
+         * @description An item as sent in a write (same shape as read; advancedOptions fields may be omitted).
+         * @example {
+         *       "id": "w2e4r6t8y0u2i4o6p8a0s2d4",
+         *       "kind": "clock",
+         *       "options": {
+         *         "is24HourFormat": true
+         *       },
+         *       "integrationIds": [],
+         *       "advancedOptions": {},
+         *       "layouts": [
+         *         {
+         *           "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "xOffset": 0,
+         *           "yOffset": 0,
+         *           "width": 2,
+         *           "height": 1
+         *         }
+         *       ]
+         *     }
+         */
+        BoardItemInput: {
+            id: components["schemas"]["Id"];
+            kind: components["schemas"]["WidgetKind"];
+            options: components["schemas"]["WidgetOptions"];
+            integrationIds: components["schemas"]["IntegrationIdList"];
+            advancedOptions: components["schemas"]["ItemAdvancedOptionsInput"];
+            layouts: components["schemas"]["ItemPosition"][];
+        };
+        /**
+         * @description An item's position in one breakpoint layout.
+         * @example {
+         *       "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *       "xOffset": 0,
+         *       "yOffset": 0,
+         *       "width": 2,
+         *       "height": 1
+         *     }
+         */
+        ItemPosition: {
+            layoutId: components["schemas"]["Id"];
+            sectionId: components["schemas"]["Id"];
+            xOffset: components["schemas"]["GridOffset"];
+            yOffset: components["schemas"]["GridOffset"];
+            width: components["schemas"]["GridSize"];
+            height: components["schemas"]["GridSize"];
+        };
+        /**
+         * @description Advanced item options, always returned with all three fields.
+         * @example {
+         *       "title": null,
+         *       "customCssClasses": [],
+         *       "borderColor": ""
+         *     }
+         */
+        ItemAdvancedOptions: {
+            title: string | null;
+            customCssClasses: components["schemas"]["CssClassList"];
+            borderColor: string;
+        };
+        /**
+         * @description Advanced item options; omitted fields take their defaults (title null, customCssClasses [], borderColor "").
+         * @example {
+         *       "title": "Clock"
+         *     }
+         */
+        ItemAdvancedOptionsInput: {
+            title?: string | null;
+            customCssClasses?: components["schemas"]["CssClassList"];
+            borderColor?: string;
+        };
+        /**
+         * @description Widget kind known to this build. Items of other kinds that exist in the database are skipped on read
+         *     and never deleted or updated by a save.
+         * @example clock
+         * @enum {string}
+         */
+        WidgetKind: "clock" | "weather" | "app" | "iframe" | "video" | "notebook" | "anchorNote" | "dnsHoleSummary" | "dnsHoleControls" | "smartHome-entityState" | "smartHome-executeAutomation" | "stockPrice" | "mediaServer" | "calendar" | "downloads" | "mediaRequests-requestList" | "mediaRequests-requestStats" | "mediaTranscoding" | "mediaMissing" | "minecraftServerStatus" | "networkControllerSummary" | "networkControllerStatus" | "rssFeed" | "bookmarks" | "indexerManager" | "healthMonitoring" | "releases" | "mediaReleases" | "dockerContainers" | "firewall" | "notifications" | "systemResources" | "coolify" | "systemDisks" | "timetable" | "immich-serverStats" | "immich-albumCarousel" | "paperlessNgx" | "patchmon" | "bazarr" | "tracearr" | "speedtestTracker" | "uptimeKuma" | "audioStats" | "umami" | "vpn" | "archiveTeamWarrior" | "ups" | "beszelSystemTable" | "beszelSystemGrid" | "beszelAlerts" | "beszelSystemStats" | "traefik" | "customApi";
+        /**
+         * @description Untyped map of widget options; not validated (a misspelled key is stored as written). Text must not contain NUL.
+         * @example {
+         *       "is24HourFormat": true,
+         *       "showSeconds": false
+         *     }
+         */
+        WidgetOptions: {
+            [key: string]: unknown;
+        };
+        /** @description Integrations bound to the item. Adding a binding needs use access to the integration. */
+        IntegrationIdList: components["schemas"]["Id"][];
+        /**
+         * @description Grid offset in cells.
+         * @example 0
+         */
+        GridOffset: number;
+        /**
+         * @description Grid size in cells.
+         * @example 2
+         */
+        GridSize: number;
+        /**
+         * @description Full replacement of the board's sections and items. `{sections, items}` taken from a GET is a valid body.
+         *     Settings, name, visibility and layouts are not accepted here (400).
+         * @example {
+         *       "expectedVersion": 3,
+         *       "sections": [
+         *         {
+         *           "id": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "kind": "empty",
+         *           "yOffset": 0,
+         *           "xOffset": 0
+         *         }
+         *       ],
+         *       "items": [
+         *         {
+         *           "id": "w2e4r6t8y0u2i4o6p8a0s2d4",
+         *           "kind": "clock",
+         *           "options": {
+         *             "is24HourFormat": true
+         *           },
+         *           "integrationIds": [],
+         *           "advancedOptions": {},
+         *           "layouts": [
+         *             {
+         *               "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *               "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *               "xOffset": 0,
+         *               "yOffset": 0,
+         *               "width": 2,
+         *               "height": 1
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        SaveBoardRequest: {
+            sections: components["schemas"]["BoardSectionInput"][];
+            items: components["schemas"]["BoardItemInput"][];
+            /** @description When sent, the save only succeeds if the board's version still equals it (else 409). */
+            expectedVersion?: number;
+        };
+        /**
+         * @description Full replacement of the breakpoint layouts. Entries whose id is not on the board are created with a
+         *     server-generated id (the id sent is discarded). At least one layout must remain.
+         * @example {
+         *       "layouts": [
+         *         {
+         *           "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "name": "Base",
+         *           "columnCount": 12,
+         *           "breakpoint": 0
+         *         },
+         *         {
+         *           "id": "new-mobile",
+         *           "name": "Mobile",
+         *           "columnCount": 3,
+         *           "breakpoint": 0
+         *         }
+         *       ]
+         *     }
+         */
+        SaveBoardLayoutsRequest: {
+            layouts: components["schemas"]["BreakpointLayout"][];
+        };
+        /**
+         * @description Adds one widget to the first empty section (smallest yOffset) at the first free cell for its default size.
+         * @example {
+         *       "boardId": "d1f3g5h7j9k1l3z5x7c9v1b3",
+         *       "kind": "clock",
+         *       "options": {
+         *         "is24HourFormat": true
+         *       },
+         *       "integrationIds": []
+         *     }
+         */
+        AddBoardItemRequest: {
+            boardId: components["schemas"]["Id"];
+            kind: components["schemas"]["WidgetKind"];
+            options?: components["schemas"]["WidgetOptions"];
+            advancedOptions?: components["schemas"]["ItemAdvancedOptionsInput"];
+            integrationIds?: components["schemas"]["IntegrationIdList"];
+        };
+        /**
+         * @example {
+         *       "itemId": "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *     }
+         */
+        AddBoardItemResponse: {
+            itemId: components["schemas"]["Id"];
+        };
+        /**
+         * @description Changes one item. Omitted fields are untouched; options, advancedOptions and integrationIds are replaced
+         *     whole (options is not merged). Each layouts entry updates the item's existing position for its layoutId;
+         *     an entry for a layout the item has no position in is dropped.
+         * @example {
+         *       "options": {
+         *         "is24HourFormat": false
+         *       },
+         *       "layouts": [
+         *         {
+         *           "layoutId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "xOffset": 2,
+         *           "yOffset": 0,
+         *           "width": 2,
+         *           "height": 1
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateBoardItemRequest: {
+            options?: components["schemas"]["WidgetOptions"];
+            advancedOptions?: components["schemas"]["ItemAdvancedOptionsInput"];
+            integrationIds?: components["schemas"]["IntegrationIdList"];
+            layouts?: components["schemas"]["ItemPosition"][];
+        };
+        /**
          * @description A new board. It starts with one section of kind `empty` and one breakpoint layout `Base` at breakpoint 0.
          * @example {
          *       "name": "home-lab",
@@ -1077,7 +1775,7 @@ export interface components {
             logoImageUrl: string | null;
             isPublic: boolean;
             /** @description Null once the creating user was deleted. */
-            creator: components["schemas"]["BoardCreator"] | null;
+            creator: components["schemas"]["BoardCreator-2"] | null;
             /** @description The board is the caller's own desktop home board. */
             isHome: boolean;
             /** @description The board is the caller's own mobile home board. */
@@ -1437,19 +2135,24 @@ export interface components {
              */
             expiresAt?: string;
         };
-        BoardCreator: {
+        NullableText: string | null;
+        /** @example #fa5252 */
+        HexColor: string;
+        PlainText: string;
+        CssClassList: string[];
+        /** @enum {string} */
+        BoardPermissionLevel: "view" | "modify" | "full";
+        /** @description One of the caller's own permission rows on a board. */
+        OwnPermissionRow: {
+            permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        "BoardCreator-2": {
             id: components["schemas"]["Id"];
             /** @description The creator's username. */
             name: string | null;
             /** @description Always null (Tessera stores no avatars). */
             image: null;
             email: string | null;
-        };
-        /** @enum {string} */
-        BoardPermissionLevel: "view" | "modify" | "full";
-        /** @description One of the caller's own permission rows on a board. */
-        OwnPermissionRow: {
-            permission: components["schemas"]["BoardPermissionLevel"];
         };
         /** @description Text or null; blank (whitespace-only) text is stored as null. */
         PatchText: string | null;
@@ -1459,8 +2162,6 @@ export interface components {
         backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
         /** @enum {string} */
         backgroundImageSize: "cover" | "contain";
-        /** @example #fa5252 */
-        HexColor: string;
         opacity: number;
         customCss: string | null;
         /** @enum {string} */
@@ -1524,7 +2225,6 @@ export interface components {
          * @enum {string}
          */
         IntegrationPermissionLevel: "use" | "interact" | "full";
-        NullableText: string | null;
     };
     responses: {
         /** @description The request is malformed or breaks a rule; nothing was written. */
@@ -1698,19 +2398,57 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The full board document after the change. */
+        BoardDocumentResponse: {
+            headers: {
+                ETag: components["headers"]["ETagHeader"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoardDocument"];
+            };
+        };
+        /** @description If-Match did not match the board's current ETag; nothing was written. */
+        PreconditionFailedResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Board has changed since the ETag was issued",
+                 *       "code": "PRECONDITION_FAILED",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
         userId: components["schemas"]["Id"];
         groupId: components["schemas"]["Id"];
         /** @description Board id. */
         boardId: components["schemas"]["Id"];
+        /**
+         * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+         *     nothing is written. `*` always matches.
+         */
+        ifMatch: string;
+        /** @description Item id. */
+        itemId: components["schemas"]["Id"];
+        /** @description Section id. */
+        sectionId: components["schemas"]["Id"];
         /** @description App id. */
         appId: components["schemas"]["Id"];
         /** @description Integration id. */
         integrationId: components["schemas"]["Id"];
     };
     requestBodies: never;
-    headers: never;
+    headers: {
+        /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match. */
+        ETagHeader: string;
+    };
     pathItems: never;
 }
 export type $defs = Record<string, never>;
@@ -2257,6 +2995,70 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board document. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETagHeader"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    saveBoard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveBoardRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BoardDocumentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     deleteBoard: {
         parameters: {
             query?: never;
@@ -2280,6 +3082,243 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addBoardItem: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AddBoardItemRequest"];
+            };
+        };
+        responses: {
+            /** @description The item was added. */
+            201: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AddBoardItemResponse"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    saveBoardLayouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveBoardLayoutsRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BoardDocumentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteBoardItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BoardDocumentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBoardItem: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateBoardItemRequest"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BoardDocumentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    addBoardSection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardSectionInput"];
+            };
+        };
+        responses: {
+            201: components["responses"]["BoardDocumentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteBoardSection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Section id. */
+                sectionId: components["parameters"]["sectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["BoardDocumentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateBoardSection: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Section id. */
+                sectionId: components["parameters"]["sectionId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardSectionInput"];
+            };
+        };
+        responses: {
+            200: components["responses"]["BoardDocumentResponse"];
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -1,0 +1,117 @@
+import { badRequest } from '../../http/errors';
+import type { BoardContent } from './types';
+
+/** Values listed in messages: unique, in first-seen order. */
+export const listIds = (ids: Iterable<string>) => [...new Set(ids)].join(', ');
+
+function duplicates(ids: readonly string[]): string[] {
+  const seen = new Set<string>();
+  const twice = new Set<string>();
+  for (const id of ids) (seen.has(id) ? twice : seen).add(id);
+  return [...twice];
+}
+
+const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Deepest nesting accepted in a stored JSON map (PostgreSQL's jsonb parser has a stack limit). */
+export const maxJsonDepth = 64;
+
+/**
+ * Why PostgreSQL would refuse to store the value as jsonb, or null: a NUL character or a lone UTF-16 surrogate
+ * in a string or key, or nesting deeper than maxJsonDepth. Iterative, so hostile nesting cannot overflow the stack.
+ */
+export function jsonProblem(value: unknown): string | null {
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [current, depth] = stack.pop()!;
+    if (typeof current === 'string') {
+      if (current.includes('\u0000')) return 'text must not contain NUL characters';
+      if (loneSurrogate.test(current)) return 'text must be valid Unicode';
+    } else if (typeof current === 'object' && current !== null) {
+      if (depth > maxJsonDepth) return `nesting deeper than ${maxJsonDepth} levels`;
+      for (const [key, inner] of Object.entries(current)) {
+        if (!Array.isArray(current)) stack.push([key, depth]);
+        stack.push([inner, depth + 1]);
+      }
+    }
+  }
+  return null;
+}
+
+/** 400 naming the value when it cannot be stored as jsonb. */
+export function assertStorableJson(value: unknown, what: string): void {
+  const problem = jsonProblem(value);
+  if (problem) throw badRequest(`Cannot store ${what}: ${problem}`);
+}
+
+/**
+ * Checks of a PUT payload that need no database: duplicate ids, positions referencing sections that are not in
+ * the payload, dynamic sections nested in themselves, two positions for one layout, NUL in option maps.
+ * Each failure is a 400 naming the offending ids.
+ */
+export function validateContent(content: BoardContent): void {
+  const duplicateItems = duplicates(content.items.map((item) => item.id));
+  if (duplicateItems.length > 0) throw badRequest(`Duplicate item ids in payload: ${listIds(duplicateItems)}`, { itemIds: duplicateItems });
+  const duplicateSections = duplicates(content.sections.map((section) => section.id));
+  if (duplicateSections.length > 0) {
+    throw badRequest(`Duplicate section ids in payload: ${listIds(duplicateSections)}`, { sectionIds: duplicateSections });
+  }
+
+  const sectionIds = new Set(content.sections.map((section) => section.id));
+  const unknownItemSections = content.items.flatMap((item) => item.layouts.map((p) => p.sectionId)).filter((id) => !sectionIds.has(id));
+  if (unknownItemSections.length > 0) {
+    throw badRequest(`Item positions reference sections not in the payload: ${listIds(unknownItemSections)}`, {
+      sectionIds: [...new Set(unknownItemSections)],
+    });
+  }
+  const doubledItems = content.items.filter((item) => duplicates(item.layouts.map((p) => p.layoutId)).length > 0).map((i) => i.id);
+  if (doubledItems.length > 0) {
+    throw badRequest(`Items with more than one position in the same layout: ${listIds(doubledItems)}`, { itemIds: doubledItems });
+  }
+
+  const dynamicSections = content.sections.flatMap((section) => (section.kind === 'dynamic' ? [section] : []));
+  const unknownParents = dynamicSections.flatMap((s) => s.layouts.map((p) => p.parentSectionId)).filter((id) => !sectionIds.has(id));
+  if (unknownParents.length > 0) {
+    throw badRequest(`Dynamic section positions reference parent sections not in the payload: ${listIds(unknownParents)}`, {
+      sectionIds: [...new Set(unknownParents)],
+    });
+  }
+  const doubledSections = dynamicSections.filter((s) => duplicates(s.layouts.map((p) => p.layoutId)).length > 0).map((s) => s.id);
+  if (doubledSections.length > 0) {
+    throw badRequest(`Dynamic sections with more than one position in the same layout: ${listIds(doubledSections)}`, {
+      sectionIds: doubledSections,
+    });
+  }
+  // A dynamic section must not contain itself, directly or through other dynamic sections, in any layout.
+  const parentIn = new Map<string, string>(); // `${layoutId}\n${sectionId}` -> parent
+  for (const section of dynamicSections) for (const p of section.layouts) parentIn.set(`${p.layoutId}\n${section.id}`, p.parentSectionId);
+  const cyclic = new Set<string>();
+  for (const section of dynamicSections) {
+    for (const p of section.layouts) {
+      let current: string | undefined = p.parentSectionId;
+      for (let steps = 0; current !== undefined && steps <= dynamicSections.length; steps++) {
+        if (current === section.id) {
+          cyclic.add(section.id);
+          break;
+        }
+        current = parentIn.get(`${p.layoutId}\n${current}`);
+      }
+    }
+  }
+  if (cyclic.size > 0) throw badRequest(`Dynamic sections nested in themselves: ${listIds(cyclic)}`, { sectionIds: [...cyclic] });
+
+  for (const item of content.items) {
+    assertStorableJson(item.options, `options of item ${item.id}`);
+    assertStorableJson(item.advancedOptions, `advancedOptions of item ${item.id}`);
+  }
+  for (const section of dynamicSections) assertStorableJson(section.options, `options of section ${section.id}`);
+}
+
+/** Layout ids referenced by positions in the payload that are not layouts of the board. */
+export function unknownLayoutIds(content: BoardContent, boardLayoutIds: ReadonlySet<string>): string[] {
+  const referenced = [
+    ...content.items.flatMap((item) => item.layouts.map((p) => p.layoutId)),
+    ...content.sections.flatMap((section) => (section.kind === 'dynamic' ? section.layouts.map((p) => p.layoutId) : [])),
+  ];
+  return [...new Set(referenced.filter((id) => !boardLayoutIds.has(id)))];
+}

@@ -1,0 +1,106 @@
+import { startTestServer, TestServer } from '../support/server';
+import { createBoard, createIntegration, emptySection, expectOk, item, position, readContent, uid } from './helpers';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+/** Runs `action` and counts the SQL statements the server sends meanwhile (knex 'query' event). */
+async function countQueries(action: () => Promise<unknown>): Promise<number> {
+  let count = 0;
+  const listener = () => {
+    count += 1;
+  };
+  server.db.on('query', listener);
+  try {
+    await action();
+  } finally {
+    server.db.removeListener('query', listener);
+  }
+  return count;
+}
+
+/** A board with `size` items spread over sections, dynamic sections and three layouts, with bindings. */
+async function buildBoard(size: number, integrations: string[]) {
+  const board = await createBoard(server, { columns: 12 });
+  const layouts = [board.layoutId, uid('mid'), uid('small')];
+  await server.db('layouts').insert([
+    { id: layouts[1], boardId: board.boardId, name: 'Mid', columnCount: 6, breakpoint: 600 },
+    { id: layouts[2], boardId: board.boardId, name: 'Small', columnCount: 3, breakpoint: 300 },
+  ]);
+  const sectionCount = Math.max(2, Math.ceil(size / 10));
+  const sections: any[] = [emptySection(board.sectionId)];
+  for (let n = 1; n < sectionCount; n++) sections.push({ id: `${board.boardId}-s${n}`, kind: 'category', name: `C${n}`, yOffset: n, xOffset: 0, collapsed: false });
+  for (let n = 0; n < Math.max(1, size / 20); n++) {
+    sections.push({
+      id: `${board.boardId}-d${n}`,
+      kind: 'dynamic',
+      options: { title: `D${n}` },
+      layouts: layouts.map((layoutId) => ({ layoutId, parentSectionId: board.sectionId, xOffset: 0, yOffset: 100 + n, width: 2, height: 2 })),
+    });
+  }
+  const items = Array.from({ length: size }, (_, n) =>
+    item(
+      `${board.boardId}-i${n}`,
+      layouts.map((layoutId, l) => position(layoutId, sections[n % sectionCount].id, n % (3 + l), Math.floor(n / 3), 1, 1)),
+      { options: { n }, integrationIds: [integrations[n % 3]] },
+    ),
+  );
+  expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections, items } }));
+  return { board, layouts };
+}
+
+/** The same kinds of change on any board: update everything, add and remove an item and a section, move a binding. */
+function changed(doc: any, boardId: string, layouts: string[], integrations: string[]) {
+  const sections = [...doc.sections.filter((s: any) => s.id !== `${boardId}-s1`), emptySection(uid('new-section'), 99)];
+  const keptSectionIds = new Set(sections.map((s: any) => s.id));
+  const items = doc.items
+    .filter((i: any) => i.id !== `${boardId}-i1`)
+    .map((i: any, n: number) => ({
+      ...i,
+      options: { ...i.options, touched: true },
+      integrationIds: n === 0 ? [integrations[1]] : i.integrationIds,
+      layouts: i.layouts.filter((p: any) => keptSectionIds.has(p.sectionId)).map((p: any) => ({ ...p, xOffset: p.xOffset + 1 })),
+    }));
+  // integrations[3] is bound on neither board, so both saves run the binding access check.
+  items.push(item(uid('new-item'), layouts.map((layoutId) => position(layoutId, sections[0].id, 0, 500)), { integrationIds: [integrations[2], integrations[3]] }));
+  return { sections, items, expectedVersion: doc.version };
+}
+
+it('GET and PUT send the same number of queries for a small and a large board', async () => {
+  const integrations = [await createIntegration(server), await createIntegration(server), await createIntegration(server), await createIntegration(server)];
+  const small = await buildBoard(3, integrations);
+  const large = await buildBoard(240, integrations);
+
+  const getSmall = await countQueries(() => readContent(server, small.board.boardId));
+  const getLarge = await countQueries(() => readContent(server, large.board.boardId));
+  expect(getLarge).toBe(getSmall);
+
+  const smallDoc = (await readContent(server, small.board.boardId)).doc;
+  const largeDoc = (await readContent(server, large.board.boardId)).doc;
+  expect(largeDoc.items).toHaveLength(240);
+  const smallBody = changed(smallDoc, small.board.boardId, small.layouts, integrations);
+  const largeBody = changed(largeDoc, large.board.boardId, large.layouts, integrations);
+  let smallResult: any;
+  let largeResult: any;
+  const putSmall = await countQueries(async () => {
+    smallResult = await server.call('PUT', `/api/boards/${small.board.boardId}`, { body: smallBody });
+  });
+  const putLarge = await countQueries(async () => {
+    largeResult = await server.call('PUT', `/api/boards/${large.board.boardId}`, { body: largeBody });
+  });
+  expectOk(smallResult);
+  const saved = expectOk(largeResult);
+  expect(putLarge).toBe(putSmall);
+  expect(putSmall).toBeGreaterThan(getSmall);
+  expect(saved.items).toHaveLength(240);
+  expect(saved.items.filter((i: any) => !i.id.startsWith('new-item')).every((i: any) => i.options.touched === true)).toBe(true);
+  expect(saved.items.find((i: any) => i.id === `${large.board.boardId}-i0`).integrationIds).toEqual([integrations[1]]);
+  // Fixed and small: authentication, access check, nine reads, checks, one statement per kind of change, nine reads.
+  expect(getSmall).toBeLessThanOrEqual(15);
+  expect(putSmall).toBeLessThanOrEqual(45);
+});
