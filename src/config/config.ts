@@ -58,7 +58,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminApiKey: env.BOOTSTRAP_ADMIN_API_KEY || null,
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || null,
     logLevel: env.LOG_LEVEL || 'info',
-    bodyLimitBytes: bytesFrom(env, 'BODY_LIMIT', 1024 * 1024),
+    bodyLimitBytes: bytesFrom(env, 'BODY_LIMIT', 10 * 1024 * 1024),
     cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
     sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
