@@ -508,8 +508,12 @@ export interface components {
             disableStatus: boolean;
         };
         LoginRequest: {
+            /** @example admin */
             username: string;
-            /** Format: password */
+            /**
+             * Format: password
+             * @example correct-horse-battery
+             */
             password: string;
         };
         /** @example alice */
