@@ -204,8 +204,8 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
   const started = Date.now();
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const operations = orderOperations(listOperations(options.document)).filter((op) => !options.only || options.only.includes(op.operationId));
-  const bodyValidators = new SchemaValidators(createAjv());
-  const paramValidators = new SchemaValidators(createAjv({ coerceTypes: true }));
+  const validators = createValidators();
+  const bodyValidators = validators.body;
   const pool = new IdPool();
   const failures: Failure[] = [];
   const seenFailures = new Set<string>();
@@ -312,12 +312,12 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         if (negative) {
           const candidates = [
             ...op.parameters.flatMap((p) =>
-              params[key(p)] === undefined
+              params[paramKey(p)] === undefined
                 ? []
-                : mutationsFor(p.in === 'header' ? headerSafe(p.schema) : p.schema, params[key(p)]).map((m) => ({
+                : mutationsFor(p.in === 'header' ? headerSafe(p.schema) : p.schema, params[paramKey(p)]).map((m) => ({
                     description: `${p.in} ${p.name}: ${m.description}`,
                     apply: () => {
-                      params = { ...params, [key(p)]: m.apply(params[key(p)]) };
+                      params = { ...params, [paramKey(p)]: m.apply(params[paramKey(p)]) };
                     },
                   })),
             ),
@@ -333,7 +333,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         }
         const request = buildRequest(op, params, body, hasBody);
         if (!request) return; // unrepresentable (e.g. a path segment "." or a header value with control characters)
-        const invalid = classify(op, params, body, hasBody);
+        const invalid = classify(validators, op, params, body, hasBody);
         const problems = await execute(request, negative ? (invalid ? mutation : null) : invalid);
         if (problems.length > 0) throw new Error(`${describe(request)}\n    ${problems.join('\n    ')}`);
       });
@@ -390,59 +390,69 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     for (const [k, v] of Object.entries(raw.params)) params[k] = pool.resolve(v, isWrite && k.startsWith('path:'));
     return { params, body: pool.resolve(raw.body, false), hasBody: raw.hasBody };
   }
-
-  function key(p: Parameter): string {
-    return `${p.in}:${p.name}`;
-  }
-
-  function requestArbitrary(op: Operation): fc.Arbitrary<RawRequest> {
-    const params: Record<string, fc.Arbitrary<unknown>> = {};
-    const required: string[] = [];
-    for (const p of op.parameters) {
-      if (p.in === 'cookie') continue;
-      const schema = p.in === 'header' ? headerSafe(p.schema) : p.schema;
-      let arb = arbitraryFor(schema, { idFamilyOf: idFamilyOfProperty });
-      if (p.in === 'path') {
-        arb = fc.oneof({ weight: 4, arbitrary: knownId(idFamilyOfPathParameter(op.path, p.name), arb) }, { weight: 1, arbitrary: arb });
-      } else if (idFamilyOfProperty(p.name)) {
-        arb = fc.oneof({ weight: 3, arbitrary: knownId(idFamilyOfProperty(p.name)!, arb) }, { weight: 1, arbitrary: arb });
-      }
-      params[key(p)] = arb;
-      if (p.required) required.push(key(p));
-    }
-    const body = op.body ? arbitraryFor(op.body.schema, { idFamilyOf: idFamilyOfProperty }) : fc.constant(undefined);
-    const hasBody = op.body ? (op.body.required ? fc.constant(true) : fc.boolean()) : fc.constant(false);
-    return fc.record({ params: fc.record(params, { requiredKeys: required }), body, hasBody }) as fc.Arbitrary<RawRequest>;
-  }
-
-  /** Why the request breaks the schema (null when it is valid). */
-  function classify(op: Operation, params: Record<string, unknown>, body: unknown, hasBody: boolean): string | null {
-    for (const p of op.parameters) {
-      const value = params[key(p)];
-      if (value === undefined) {
-        if (p.required) return `${p.in} ${p.name} missing`;
-        continue;
-      }
-      if (!paramValidators.valid(p.schema, p.in === 'query' || p.in === 'path' || p.in === 'header' ? String(value) : value)) {
-        // Path, query and header values travel as strings; coerceTypes turns them back into numbers/booleans.
-        return `${p.in} ${p.name} invalid`;
-      }
-    }
-    if (op.body) {
-      if (!hasBody) return op.body.required ? 'body missing' : null;
-      if (!bodyValidators.valid(op.body.schema, body)) return `body invalid: ${bodyValidators.errors(op.body.schema, body).slice(0, 200)}`;
-    }
-    return null;
-  }
 }
 
-interface RawRequest {
+export function requestArbitrary(op: Operation): fc.Arbitrary<RawRequest> {
+  const params: Record<string, fc.Arbitrary<unknown>> = {};
+  const required: string[] = [];
+  for (const p of op.parameters) {
+    if (p.in === 'cookie') continue;
+    const schema = p.in === 'header' ? headerSafe(p.schema) : p.schema;
+    let arb = arbitraryFor(schema, { idFamilyOf: idFamilyOfProperty });
+    if (p.in === 'path') {
+      arb = fc.oneof({ weight: 4, arbitrary: knownId(idFamilyOfPathParameter(op.path, p.name), arb) }, { weight: 1, arbitrary: arb });
+    } else if (idFamilyOfProperty(p.name)) {
+      arb = fc.oneof({ weight: 3, arbitrary: knownId(idFamilyOfProperty(p.name)!, arb) }, { weight: 1, arbitrary: arb });
+    }
+    params[paramKey(p)] = arb;
+    if (p.required) required.push(paramKey(p));
+  }
+  const body = op.body ? arbitraryFor(op.body.schema, { idFamilyOf: idFamilyOfProperty }) : fc.constant(undefined);
+  const hasBody = op.body ? (op.body.required ? fc.constant(true) : fc.boolean()) : fc.constant(false);
+  return fc.record({ params: fc.record(params, { requiredKeys: required }), body, hasBody }) as fc.Arbitrary<RawRequest>;
+}
+
+
+/** Why the request breaks the schema (null when it is valid). */
+export function classify(validators: Validators, op: Operation, params: Record<string, unknown>, body: unknown, hasBody: boolean): string | null {
+  for (const p of op.parameters) {
+    const value = params[paramKey(p)];
+    if (value === undefined) {
+      if (p.required) return `${p.in} ${p.name} missing`;
+      continue;
+    }
+    if (!validators.params.valid(p.schema, p.in === 'query' || p.in === 'path' || p.in === 'header' ? String(value) : value)) {
+      // Path, query and header values travel as strings; coerceTypes turns them back into numbers/booleans.
+      return `${p.in} ${p.name} invalid`;
+    }
+  }
+  if (op.body) {
+    if (!hasBody) return op.body.required ? 'body missing' : null;
+    if (!validators.body.valid(op.body.schema, body)) return `body invalid: ${validators.body.errors(op.body.schema, body).slice(0, 200)}`;
+  }
+  return null;
+}
+
+export interface Validators {
+  body: SchemaValidators;
+  params: SchemaValidators;
+}
+
+export function createValidators(): Validators {
+  return { body: new SchemaValidators(createAjv()), params: new SchemaValidators(createAjv({ coerceTypes: true })) };
+}
+
+export function paramKey(p: Parameter): string {
+  return `${p.in}:${p.name}`;
+}
+
+export interface RawRequest {
   params: Record<string, unknown>;
   body: unknown;
   hasBody: boolean;
 }
 
-function buildRequest(op: Operation, params: Record<string, unknown>, body: unknown, hasBody: boolean): Request | null {
+export function buildRequest(op: Operation, params: Record<string, unknown>, body: unknown, hasBody: boolean): Request | null {
   let path = op.path;
   const query: [string, string][] = [];
   const headers: Record<string, string> = {};
