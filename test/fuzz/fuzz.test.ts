@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { listOperations } from './openapi';
 import { formatReport, runFuzz } from './runner';
+import { contractFetch } from '../support/contract';
 import { startTestServer, TestServer } from '../support/server';
 
 /**
@@ -22,7 +23,15 @@ afterAll(async () => {
 
 it('finds no contract violation on any operation', async () => {
   const lines: string[] = [];
-  const report = await runFuzz({ baseUrl: server.url, document, apiKey: server.adminKey, runs, seed, log: (l) => lines.push(l) });
+  const report = await runFuzz({
+    baseUrl: server.url,
+    document,
+    apiKey: server.adminKey,
+    runs,
+    seed,
+    fetch: contractFetch,
+    log: (l) => lines.push(l),
+  });
   const summary = formatReport(report, listOperations(document).length);
   process.stdout.write(`\n${lines.join('\n')}\n${summary}\n`);
   expect(report.operations.map((o) => o.operationId).sort()).toEqual(listOperations(document).map((o) => o.operationId).sort());

@@ -31,6 +31,8 @@ export interface FuzzOptions {
   log?: (line: string) => void;
   /** Per-request timeout. */
   timeoutMs?: number;
+  /** fetch implementation (the contract run passes one that also checks Prism's verdict). */
+  fetch?: (input: string, init: RequestInit) => Promise<Response>;
 }
 
 export interface Failure {
@@ -219,7 +221,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
     const headers: Record<string, string> = { ...request.headers };
     if (options.apiKey && !request.anonymous) headers.ApiKey = options.apiKey;
     if (request.hasBody) headers['Content-Type'] = 'application/json';
-    const response = await fetch(url, {
+    const response = await (options.fetch ?? fetch)(url.href, {
       method: request.method.toUpperCase(),
       headers,
       body: request.hasBody ? JSON.stringify(request.body) : undefined,
