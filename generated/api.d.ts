@@ -78,6 +78,27 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/docs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * API reference (HTML)
+         * @description A self-contained Redoc rendering of this document (built by `npm run generate` with
+         *     `redocly build-docs --inlineBundle`): no script, font or stylesheet is loaded from the network.
+         */
+        get: operations["getApiDocs"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -1060,6 +1081,19 @@ export interface components {
          * @enum {string}
          */
         GlobalPermission: "admin" | "board-create" | "board-view-all" | "board-modify-all" | "board-full-all" | "app-create" | "app-use-all" | "app-modify-all" | "app-full-all" | "integration-create" | "integration-use-all" | "integration-interact-all" | "integration-full-all" | "search-engine-create" | "search-engine-modify-all" | "search-engine-full-all" | "media-upload" | "media-view-all" | "media-full-all" | "other-view-logs";
+        /**
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "username": "alice",
+         *       "email": "alice@example.com",
+         *       "groupIds": [
+         *         "clx5u1hxa0001a8ml7b2k9q3m"
+         *       ],
+         *       "homeBoardId": "clx5u1hxa0002a8mlh4d8s1vw",
+         *       "mobileHomeBoardId": null,
+         *       "createdAt": "2024-05-01T09:30:00.000Z"
+         *     }
+         */
         User: {
             id: components["schemas"]["Id"];
             username: components["schemas"]["Username"];
@@ -1071,13 +1105,39 @@ export interface components {
             /** Format: date-time */
             createdAt: string;
         };
+        /**
+         * @example {
+         *       "id": "clx5u1hxa0001a8ml7b2k9q3m",
+         *       "name": "editors",
+         *       "memberIds": [
+         *         "clx5u1hxa0000a8ml2c0f4e7d"
+         *       ],
+         *       "permissions": [
+         *         "board-create",
+         *         "board-modify-all"
+         *       ]
+         *     }
+         */
         Group: {
             id: components["schemas"]["Id"];
             name: components["schemas"]["GroupName"];
             memberIds: components["schemas"]["Id"][];
             permissions: components["schemas"]["GlobalPermission"][];
         };
-        /** @description An API key as listed; the secret is never returned after creation. */
+        /**
+         * @description An API key as listed; the secret is never returned after creation.
+         * @example {
+         *       "id": "3f9a2c1b",
+         *       "userId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "ci-deploy",
+         *       "scopes": [
+         *         "board-view-all"
+         *       ],
+         *       "expiresAt": "2030-01-01T00:00:00.000Z",
+         *       "createdAt": "2024-05-01T09:30:00.000Z",
+         *       "lastUsedAt": "2024-05-02T18:04:11.000Z"
+         *     }
+         */
         ApiKey: {
             id: string;
             userId: components["schemas"]["Id"];
@@ -1091,6 +1151,16 @@ export interface components {
             /** Format: date-time */
             lastUsedAt: string | null;
         };
+        /**
+         * @example {
+         *       "id": "3f9a2c1b",
+         *       "apiKey": "3f9a2c1b.6d1e0c5f9a7b4e2d8c3b1a0f9e8d7c6b5a4f3e2d1c0b9a8f",
+         *       "userId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "ci-deploy",
+         *       "scopes": null,
+         *       "expiresAt": null
+         *     }
+         */
         CreatedApiKey: {
             id: string;
             /**
@@ -1104,6 +1174,17 @@ export interface components {
             /** Format: date-time */
             expiresAt: string | null;
         };
+        /**
+         * @example {
+         *       "userId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "username": "alice",
+         *       "authMethod": "apiKey",
+         *       "permissions": [
+         *         "board-create",
+         *         "board-view-all"
+         *       ]
+         *     }
+         */
         Session: {
             userId: components["schemas"]["Id"];
             username: string;
@@ -2099,8 +2180,12 @@ export interface components {
             }[];
         };
         LoginRequest: {
+            /** @example admin */
             username: string;
-            /** Format: password */
+            /**
+             * Format: password
+             * @example correct-horse-battery
+             */
             password: string;
         };
         /** @example alice */
@@ -2562,6 +2647,28 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+        };
+    };
+    getApiDocs: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The reference page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     login: {

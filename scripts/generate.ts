@@ -1,6 +1,8 @@
 /**
  * Regenerates generated/ from openapi/: the bundled document (generated/openapi.json, served at
- * /api/openapi.json and used for request validation) and the openapi-typescript types (generated/api.d.ts).
+ * /api/openapi.json and used for request validation), the openapi-typescript types (generated/api.d.ts) and the
+ * offline Redoc reference served at /api/docs (generated/docs.html, `redocly build-docs --inlineBundle`: the
+ * Redoc bundle is inlined, no CDN; the output is byte-for-byte deterministic for a given document).
  * `--check` regenerates into a temporary folder and fails when generated/ differs (CI uses it).
  */
 import { execFileSync } from 'node:child_process';
@@ -10,7 +12,7 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html'];
 
 function generateInto(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -28,6 +30,18 @@ function generateInto(dir: string): void {
     env,
     stdio: ['ignore', 'ignore', 'pipe'],
   });
+  execFileSync(
+    bin('redocly'),
+    ['build-docs', path.join(dir, 'openapi.json'), '--inlineBundle', '--lint-config', 'off', '-o', path.join(dir, 'docs.html')],
+    { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] },
+  );
+  // The inlined Redoc still points its "API docs by Redocly" logo at cdn.redoc.ly: swap it for an inline blank
+  // image so the page makes no request off the instance (the docs browser test blocks and fails on any).
+  const docs = readFileSync(path.join(dir, 'docs.html'), 'utf8').replace(
+    /https:\/\/cdn\.redoc\.ly\/[A-Za-z0-9/._-]+\.svg/g,
+    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E",
+  );
+  writeFileSync(path.join(dir, 'docs.html'), docs);
 }
 
 const check = process.argv.includes('--check');
@@ -48,7 +62,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json and generated/api.d.ts written');
+  console.log('generated/openapi.json, generated/api.d.ts and generated/docs.html written');
 }
 
 function safeRead(file: string): string {

@@ -224,6 +224,12 @@ function sendReply(res: Response, reply: Reply): void {
     res.end();
     return;
   }
+  // A handler that set a non-JSON content type (the HTML reference) sends its string body as is.
+  const contentType = res.getHeader('content-type');
+  if (typeof reply.body === 'string' && typeof contentType === 'string' && !isJsonContentType(contentType)) {
+    res.send(reply.body);
+    return;
+  }
   res.json(reply.body);
 }
 

@@ -8,7 +8,11 @@ import type { Principal } from '../identity/principal';
 /** Every operationId of the OpenAPI document. */
 export type OperationId = keyof operations;
 
-type JsonContent<T> = T extends { content: { 'application/json': infer Body } } ? Body : undefined;
+type JsonContent<T> = T extends { content: { 'application/json': infer Body } }
+  ? Body
+  : T extends { content: { 'text/html': infer Html } }
+    ? Html
+    : undefined;
 
 export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
   ? JsonContent<NonNullable<R>> | (undefined extends R ? undefined : never)

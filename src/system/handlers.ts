@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import type { HandlerMap } from '../http/operation';
 import { openApiDocument } from '../http/openapiDocument';
+import { apiDocsHtml } from './docs';
 import { serviceVersion } from './version';
 
 type DatabaseCheck = { status: 'ok' | 'unavailable' | 'shutting-down'; latencyMs: number | null };
@@ -36,5 +37,13 @@ export const systemHandlers = {
 
   async getOpenApiDocument() {
     return { status: 200, body: openApiDocument as never };
+  },
+
+  async getApiDocs() {
+    return {
+      status: 200,
+      body: apiDocsHtml(),
+      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+    };
   },
 } satisfies Partial<HandlerMap>;

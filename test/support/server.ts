@@ -4,13 +4,25 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config/config';
 import { createDatabase, Db } from '../../src/db/database';
 import { startServer, RunningServer } from '../../src/server';
+import { createTesseraClient, TesseraClient } from '../../src/client';
+import { contractFetch, startContractProxy } from './contract';
 
 /**
  * Boots the real app on a real database for one test file: PGlite in memory by default, or a fresh schema
  * on the PostgreSQL server named by TEST_DATABASE_URL (CI runs the suite both ways).
+ *
+ * With CONTRACT_PROXY=1 (`npm run contract`) every test talks to the server through `prism proxy` on the
+ * OpenAPI document: `url` is the proxy's, and stop() fails the file when Prism reported a contract violation
+ * (see test/support/contract.ts).
  */
 export interface TestServer extends RunningServer {
   adminKey: string;
+  /** The server itself, bypassing the contract proxy (same as `url` without CONTRACT_PROXY). */
+  directUrl: string;
+  /** Typed openapi-fetch client (src/client) with the admin key, through the contract proxy when enabled. */
+  client: TesseraClient;
+  /** A typed client for another key (null = anonymous). */
+  clientFor(key: string | null): TesseraClient;
   /** fetch relative to the server, JSON in and out. */
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
 }
@@ -39,15 +51,33 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   };
   const { db, dropSchema } = await createTestDatabase();
   const server = await startServer(config, { db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
-  const stop = async () => {
+  let proxy: Awaited<ReturnType<typeof startContractProxy>> | null = null;
+  try {
+    if (process.env.CONTRACT_PROXY === '1') proxy = await startContractProxy(server.url);
+  } catch (error) {
     await server.stop();
     await dropSchema();
+    throw error;
+  }
+  const url = proxy?.url ?? server.url;
+  const stop = async () => {
+    try {
+      await proxy?.stop();
+    } finally {
+      await server.stop();
+      await dropSchema();
+    }
   };
+  const clientFor = (key: string | null) => createTesseraClient({ baseUrl: url, apiKey: key ?? undefined, fetch: contractFetch });
   return {
     ...server,
+    url,
+    directUrl: server.url,
     stop,
     adminKey,
-    call: (method, path, options = {}) => call(server.url, method, path, { key: adminKey, ...options }),
+    client: clientFor(adminKey),
+    clientFor,
+    call: (method, path, options = {}) => call(url, method, path, { key: adminKey, ...options }),
   };
 }
 
@@ -60,7 +90,7 @@ export async function call(baseUrl: string, method: string, path: string, option
     body = JSON.stringify(options.body);
     headers['Content-Type'] ??= 'application/json';
   }
-  const response = await fetch(baseUrl + path, { method, headers, body });
+  const response = await contractFetch(baseUrl + path, { method, headers, body });
   const text = await response.text();
   let parsed: unknown = undefined;
   if (text.length > 0) {

@@ -1,0 +1,97 @@
+/**
+ * GET /api/docs serves an offline Redoc reference: headless Debian chromium (playwright-core, no browser download)
+ * loads it from the running instance with every other network request blocked, and finds the operations rendered
+ * under the boards and settings tags (and the ones that exist today). Chromium missing is a failure, not a skip:
+ * install it with scripts/ensure-chromium.sh.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { chromium, BrowserContext } from 'playwright-core';
+import { listOperations } from '../fuzz/openapi';
+import { startTestServer, TestServer } from '../support/server';
+
+const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+let server: TestServer;
+let browser: BrowserContext | undefined;
+let profile: string | undefined;
+beforeAll(async () => {
+  if (!existsSync(executablePath)) {
+    throw new Error(`${executablePath} is missing: the docs browser test needs Debian chromium. Run scripts/ensure-chromium.sh (as root).`);
+  }
+  server = await startTestServer();
+  profile = mkdtempSync(path.join(tmpdir(), 'tessera-chromium-'));
+  // A fresh profile directory per run (launchPersistentContext passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(profile, {
+    executablePath,
+    headless: true,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await server?.stop();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+it('serves a self-contained HTML page', async () => {
+  const response = await fetch(`${server.url}/api/docs`);
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^text\/html/);
+  const html = await response.text();
+  expect(html).toContain('<title>Tessera Board-as-Code API</title>');
+  // No script or stylesheet from a CDN.
+  expect(html).not.toMatch(/<script[^>]+src=["']https?:/i);
+  expect(html).not.toMatch(/<link[^>]+href=["']https?:[^>]+stylesheet/i);
+});
+
+it('renders the reference offline in headless chromium, boards and settings tags included', async () => {
+  const page = await browser!.newPage();
+  const origin = new URL(server.url).origin;
+  const blocked: string[] = [];
+  await page.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:') || url.startsWith('blob:')) return route.continue();
+    blocked.push(url);
+    return route.abort();
+  });
+  const errors: string[] = [];
+  page.on('pageerror', (error) => errors.push(error.message));
+  const response = await page.goto(`${server.url}/api/docs`, { waitUntil: 'load', timeout: 60_000 });
+  expect(response?.status()).toBe(200);
+  // Redoc lists every tag in its sidebar and renders one section per tag (element id = tag name, with the tag's
+  // description); sections further down render lazily while scrolling.
+  const document = JSON.parse(readFileSync(path.resolve(__dirname, '../../generated/openapi.json'), 'utf8'));
+  const tags: { name: string; description: string }[] = document.tags;
+  expect(tags.map((t) => t.name)).toEqual(expect.arrayContaining(['boards', 'settings']));
+  for (const tag of ['boards', 'settings']) await page.waitForSelector(`[id="${tag}"]`, { state: 'attached', timeout: 60_000 });
+  const content = await page.locator('#api-content').innerText();
+  expect(content).toContain('Board documents and board management.');
+  expect(content).toContain('Server-wide board defaults.');
+  const body = await page.locator('body').innerText();
+  for (const tag of tags) expect(body).toContain(tag.name);
+  // Scroll to the end: every section renders lazily, listing its operations (method and path).
+  const paths = [...new Set(listOperations(document).map((op) => op.path))];
+  const missing = async () => {
+    const text = await page.locator('#api-content').innerText();
+    return paths.filter((p) => !text.includes(p));
+  };
+  for (let i = 0; i < 60 && (await missing()).length > 0; i += 1) {
+    await page.mouse.wheel(0, 3000);
+    await page.waitForTimeout(100);
+  }
+  expect(await missing()).toEqual([]);
+  expect(paths).toEqual(expect.arrayContaining(['/api/users', '/api/docs']));
+  await page.close();
+  expect(errors).toEqual([]);
+  expect(blocked).toEqual([]);
+}, 120_000);

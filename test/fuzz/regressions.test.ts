@@ -1,0 +1,21 @@
+/**
+ * Minimal counterexamples the fuzzer found, kept as plain tests so they stay fixed.
+ */
+import { startTestServer, TestServer } from '../support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(async () => {
+  await server?.stop();
+});
+
+it('POST /api/auth/login {"username":"\\u0000","password":"a"} is a 400, not a 500 (NUL reached PostgreSQL)', async () => {
+  const { response, error } = await server.clientFor(null).POST('/api/auth/login', { body: { username: '\u0000', password: 'a' } });
+  expect(response.status).toBe(400);
+  expect(error).toMatchObject({ code: 'BAD_REQUEST', message: 'Input validation failed' });
+  // An ordinary wrong login still answers 401.
+  const wrong = await server.clientFor(null).POST('/api/auth/login', { body: { username: 'nobody', password: 'a' } });
+  expect(wrong.response.status).toBe(401);
+});

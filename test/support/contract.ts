@@ -1,0 +1,60 @@
+/**
+ * The contract run (`npm run contract`, CONTRACT_PROXY=1): startTestServer puts `prism proxy` (no `--errors`) in
+ * front of the server; every response that passes through contractFetch is checked against its `sl-violations`
+ * header (rule: contractProblems in prism.ts), and the proxy's log is scanned for response violations of requests
+ * made any other way. Problems make stop() throw, which fails the test file. With CONTRACT_REPORT_DIR set, every
+ * exchange is appended to a JSON-lines file there, for the coverage summary of scripts/contract.ts.
+ */
+import { appendFileSync, mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { contractProblems, RunningPrism, startPrism } from './prism';
+
+interface ActiveProxy {
+  prism: RunningPrism;
+  problems: string[];
+}
+
+const active = new Map<string, ActiveProxy>();
+
+export async function startContractProxy(upstream: string): Promise<{ url: string; stop(): Promise<void> }> {
+  const prism = await startPrism({ mode: 'proxy', upstream });
+  const entry: ActiveProxy = { prism, problems: [] };
+  active.set(prism.url, entry);
+  return {
+    url: prism.url,
+    async stop() {
+      active.delete(prism.url);
+      await prism.stop();
+      const logged = prism
+        .output()
+        .split('\n')
+        .filter((line) => /Violation: response/.test(line));
+      const problems = [...entry.problems];
+      if (logged.length > 0 && problems.length === 0) problems.push(...logged.map((l) => `prism log: ${l.trim()}`));
+      if (problems.length > 0) {
+        throw new Error(`Contract violations reported by prism proxy (${problems.length}):\n  ${problems.slice(0, 50).join('\n  ')}`);
+      }
+    },
+  };
+}
+
+/** fetch, plus the contract check when the URL points at an active contract proxy. */
+export async function contractFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const response = await fetch(input, init);
+  const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+  const method = (init?.method ?? (input instanceof Request ? input.method : 'GET')).toUpperCase();
+  for (const [prefix, proxy] of active) {
+    if (!url.startsWith(prefix)) continue;
+    const pathAndQuery = url.slice(prefix.length);
+    proxy.problems.push(...contractProblems(method, pathAndQuery, response.status, response.headers.get('sl-violations')));
+    const dir = process.env.CONTRACT_REPORT_DIR;
+    if (dir) {
+      mkdirSync(dir, { recursive: true });
+      appendFileSync(
+        path.join(dir, `traffic-${process.pid}.jsonl`),
+        JSON.stringify({ method, path: pathAndQuery.split('?')[0], status: response.status }) + '\n',
+      );
+    }
+  }
+  return response;
+}
