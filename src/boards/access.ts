@@ -6,6 +6,8 @@ export type BoardPermissionLevel = 'view' | 'modify' | 'full';
 
 export interface BoardAccess {
   boardId: string;
+  /** Internal revision, moved by every board write: what caches of the board key on. */
+  revision: number;
   isPublic: boolean;
   creatorId: string | null;
   canView: boolean;
@@ -25,7 +27,7 @@ export interface OwnBoardRows {
  * ever view public boards.
  */
 export function decideBoardAccess(
-  board: { id: string; isPublic: boolean; creatorId: string | null },
+  board: { id: string; revision: number; isPublic: boolean; creatorId: string | null },
   principal: Principal | null,
   rows: OwnBoardRows,
 ): BoardAccess {
@@ -35,18 +37,19 @@ export function decideBoardAccess(
   const canFull = isCreator || own.includes('full') || has('board-full-all');
   const canModify = canFull || own.includes('modify') || has('board-modify-all');
   const canView = canModify || own.length > 0 || board.isPublic || has('board-view-all');
-  return { boardId: board.id, isPublic: board.isPublic, creatorId: board.creatorId, canView, canModify, canFull };
+  return { boardId: board.id, revision: board.revision, isPublic: board.isPublic, creatorId: board.creatorId, canView, canModify, canFull };
 }
 
 /** Loads the board's access facts for the caller in one query; null when the board does not exist. */
 export async function loadBoardAccess(db: Db, boardId: string, principal: Principal | null): Promise<(BoardAccess & OwnBoardRows) | null> {
   const userId = principal?.userId ?? null;
   const groupIds = principal?.groupIds ?? [];
-  const row: { id: string; isPublic: boolean; creatorId: string | null; userPermissions: BoardPermissionLevel[]; groupPermissions: BoardPermissionLevel[] } | undefined =
+  const row: { id: string; revision: number; isPublic: boolean; creatorId: string | null; userPermissions: BoardPermissionLevel[]; groupPermissions: BoardPermissionLevel[] } | undefined =
     await db('boards')
       .where('boards.id', boardId)
       .first(
         'boards.id',
+        'boards.revision',
         'boards.isPublic',
         'boards.creatorId',
         db('board_user_permissions')

@@ -11,7 +11,9 @@ import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, ErrorBody, unauthorized } from './errors';
 import { handlers } from './handlers';
 import { openApiDocument } from './openapiDocument';
+import { PreSerializedJson } from './operation';
 import type { Lifecycle, OperationId, RequestContext } from './operation';
+import { BoardDocumentCache } from '../boards/document/cache';
 
 export interface AppDeps {
   db: Db;
@@ -111,6 +113,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const { db, config, logger, lifecycle } = deps;
   const api = buildApi();
   await api.init();
+  const boardDocuments = new BoardDocumentCache(config.boardCacheBytes);
 
   const app = express();
   app.disable('x-powered-by');
@@ -164,6 +167,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       headers: req.headers,
       lifecycle,
+      boardDocuments,
     };
     try {
       const reply: Reply = await api.handleRequest(
@@ -224,6 +228,11 @@ function sendReply(res: Response, reply: Reply): void {
     res.end();
     return;
   }
+  if (reply.body instanceof PreSerializedJson) {
+    res.setHeader('Content-Type', 'application/json; charset=utf-8');
+    res.end(reply.body.json);
+    return;
+  }
   // A handler that set a non-JSON content type (the HTML reference) sends its string body as is.
   const contentType = res.getHeader('content-type');
   if (typeof reply.body === 'string' && typeof contentType === 'string' && !isJsonContentType(contentType)) {
@@ -240,7 +249,8 @@ function assertReplyMatchesContract(api: OpenAPIBackend, req: Request, reply: Re
   const declared = operation.responses?.[String(reply.status)];
   if (!declared) throw new Error(`Contract violation: ${operation.operationId} returned undeclared status ${reply.status}`);
   if (reply.body === undefined) return;
-  const result = api.validateResponse(reply.body, operation, reply.status);
+  const body = reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.json) : reply.body;
+  const result = api.validateResponse(body, operation, reply.status);
   if (result.errors && result.errors.length > 0) {
     ctx.logger.error({ operationId: operation.operationId, errors: result.errors }, 'response violates the contract');
     throw new Error(`Contract violation: ${operation.operationId} ${reply.status}: ${JSON.stringify(result.errors).slice(0, 500)}`);

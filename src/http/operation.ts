@@ -4,6 +4,7 @@ import type { operations } from '../../generated/api';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
+import type { BoardDocumentCache } from '../boards/document/cache';
 
 /** Every operationId of the OpenAPI document. */
 export type OperationId = keyof operations;
@@ -25,11 +26,20 @@ export type QueryParams<K extends OperationId> = NonNullable<ParametersOf<K>['qu
 type Responses<K extends OperationId> = operations[K]['responses'];
 type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, number>;
 
+/**
+ * A JSON body already serialized (for example a cached board document): sent as is, without re-encoding.
+ * The phantom type keeps it tied to the schema of the response it stands for.
+ */
+export class PreSerializedJson<T = unknown> {
+  declare readonly _type: T;
+  constructor(readonly json: string) {}
+}
+
 /** What a handler returns: one of the operation's declared responses, typed from generated/. Errors are thrown as ApiError. */
 export type Reply<K extends OperationId> = {
   [S in DeclaredStatus<K>]: {
     status: S;
-    body: JsonContent<Responses<K>[S]>;
+    body: JsonContent<Responses<K>[S]> | PreSerializedJson<JsonContent<Responses<K>[S]>>;
     headers?: Record<string, string | string[]>;
   };
 }[DeclaredStatus<K>];
@@ -44,6 +54,8 @@ export interface RequestContext {
   clientIp: string;
   headers: IncomingHttpHeaders;
   lifecycle: Lifecycle;
+  /** Serialized board documents of this instance, always validated against the board's revision. */
+  boardDocuments: BoardDocumentCache;
 }
 
 /** Process state the probes report: ready after migrations, shuttingDown after SIGTERM. */

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
 import { GlobalPermission, sortedPermissions } from './permissions';
+import { MembershipRow, principalFromRows, withMembershipRows } from './principal';
 import type { Principal } from './principal';
 
 export interface ApiKeyView {
@@ -51,14 +52,20 @@ function toView(row: ApiKeyRow): ApiKeyView {
 }
 
 export type KeyCheck =
-  | { ok: true; userId: string; keyId: string; scopes: GlobalPermission[] | null }
+  | { ok: true; principal: Principal }
   | { ok: false; reason: 'malformed' | 'invalid' | 'expired' };
 
-/** Checks a presented `<id>.<token>` value against the stored hash, in constant time. */
+/**
+ * Checks a presented `<id>.<token>` value against the stored hash, in constant time, and resolves the owner's
+ * live groups and permissions in the same query.
+ */
 export async function verifyApiKey(db: Db, value: string, now = new Date()): Promise<KeyCheck> {
   const parsed = parseApiKey(value);
   if (!parsed) return { ok: false, reason: 'malformed' };
-  const row: ApiKeyRow | undefined = await db('api_keys').where({ id: parsed.id }).first();
+  const rows: (ApiKeyRow & MembershipRow)[] = await withMembershipRows(
+    db('api_keys').join('users', 'users.id', 'api_keys.user_id').where('api_keys.id', parsed.id),
+  ).select('api_keys.*');
+  const row = rows[0];
   // Hash even on a miss so that an unknown id and a wrong token take the same time.
   const matches = tokenMatchesHash(parsed.token, row?.tokenHash ?? '0'.repeat(64));
   if (!row || !matches) return { ok: false, reason: 'invalid' };
@@ -67,7 +74,7 @@ export async function verifyApiKey(db: Db, value: string, now = new Date()): Pro
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
     await db('api_keys').where({ id: row.id }).update({ lastUsedAt: now });
   }
-  return { ok: true, userId: row.userId, keyId: row.id, scopes: row.scopes };
+  return { ok: true, principal: principalFromRows(row.userId, rows, { authMethod: 'apiKey', apiKeyId: row.id, scopes: row.scopes }) };
 }
 
 export interface NewApiKey {

@@ -22,9 +22,7 @@ export async function authenticate(db: Db, headers: IncomingHttpHeaders): Promis
     const value = Array.isArray(apiKey) ? apiKey[0] : apiKey;
     const check = await verifyApiKey(db, value.trim());
     if (!check.ok) throw unauthorized(keyFailureMessages[check.reason]);
-    const principal = await loadPrincipal(db, check.userId, { authMethod: 'apiKey', apiKeyId: check.keyId, scopes: check.scopes });
-    if (!principal) throw unauthorized(keyFailureMessages.invalid);
-    return principal;
+    return check.principal;
   }
   const token = readCookie(headers.cookie, sessionCookieName);
   if (!token) return null;

@@ -1,3 +1,4 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/database';
 import { forbidden } from '../http/errors';
 import { expandPermissions, GlobalPermission, narrowToScopes } from './permissions';
@@ -22,18 +23,30 @@ export function assertPermission(principal: Principal, permission: GlobalPermiss
   if (!principal.permissions.has(permission)) throw forbidden();
 }
 
-/** Loads a user's live groups and expanded group permissions in one query; null when the user is gone. */
-export async function loadPrincipal(
-  db: Db,
-  userId: string,
-  via: { authMethod: 'apiKey' | 'session'; apiKeyId: string | null; scopes: readonly string[] | null },
-): Promise<Principal | null> {
-  const rows: { username: string; groupId: string | null; permission: string | null }[] = await db('users')
+/** One row per (membership, group permission) of a user: what a principal is computed from. */
+export interface MembershipRow {
+  username: string;
+  groupId: string | null;
+  permission: string | null;
+}
+
+type Via = { authMethod: 'apiKey' | 'session'; apiKeyId: string | null; scopes: readonly string[] | null };
+
+/** Selects the membership rows of the users joined so far (`users` must be in the query). */
+export function withMembershipRows<Q extends Knex.QueryBuilder>(query: Q): Q {
+  return query
     .leftJoin('group_members', 'group_members.user_id', 'users.id')
     .leftJoin('group_permissions', 'group_permissions.group_id', 'group_members.group_id')
-    .where('users.id', userId)
-    .select('users.username', 'group_members.group_id', 'group_permissions.permission');
-  if (rows.length === 0) return null;
+    .select('users.username', 'group_members.group_id', 'group_permissions.permission') as Q;
+}
+
+/** Loads a user's live groups and expanded group permissions in one query; null when the user is gone. */
+export async function loadPrincipal(db: Db, userId: string, via: Via): Promise<Principal | null> {
+  const rows: MembershipRow[] = await withMembershipRows(db('users').where('users.id', userId));
+  return rows.length === 0 ? null : principalFromRows(userId, rows, via);
+}
+
+export function principalFromRows(userId: string, rows: readonly MembershipRow[], via: Via): Principal {
   const groupIds = new Set<string>();
   const granted: string[] = [];
   for (const row of rows) {

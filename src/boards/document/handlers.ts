@@ -1,8 +1,9 @@
+import { PreSerializedJson } from '../../http/operation';
 import type { HandlerMap, RequestContext } from '../../http/operation';
 import { requirePrincipal } from '../../http/operation';
 import { addBoardItem, deleteBoardItem, updateBoardItem } from './items';
 import { saveBoardLayouts } from './layouts';
-import { readBoardDocument } from './read';
+import { readBoardDocumentJson } from './read';
 import { DocumentResult, saveBoardContent } from './save';
 import { addBoardSection, deleteBoardSection, updateBoardSection } from './sections';
 
@@ -18,7 +19,8 @@ function documentReply<S extends 200 | 201>(status: S, result: DocumentResult) {
 /** Board document routes (GET/PUT board, items, sections, layouts). */
 export const boardDocumentHandlers = {
   async getBoard({ params }, ctx) {
-    return documentReply(200, await readBoardDocument(ctx.db, params.id, ctx.principal, 'view'));
+    const { json, etag } = await readBoardDocumentJson(ctx.db, ctx.boardDocuments, params.id, ctx.principal);
+    return { status: 200, body: new PreSerializedJson(json), headers: { ETag: etag } };
   },
 
   async saveBoard({ params, body }, ctx) {

@@ -5,6 +5,7 @@ import type { Principal } from '../../identity/principal';
 import { isKnownWidgetKind } from '../../widgets/registry';
 import { assertBoardAccess, BoardPermissionLevel } from '../access';
 import { boardSettingsFromRow } from '../settings';
+import { BoardDocumentCache } from './cache';
 import type {
   BindingRow,
   BoardDocument,
@@ -215,7 +216,11 @@ export function toBoardDocument(state: BoardState): BoardDocument {
 
 /** Strong ETag of the document exactly as this caller receives it. */
 export function etagOf(document: BoardDocument): string {
-  return `"${createHash('sha256').update(JSON.stringify(document)).digest('base64url').slice(0, 27)}"`;
+  return etagOfJson(JSON.stringify(document));
+}
+
+function etagOfJson(json: string): string {
+  return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
 
 /** If-Match semantics (RFC 9110, strong comparison): `*` or one of the listed tags equal to the current ETag. */
@@ -228,7 +233,17 @@ export function ifMatchMatches(header: string, etag: string): boolean {
     .some((tag) => tag === etag);
 }
 
-/** GET: the document for a caller with at least `level` on the board (404 `Board not found` otherwise). */
+/**
+ * Loads the board's rows from one snapshot: the nine reads run in a read-only REPEATABLE READ transaction, so a
+ * concurrent write can never show half of itself.
+ */
+async function loadBoardSnapshot(db: Knex, boardId: string, principal: Principal | null): Promise<BoardState> {
+  const state = await db.transaction((trx) => loadBoardState(trx, boardId, principal), { isolationLevel: 'repeatable read', readOnly: true });
+  if (!state) throw notFound('Board not found');
+  return state;
+}
+
+/** The document for a caller with at least `level` on the board (404 `Board not found` otherwise). */
 export async function readBoardDocument(
   db: Knex,
   boardId: string,
@@ -236,8 +251,73 @@ export async function readBoardDocument(
   level: BoardPermissionLevel = 'view',
 ): Promise<{ document: BoardDocument; etag: string }> {
   await assertBoardAccess(db, boardId, principal, level);
-  const state = await loadBoardState(db, boardId, principal);
-  if (!state) throw notFound('Board not found');
-  const document = toBoardDocument(state);
+  const document = toBoardDocument(await loadBoardSnapshot(db, boardId, principal));
   return { document, etag: etagOf(document) };
+}
+
+/** The levels of the caller's own user and group rows, order-independent. */
+const ownRowsKey = (userLevels: string[], groupLevels: string[]) => `${userLevels.sort().join(',')}|${groupLevels.sort().join(',')}`;
+
+/** The caller's collapsed category sections of the board, as a stable key. */
+async function collapsedKey(db: Knex, boardId: string, userId: string): Promise<string> {
+  const rows: { sectionId: string }[] = await db('section_collapse_states')
+    .join('sections', 'sections.id', 'section_collapse_states.sectionId')
+    .where({ 'sections.boardId': boardId, 'section_collapse_states.userId': userId, 'section_collapse_states.collapsed': true })
+    .select('section_collapse_states.sectionId')
+    .orderBy('section_collapse_states.sectionId');
+  return rows.map((row) => row.sectionId).join(',');
+}
+
+/**
+ * GET /api/boards/{id}: the serialized document and its ETag. Served from the instance's cache when the board's
+ * current revision (read from the database on every request, with the access check) has been serialized for
+ * the same creator, caller, caller's groups and collapsed sections; otherwise loaded from one snapshot.
+ */
+export async function readBoardDocumentJson(
+  db: Knex,
+  cache: BoardDocumentCache,
+  boardId: string,
+  principal: Principal | null,
+): Promise<{ json: string; etag: string }> {
+  const access = await assertBoardAccess(db, boardId, principal, 'view');
+  const userId = principal?.userId ?? null;
+  // The caller's permission rows in the document change only with a board write (which moves the revision)
+  // or with the caller's memberships, hence the group ids in the key.
+  const groupIds = principal ? [...principal.groupIds].sort().join(',') : '';
+  if (cache.enabled) {
+    const needsCollapsed = userId !== null && cache.hasCategorySections(boardId, access.revision) !== false;
+    const key = BoardDocumentCache.key({
+      boardId,
+      revision: access.revision,
+      creatorId: access.creatorId,
+      userId,
+      groupIds,
+      ownRows: ownRowsKey([...access.userPermissions], [...access.groupPermissions]),
+      collapsed: needsCollapsed ? await collapsedKey(db, boardId, userId) : '',
+    });
+    const hit = cache.get(key);
+    if (hit) return hit;
+  }
+  const state = await loadBoardSnapshot(db, boardId, principal);
+  const document = toBoardDocument(state);
+  const json = JSON.stringify(document);
+  const entry = { json, etag: etagOfJson(json), hasCategorySections: document.sections.some((section) => section.kind === 'category') };
+  cache.set(
+    BoardDocumentCache.key({
+      boardId,
+      revision: state.board.revision,
+      creatorId: state.board.creatorId,
+      userId,
+      groupIds,
+      ownRows: ownRowsKey(
+        state.userPermissions.map((row) => row.permission),
+        state.groupPermissions.map((row) => row.permission),
+      ),
+      collapsed: userId !== null && entry.hasCategorySections ? [...state.collapsedSectionIds].sort().join(',') : '',
+    }),
+    boardId,
+    state.board.revision,
+    entry,
+  );
+  return entry;
 }

@@ -1,0 +1,62 @@
+/**
+ * Serialized board documents of this instance, so that repeated reads skip loading and serializing the board.
+ *
+ * Never trusted on its own: every entry is keyed by what the database says on each request (the board's
+ * revision, which every board write moves, its creator, the caller, the caller's groups and own permission
+ * rows, and its collapsed sections), so a write on any instance makes the old entries unreachable at once. Bounded by bytes;
+ * least recently used entries go first.
+ */
+export interface CachedDocument {
+  json: string;
+  etag: string;
+  /** Whether the document has category sections (whose `collapsed` depends on the caller). */
+  hasCategorySections: boolean;
+}
+
+export class BoardDocumentCache {
+  private readonly entries = new Map<string, CachedDocument>();
+  /** boardId:revision -> whether that revision has category sections, so a read can skip the collapse query. */
+  private readonly categoryFlags = new Map<string, boolean>();
+  private bytes = 0;
+
+  constructor(private readonly maxBytes: number) {}
+
+  get enabled(): boolean {
+    return this.maxBytes > 0;
+  }
+
+  static key(parts: { boardId: string; revision: number; creatorId: string | null; userId: string | null; groupIds: string; ownRows: string; collapsed: string }): string {
+    return JSON.stringify([parts.boardId, parts.revision, parts.creatorId, parts.userId, parts.groupIds, parts.ownRows, parts.collapsed]);
+  }
+
+  hasCategorySections(boardId: string, revision: number): boolean | undefined {
+    return this.categoryFlags.get(`${boardId}:${revision}`);
+  }
+
+  get(key: string): CachedDocument | undefined {
+    const entry = this.entries.get(key);
+    if (entry) {
+      this.entries.delete(key);
+      this.entries.set(key, entry);
+    }
+    return entry;
+  }
+
+  set(key: string, boardId: string, revision: number, entry: CachedDocument): void {
+    if (!this.enabled || entry.json.length > this.maxBytes) return;
+    const previous = this.entries.get(key);
+    if (previous) {
+      this.bytes -= previous.json.length;
+      this.entries.delete(key);
+    }
+    this.entries.set(key, entry);
+    this.bytes += entry.json.length;
+    this.categoryFlags.set(`${boardId}:${revision}`, entry.hasCategorySections);
+    for (const [oldKey, old] of this.entries) {
+      if (this.bytes <= this.maxBytes) break;
+      this.entries.delete(oldKey);
+      this.bytes -= old.json.length;
+    }
+    if (this.categoryFlags.size > 4 * Math.max(1, this.entries.size) + 1024) this.categoryFlags.clear();
+  }
+}
