@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startNode, stopProcess, waitFor } from './bench/processes';
+import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './bench/processes';
 
 const { values } = parseArgs({
   options: { writers: { type: 'string', default: '8' }, seconds: { type: 'string', default: '10' } },
@@ -158,7 +158,9 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-stress-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  const server = startNode('src/main.ts', { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOOTSTRAP_ADMIN_API_KEY: apiKey, LOG_LEVEL: 'warn' });
+  const postgres = process.env.DATABASE_URL ? await freshPostgresSchema(process.env.DATABASE_URL, 'stress') : null;
+  const server = startNode('src/main.ts', { PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOOTSTRAP_ADMIN_API_KEY: apiKey,
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}), LOG_LEVEL: 'warn' });
   let failed = false;
   try {
     await waitFor(`${base}/api/health/ready`);
@@ -181,6 +183,7 @@ async function main(): Promise<void> {
   } finally {
     await stopProcess(server);
     rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
   }
   process.exit(failed ? 1 : 0);
 }

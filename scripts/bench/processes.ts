@@ -29,10 +29,13 @@ export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   throw new Error(`${url} did not answer within ${timeoutMs} ms`);
 }
 
-/** Starts `node <tsx> <script>` with the environment given; stdout is discarded, stderr inherited. */
+/**
+ * Starts a TypeScript entry point under node (through tsx's require hook) with the environment given; stdout is
+ * discarded, stderr inherited. BENCH_NODE_ARGS adds node options (for example `--cpu-prof`).
+ */
 export function startNode(script: string, env: Record<string, string>): ChildProcess {
-  const tsxCli = path.join(root, 'node_modules', 'tsx', 'dist', 'cli.mjs');
-  return spawn(process.execPath, [tsxCli, script], {
+  const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
+  return spawn(process.execPath, [...nodeArgs, '--require', 'tsx/cjs', script], {
     cwd: root,
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
@@ -46,4 +49,28 @@ export async function stopProcess(child: ChildProcess): Promise<void> {
   const timer = setTimeout(() => child.kill('SIGKILL'), 15_000);
   await exited;
   clearTimeout(timer);
+}
+
+/**
+ * For PostgreSQL runs: a fresh schema, so each run bootstraps its own admin and leaves nothing behind.
+ * Returns the DATABASE_URL to hand to the server (search_path set through the connection options) and a cleanup.
+ */
+export async function freshPostgresSchema(databaseUrl: string, prefix: string): Promise<{ url: string; drop: () => Promise<void> }> {
+  const { Client } = await import('pg');
+  const schema = `${prefix}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new Client({ connectionString: databaseUrl });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA "${schema}"`);
+  await admin.end();
+  const url = new URL(databaseUrl);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const cleanup = new Client({ connectionString: databaseUrl });
+      await cleanup.connect();
+      await cleanup.query(`DROP SCHEMA "${schema}" CASCADE`);
+      await cleanup.end();
+    },
+  };
 }

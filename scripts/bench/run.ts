@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { freePort, startNode, stopProcess, waitFor } from './processes';
+import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
 
 const { values } = parseArgs({
   options: {
@@ -82,6 +82,9 @@ interface Row {
   note?: string;
 }
 
+/** Writes are measured one at a time: their figures are latencies, not contention on one board's row lock. */
+const sequential = { connections: 1 };
+
 async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string } = {}) {
   const result = await autocannon({
     url: opts.url ?? base,
@@ -119,11 +122,13 @@ async function main(): Promise<void> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
+  const postgres = process.env.DATABASE_URL ? await freshPostgresSchema(process.env.DATABASE_URL, 'bench') : null;
   const server = startNode('src/main.ts', {
     PORT: String(port),
     HOST: '127.0.0.1',
     DATA_DIR: dataDir,
     BOOTSTRAP_ADMIN_API_KEY: apiKey,
+    ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
   const rows: Row[] = [];
@@ -155,7 +160,7 @@ async function main(): Promise<void> {
       // PUT unchanged (no expectedVersion: concurrent writers all win).
       const current = await api('GET', `/api/boards/${id}`);
       const unchanged = JSON.stringify({ sections: current.sections, items: current.items });
-      add('PUT unchanged', await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }]));
+      add('PUT unchanged', await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }], sequential));
 
       // PUT with 10% of the items moved (alternating between two placements).
       const moved = current.items.map((item: any, i: number) =>
@@ -165,7 +170,7 @@ async function main(): Promise<void> {
       add('PUT 10% moved', await cannon([
         { method: 'PUT', path: `/api/boards/${id}`, body: movedBody },
         { method: 'PUT', path: `/api/boards/${id}`, body: unchanged },
-      ]));
+      ], sequential));
 
       // PATCH one item's position.
       const item = current.items[0];
@@ -173,11 +178,11 @@ async function main(): Promise<void> {
       add('PATCH item', await cannon([
         { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(5000) },
         { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(item.layouts[0].yOffset) },
-      ]));
+      ], sequential));
 
       // POST items on a board of the same size (it grows during the run).
       const postBoard = await seedBoard(`bench-${runId}-${size}-post`, size);
-      add('POST item', await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify({ boardId: postBoard.id, kind: 'clock' }) }]));
+      add('POST item', await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify({ boardId: postBoard.id, kind: 'clock' }) }], sequential));
 
       // PATCH layouts adding a fourth layout (then removing it again, untimed).
       const layouts = current.layouts.map((l: any) => ({ id: l.id, name: l.name, columnCount: l.columnCount, breakpoint: l.breakpoint }));
@@ -192,9 +197,10 @@ async function main(): Promise<void> {
     if (floor) await stopProcess(floor);
     await stopProcess(server);
     rmSync(dataDir, { recursive: true, force: true });
+    await postgres?.drop();
   }
 
-  console.log(`\nTessera benchmark: ${database}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${seconds} s per measurement, ${connections} connections\n`);
+  console.log(`\nTessera benchmark: ${database}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${seconds} s per measurement; GET with ${connections} connections, writes one at a time\n`);
   console.log('| database | operation | items | req/s | p50 ms | p99 ms | errors | note |');
   console.log('|---|---|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {

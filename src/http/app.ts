@@ -9,6 +9,7 @@ import type { Db } from '../db/database';
 import { isDatabaseUnavailable } from '../db/errors';
 import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, ErrorBody, unauthorized } from './errors';
+import { precompileRouting } from './fastRouter';
 import { handlers } from './handlers';
 import { openApiDocument } from './openapiDocument';
 import { PreSerializedJson } from './operation';
@@ -113,6 +114,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const { db, config, logger, lifecycle } = deps;
   const api = buildApi();
   await api.init();
+  precompileRouting(api);
   const boardDocuments = new BoardDocumentCache(config.boardCacheBytes);
 
   const app = express();
@@ -249,7 +251,7 @@ function assertReplyMatchesContract(api: OpenAPIBackend, req: Request, reply: Re
   const declared = operation.responses?.[String(reply.status)];
   if (!declared) throw new Error(`Contract violation: ${operation.operationId} returned undeclared status ${reply.status}`);
   if (reply.body === undefined) return;
-  const body = reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.json) : reply.body;
+  const body = reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.json.toString()) : reply.body;
   const result = api.validateResponse(body, operation, reply.status);
   if (result.errors && result.errors.length > 0) {
     ctx.logger.error({ operationId: operation.operationId, errors: result.errors }, 'response violates the contract');

@@ -32,7 +32,7 @@ type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, number>
  */
 export class PreSerializedJson<T = unknown> {
   declare readonly _type: T;
-  constructor(readonly json: string) {}
+  constructor(readonly json: string | Buffer) {}
 }
 
 /** What a handler returns: one of the operation's declared responses, typed from generated/. Errors are thrown as ApiError. */

@@ -7,7 +7,8 @@
  * least recently used entries go first.
  */
 export interface CachedDocument {
-  json: string;
+  /** The UTF-8 bytes of the document. */
+  json: Buffer;
   etag: string;
   /** Whether the document has category sections (whose `collapsed` depends on the caller). */
   hasCategorySections: boolean;
@@ -43,19 +44,19 @@ export class BoardDocumentCache {
   }
 
   set(key: string, boardId: string, revision: number, entry: CachedDocument): void {
-    if (!this.enabled || entry.json.length > this.maxBytes) return;
+    if (!this.enabled || entry.json.byteLength > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous) {
-      this.bytes -= previous.json.length;
+      this.bytes -= previous.json.byteLength;
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    this.bytes += entry.json.length;
+    this.bytes += entry.json.byteLength;
     this.categoryFlags.set(`${boardId}:${revision}`, entry.hasCategorySections);
     for (const [oldKey, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldKey);
-      this.bytes -= old.json.length;
+      this.bytes -= old.json.byteLength;
     }
     if (this.categoryFlags.size > 4 * Math.max(1, this.entries.size) + 1024) this.categoryFlags.clear();
   }

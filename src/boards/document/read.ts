@@ -278,7 +278,7 @@ export async function readBoardDocumentJson(
   cache: BoardDocumentCache,
   boardId: string,
   principal: Principal | null,
-): Promise<{ json: string; etag: string }> {
+): Promise<{ json: Buffer; etag: string }> {
   const access = await assertBoardAccess(db, boardId, principal, 'view');
   const userId = principal?.userId ?? null;
   // The caller's permission rows in the document change only with a board write (which moves the revision)
@@ -300,8 +300,8 @@ export async function readBoardDocumentJson(
   }
   const state = await loadBoardSnapshot(db, boardId, principal);
   const document = toBoardDocument(state);
-  const json = JSON.stringify(document);
-  const entry = { json, etag: etagOfJson(json), hasCategorySections: document.sections.some((section) => section.kind === 'category') };
+  const text = JSON.stringify(document);
+  const entry = { json: Buffer.from(text, 'utf8'), etag: etagOfJson(text), hasCategorySections: document.sections.some((section) => section.kind === 'category') };
   cache.set(
     BoardDocumentCache.key({
       boardId,
