@@ -54,8 +54,10 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     stopping ??= (async () => {
       lifecycle.shuttingDown = true;
       lifecycle.ready = false;
+      // Requests already sent may still sit unread in socket buffers (the loop may have been busy); closing now
+      // would reset those connections as idle. Give the loop a moment to read them, then stop accepting.
+      await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
       const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      server.closeIdleConnections();
       const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
       await closed;
       clearTimeout(timer);

@@ -14,6 +14,8 @@ export interface Config {
   cookieSecure: boolean;
   sessionTtlSeconds: number;
   shutdownTimeoutMs: number;
+  /** On SIGTERM, how long requests already sent are still read before the listener closes. */
+  shutdownGraceMs: number;
   /** Memory for serialized board documents (0 disables the cache). */
   boardCacheBytes: number;
   /** Validate every response against the OpenAPI document (tests turn this on). */
@@ -64,6 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
     sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownGraceMs: intFrom(env, 'SHUTDOWN_GRACE_MS', 250, 0, 60_000),
     boardCacheBytes: intFrom(env, 'BOARD_CACHE_MB', 64, 0, 16384) * 1024 * 1024,
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
   };

@@ -32,6 +32,8 @@ export interface DatabaseTarget {
   /** PostgreSQL schema to use (tests isolate themselves this way). */
   schema?: string;
   poolMax?: number;
+  /** application_name of the PostgreSQL connections (default `tessera`). */
+  applicationName?: string;
 }
 
 export function createDatabase(target: DatabaseTarget): Db {
@@ -41,7 +43,7 @@ export function createDatabase(target: DatabaseTarget): Db {
     db = knexFactory({
       ...common,
       client: 'pg',
-      connection: { connectionString: target.databaseUrl, application_name: 'tessera' },
+      connection: { connectionString: target.databaseUrl, application_name: target.applicationName ?? 'tessera' },
       searchPath: target.schema ? [target.schema] : undefined,
       pool: { min: 0, max: target.poolMax ?? 10 },
     });

@@ -122,8 +122,9 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? true : false);
   app.set('etag', false);
 
-  // Request id and access log.
+  // Request id and access log; while shutting down, connections are not kept alive.
   app.use((req: Request, res: Response, next: NextFunction) => {
+    if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
     const requestId = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);

@@ -77,7 +77,7 @@ describe('PATCH /api/boards/{id}/visibility', () => {
   it('switches between public and private without touching the version', async () => {
     const boardId = await createBoard(server);
     await server.db('boards').where({ id: boardId }).update({ version: 2 });
-    const { revision } = await boardRow(server, boardId);
+    const { revision } = (await boardRow(server, boardId))!;
     expect((await server.call('PATCH', `/api/boards/${boardId}/visibility`, { body: { visibility: 'public' } })).status).toBe(204);
     expect(await boardRow(server, boardId)).toMatchObject({ isPublic: true, version: 2, revision: revision + 1 });
     expect((await server.call('PATCH', `/api/boards/${boardId}/visibility`, { body: { visibility: 'private' } })).status).toBe(204);

@@ -111,7 +111,7 @@ async function createTestDatabase(): Promise<{ db: Db; dropSchema: () => Promise
   await admin.raw(`CREATE SCHEMA "${schema}"`);
   await admin.destroy();
   return {
-    db: createDatabase({ databaseUrl: url, schema, poolMax: 5 }),
+    db: createDatabase({ databaseUrl: url, schema, poolMax: 5, applicationName: `tessera-${schema}` }),
     dropSchema: async () => {
       const cleanup = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
       await cleanup.raw(`DROP SCHEMA "${schema}" CASCADE`);

@@ -1,0 +1,149 @@
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import knexFactory from 'knex';
+import { call, startTestServer, TestServer } from '../support/server';
+import { categorySection, createBoard, emptySection, expectOk, getBoard, item, position, uid } from '../boards-document/helpers';
+
+const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
+
+describe('a failure inside a save', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    // Injected fault: deleting a section whose id starts with "doomed" fails. Removals are the last statements
+    // of a save, so everything else of the save has been applied when it fails.
+    await server.db.raw(`
+      CREATE FUNCTION refuse_doomed_sections() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF OLD.id LIKE 'doomed%' THEN RAISE EXCEPTION 'injected failure'; END IF;
+        RETURN OLD;
+      END $$`);
+    await server.db.raw('CREATE TRIGGER refuse_doomed_sections BEFORE DELETE ON sections FOR EACH ROW EXECUTE FUNCTION refuse_doomed_sections()');
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('leaves the board exactly as before, answering a 500 that leaks nothing', async () => {
+    const board = await createBoard(server);
+    const kept = uid('kept');
+    const removed = uid('removed');
+    const category = uid('cat');
+    const doomed = uid('doomed');
+    const seeded = await server.call('PUT', `/api/boards/${board.boardId}`, {
+      body: {
+        sections: [emptySection(board.sectionId), categorySection(category, 'Before', 1), categorySection(doomed, 'Doomed', 2)],
+        items: [item(kept, [position(board.layoutId, board.sectionId, 0, 0)]), item(removed, [position(board.layoutId, board.sectionId, 1, 0)])],
+      },
+    });
+    expectOk(seeded);
+    const before = await getBoard(server, board.boardId);
+
+    const failed = await server.call('PUT', `/api/boards/${board.boardId}`, {
+      body: {
+        expectedVersion: before.body.version,
+        sections: [emptySection(board.sectionId), categorySection(category, 'After', 1)],
+        items: [
+          item(kept, [position(board.layoutId, board.sectionId, 5, 5)], { options: { changed: true } }),
+          item(uid('added'), [position(board.layoutId, board.sectionId, 2, 0)]),
+        ],
+      },
+    });
+    expect(failed.status).toBe(500);
+    expect(failed.body).toMatchObject({ code: 'INTERNAL_SERVER_ERROR', message: 'Internal server error' });
+    expect(JSON.stringify(failed.body)).not.toMatch(/injected|sections|DELETE|stack/i);
+
+    const after = await getBoard(server, board.boardId);
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+    const rows = await server.db('boards').where({ id: board.boardId }).first('version');
+    expect(rows.version).toBe(before.body.version);
+  });
+});
+
+(onPostgres ? describe : describe.skip)('the database going away (PostgreSQL)', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.stop();
+  });
+
+  it('answers 503 while its connections are cut, then recovers without a restart', async () => {
+    const board = await createBoard(server);
+    expectOk(await getBoard(server, board.boardId));
+    const applicationName = (server.db.client.config.connection as { application_name: string }).application_name;
+    const admin = knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL, pool: { min: 0, max: 2 } });
+    try {
+      // Hold the board's row lock so that a save is waiting inside the database when its connection is cut.
+      const blocker = await admin.transaction();
+      const schema = (server.db.client.config.searchPath as string[])[0];
+      await blocker.raw(`SELECT id FROM "${schema}".boards WHERE id = ? FOR UPDATE`, [board.boardId]);
+      const save = server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: [emptySection(board.sectionId)], items: [] } });
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      const terminated = await admin.raw('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = ?', [applicationName]);
+      expect(terminated.rows.length).toBeGreaterThan(0);
+      const cut = await save;
+      await blocker.rollback();
+      expect(cut.status).toBe(503);
+      expect(cut.body).toEqual({ message: 'Database unavailable, retry later', code: 'SERVICE_UNAVAILABLE', data: {} });
+
+      // No restart: the pool replaces the dead connections.
+      let recovered = null;
+      for (let attempt = 0; attempt < 20 && !recovered; attempt++) {
+        const result = await getBoard(server, board.boardId);
+        expect([200, 503]).toContain(result.status);
+        if (result.status === 200) recovered = result;
+        else await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(recovered?.status).toBe(200);
+      expect((await call(server.url, 'GET', '/api/health/live')).status).toBe(200);
+    } finally {
+      await admin.destroy();
+    }
+  });
+});
+
+describe('SIGTERM under load', () => {
+  it('finishes the requests in flight, then exits', async () => {
+    const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-sigterm-'));
+    const key = `sigterm${randomBytes(3).toString('hex')}.${randomBytes(24).toString('hex')}`;
+    const port = 20000 + Math.floor(Math.random() * 20000);
+    const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/main.ts'], {
+      cwd: path.resolve(__dirname, '../..'),
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOOTSTRAP_ADMIN_API_KEY: key, LOG_LEVEL: 'silent', DATABASE_URL: '' },
+      stdio: 'ignore',
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+    const base = `http://127.0.0.1:${port}`;
+    try {
+      for (let i = 0; i < 120; i++) {
+        if ((await fetch(`${base}/api/health/ready`).then((r) => r.status, () => 0)) === 200) break;
+        await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+      // Logins are slow on purpose (bcrypt): a queue of them is in flight when SIGTERM arrives.
+      let finished = 0;
+      const inFlight = Array.from({ length: 12 }, (_, i) =>
+        call(base, 'POST', '/api/auth/login', { body: { username: `nobody-${i}`, password: 'wrong-password' } }).finally(() => {
+          finished += 1;
+        }),
+      );
+      // Long enough for every connection to be accepted, far shorter than twelve bcrypt comparisons.
+      await new Promise((resolve) => setTimeout(resolve, 250));
+      const finishedBeforeSignal = finished;
+      child.kill('SIGTERM');
+      const results = await Promise.all(inFlight);
+      expect(finishedBeforeSignal).toBeLessThan(12);
+      expect(results.map((r) => r.status)).toEqual(Array(12).fill(401));
+      expect(await exited).toBe(0);
+      await expect(fetch(`${base}/api/health/live`)).rejects.toThrow();
+    } finally {
+      if (child.exitCode === null) child.kill('SIGKILL');
+      rmSync(dataDir, { recursive: true, force: true });
+    }
+  });
+});
