@@ -6,6 +6,7 @@ import { createDatabase, Db } from './db/database';
 import { lockDataDir } from './db/dataDirLock';
 import { migrateToLatest } from './db/migrate';
 import { createApp } from './http/app';
+import { trackConnections } from './http/gracefulClose';
 import type { Lifecycle } from './http/operation';
 import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
 
@@ -38,6 +39,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   const app = await createApp({ db, config, logger, lifecycle });
 
   const server = http.createServer(app);
+  const connections = trackConnections(server);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
@@ -54,13 +56,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     stopping ??= (async () => {
       lifecycle.shuttingDown = true;
       lifecycle.ready = false;
-      // Requests already sent may still sit unread in socket buffers (the loop may have been busy); closing now
-      // would reset those connections as idle. Give the loop a moment to read them, then stop accepting.
-      await new Promise((resolve) => setTimeout(resolve, config.shutdownGraceMs));
-      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-      const timer = setTimeout(() => server.closeAllConnections(), config.shutdownTimeoutMs);
-      await closed;
-      clearTimeout(timer);
+      await connections.close(config.shutdownGraceMs, config.shutdownTimeoutMs);
       await db.destroy();
       unlock();
     })();

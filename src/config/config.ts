@@ -14,7 +14,7 @@ export interface Config {
   cookieSecure: boolean;
   sessionTtlSeconds: number;
   shutdownTimeoutMs: number;
-  /** On SIGTERM, how long requests already sent are still read before the listener closes. */
+  /** On SIGTERM, how long the listener stays open so that requests already sent are accepted and served. */
   shutdownGraceMs: number;
   /** Memory for serialized board documents (0 disables the cache). */
   boardCacheBytes: number;
@@ -66,7 +66,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
     sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    shutdownGraceMs: intFrom(env, 'SHUTDOWN_GRACE_MS', 250, 0, 60_000),
+    shutdownGraceMs: intFrom(env, 'SHUTDOWN_GRACE_MS', 1000, 0, 60_000),
     boardCacheBytes: intFrom(env, 'BOARD_CACHE_MB', 64, 0, 16384) * 1024 * 1024,
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
   };

@@ -122,9 +122,8 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? true : false);
   app.set('etag', false);
 
-  // Request id and access log; while shutting down, connections are not kept alive.
+  // Request id and access log.
   app.use((req: Request, res: Response, next: NextFunction) => {
-    if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
     const requestId = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
@@ -185,7 +184,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
       );
       res.locals.userId = ctx.principal?.userId;
       if (config.validateResponses) assertReplyMatchesContract(api, req, reply, ctx);
-      sendReply(res, reply);
+      sendReply(res, reply, lifecycle);
     } catch (error) {
       res.locals.userId = ctx.principal?.userId;
       next(error);
@@ -194,7 +193,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
 
   // Every error leaves as {message, code, data}; stack traces and SQL stay in the log.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    sendReply(res, toErrorReply(error, logger, res.locals.requestId, req));
+    sendReply(res, toErrorReply(error, logger, res.locals.requestId, req), lifecycle);
   });
 
   return app;
@@ -224,8 +223,10 @@ function toErrorReply(error: unknown, logger: Logger, requestId: string, req: Re
   return errorReply(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', { requestId }));
 }
 
-function sendReply(res: Response, reply: Reply): void {
+function sendReply(res: Response, reply: Reply, lifecycle: Lifecycle): void {
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  // While shutting down, no connection is kept alive for another request.
+  if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
   res.status(reply.status);
   if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
     res.end();

@@ -1,4 +1,5 @@
 import { spawn } from 'node:child_process';
+import http from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -115,7 +116,7 @@ describe('SIGTERM under load', () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/main.ts'], {
       cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOOTSTRAP_ADMIN_API_KEY: key, LOG_LEVEL: 'silent', DATABASE_URL: '' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOOTSTRAP_ADMIN_API_KEY: key, LOG_LEVEL: 'silent', DATABASE_URL: '', SHUTDOWN_GRACE_MS: '2000' },
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -127,8 +128,9 @@ describe('SIGTERM under load', () => {
       }
       // Logins are slow on purpose (bcrypt): a queue of them is in flight when SIGTERM arrives.
       let finished = 0;
+      // One connection per request (no keep-alive reuse, whose races at shutdown are the client's to retry).
       const inFlight = Array.from({ length: 12 }, (_, i) =>
-        call(base, 'POST', '/api/auth/login', { body: { username: `nobody-${i}`, password: 'wrong-password' } }).finally(() => {
+        postOnOwnConnection(port, '/api/auth/login', { username: `nobody-${i}`, password: 'wrong-password' }).finally(() => {
           finished += 1;
         }),
       );
@@ -147,3 +149,18 @@ describe('SIGTERM under load', () => {
     }
   });
 });
+
+function postOnOwnConnection(port: number, urlPath: string, body: unknown): Promise<{ status: number }> {
+  return new Promise((resolve, reject) => {
+    const request = http.request(
+      { host: '127.0.0.1', port, path: urlPath, method: 'POST', agent: false, headers: { 'Content-Type': 'application/json' } },
+      (response) => {
+        response.resume();
+        response.on('end', () => resolve({ status: response.statusCode ?? 0 }));
+        response.on('error', reject);
+      },
+    );
+    request.on('error', reject);
+    request.end(JSON.stringify(body));
+  });
+}
