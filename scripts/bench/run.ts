@@ -5,6 +5,10 @@
  *
  *   npm run bench                       # all sizes, 5 s per measurement
  *   npm run bench -- --seconds 3 --sizes 20,200
+ *   npm run bench -- --sizes 200 --ops get,put      # only some operations (get, put, put-moved, patch-item, post-item, layouts)
+ *
+ * Every measurement is preceded by an untimed warm-up of the same requests (--warmup seconds, default 1), so
+ * that JIT compilation does not count.
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -19,8 +23,12 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     sizes: { type: 'string', default: '20,200,2000' },
     connections: { type: 'string', default: '10' },
+    ops: { type: 'string', default: 'get,put,put-moved,patch-item,post-item,layouts' },
+    warmup: { type: 'string', default: '1' },
   },
 });
+const ops = new Set(values.ops!.split(','));
+const warmupSeconds = Number(values.warmup);
 const seconds = Number(values.seconds);
 const sizes = values.sizes!.split(',').map(Number);
 const connections = Number(values.connections);
@@ -86,12 +94,16 @@ interface Row {
 const sequential = { connections: 1 };
 
 async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string } = {}) {
-  const result = await autocannon({
+  const settings = {
     url: opts.url ?? base,
     connections: opts.connections ?? connections,
-    duration: seconds,
     headers: { ApiKey: apiKey, 'Content-Type': 'application/json' },
     requests,
+  };
+  if (warmupSeconds > 0) await autocannon({ ...settings, duration: warmupSeconds });
+  const result = await autocannon({
+    ...settings,
+    duration: seconds,
   });
   return {
     reqPerSec: Math.round(result.requests.average),
@@ -107,6 +119,8 @@ async function cannon(requests: autocannon.Request[], opts: { connections?: numb
  */
 async function timeSteps(count: number, measured: () => Promise<void>, reset: () => Promise<void>): Promise<{ p50: number; max: number }> {
   const samples: number[] = [];
+  await measured();
+  await reset();
   for (let i = 0; i < count; i++) {
     const started = performance.now();
     await measured();
@@ -144,30 +158,32 @@ async function main(): Promise<void> {
         console.error(`  ${database} ${operation} ${size}: ${JSON.stringify(r)}`);
       };
 
-      // GET, and the floor serving the same bytes.
-      const getResult = await cannon([{ method: 'GET', path: `/api/boards/${id}` }]);
-      const bodyFile = path.join(dataDir, `board-${size}.json`);
-      const bytes = await (await fetch(`${base}/api/boards/${id}`, { headers: { ApiKey: apiKey } })).text();
-      writeFileSync(bodyFile, bytes);
-      const floorPort = await freePort();
-      floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
-      await waitFor(`http://127.0.0.1:${floorPort}/`);
-      const floorResult = await cannon([{ method: 'GET', path: '/' }], { url: `http://127.0.0.1:${floorPort}` });
-      await stopProcess(floor);
-      floor = null;
-      add('GET board', { ...getResult, note: `${Math.round((100 * getResult.reqPerSec) / floorResult.reqPerSec)}% of floor (${floorResult.reqPerSec} req/s, ${bytes.length} bytes)` });
+      if (ops.has('get')) {
+        // GET, and the floor serving the same bytes.
+        const getResult = await cannon([{ method: 'GET', path: `/api/boards/${id}` }]);
+        const bodyFile = path.join(dataDir, `board-${size}.json`);
+        const bytes = await (await fetch(`${base}/api/boards/${id}`, { headers: { ApiKey: apiKey } })).text();
+        writeFileSync(bodyFile, bytes);
+        const floorPort = await freePort();
+        floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
+        await waitFor(`http://127.0.0.1:${floorPort}/`);
+        const floorResult = await cannon([{ method: 'GET', path: '/' }], { url: `http://127.0.0.1:${floorPort}` });
+        await stopProcess(floor);
+        floor = null;
+        add('GET board', { ...getResult, note: `${Math.round((100 * getResult.reqPerSec) / floorResult.reqPerSec)}% of floor (${floorResult.reqPerSec} req/s, ${bytes.length} bytes)` });
+      }
 
       // PUT unchanged (no expectedVersion: concurrent writers all win).
       const current = await api('GET', `/api/boards/${id}`);
       const unchanged = JSON.stringify({ sections: current.sections, items: current.items });
-      add('PUT unchanged', await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }], sequential));
+      if (ops.has('put')) add('PUT unchanged', await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }], sequential));
 
       // PUT with 10% of the items moved (alternating between two placements).
       const moved = current.items.map((item: any, i: number) =>
         i % 10 === 0 ? { ...item, layouts: item.layouts.map((l: any) => ({ ...l, yOffset: l.yOffset + 1000 })) } : item,
       );
       const movedBody = JSON.stringify({ sections: current.sections, items: moved });
-      add('PUT 10% moved', await cannon([
+      if (ops.has('put-moved')) add('PUT 10% moved', await cannon([
         { method: 'PUT', path: `/api/boards/${id}`, body: movedBody },
         { method: 'PUT', path: `/api/boards/${id}`, body: unchanged },
       ], sequential));
@@ -175,23 +191,27 @@ async function main(): Promise<void> {
       // PATCH one item's position.
       const item = current.items[0];
       const patchBody = (y: number) => JSON.stringify({ layouts: [{ ...item.layouts[0], yOffset: y }] });
-      add('PATCH item', await cannon([
+      if (ops.has('patch-item')) add('PATCH item', await cannon([
         { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(5000) },
         { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(item.layouts[0].yOffset) },
       ], sequential));
 
       // POST items on a board of the same size (it grows during the run).
-      const postBoard = await seedBoard(`bench-${runId}-${size}-post`, size);
-      add('POST item', await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify({ boardId: postBoard.id, kind: 'clock' }) }], sequential));
+      if (ops.has('post-item')) {
+        const postBoard = await seedBoard(`bench-${runId}-${size}-post`, size);
+        add('POST item', await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify({ boardId: postBoard.id, kind: 'clock' }) }], sequential));
+      }
 
       // PATCH layouts adding a fourth layout (then removing it again, untimed).
       const layouts = current.layouts.map((l: any) => ({ id: l.id, name: l.name, columnCount: l.columnCount, breakpoint: l.breakpoint }));
+      if (ops.has('layouts')) {
       const timing = await timeSteps(
         5,
         () => api('PATCH', `/api/boards/${id}/layouts`, { layouts: [...layouts, { id: 'wide', name: 'Wide', columnCount: 2, breakpoint: 1920 }] }),
         () => api('PATCH', `/api/boards/${id}/layouts`, { layouts }),
       );
-      add('PATCH layouts (+1 layout)', { reqPerSec: 0, p50: timing.p50, p99: timing.max, errors: 0, note: 'sequential, 5 runs; p99 column is the max' });
+      add('PATCH layouts (+1 layout)', { reqPerSec: 0, p50: timing.p50, p99: timing.max, errors: 0, note: 'sequential, 5 runs after 1 untimed; p99 column is the max' });
+      }
     }
   } finally {
     if (floor) await stopProcess(floor);

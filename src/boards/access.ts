@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { preparedStatement } from '../db/prepared';
 import { notFound } from '../http/errors';
 import type { Principal } from '../identity/principal';
 
@@ -40,7 +41,10 @@ export function decideBoardAccess(
   return { boardId: board.id, revision: board.revision, isPublic: board.isPublic, creatorId: board.creatorId, canView, canModify, canFull };
 }
 
-/** Loads the board's access facts for the caller in one query; null when the board does not exist. */
+/**
+ * Loads the board's access facts for the caller in one query; null when the board does not exist. Runs on every
+ * board request, so its text is fixed (groups as one array parameter) and PostgreSQL keeps it prepared.
+ */
 export async function loadBoardAccess(db: Db, boardId: string, principal: Principal | null): Promise<(BoardAccess & OwnBoardRows) | null> {
   const userId = principal?.userId ?? null;
   const groupIds = principal?.groupIds ?? [];
@@ -59,10 +63,11 @@ export async function loadBoardAccess(db: Db, boardId: string, principal: Princi
           .as('userPermissions'),
         db('board_group_permissions')
           .whereRaw('board_group_permissions.board_id = boards.id')
-          .whereIn('groupId', groupIds.length > 0 ? groupIds : [''])
+          .whereRaw('board_group_permissions.group_id = any(?::text[])', [groupIds])
           .select(db.raw(`coalesce(json_agg(permission ORDER BY permission), '[]'::json)`))
           .as('groupPermissions'),
-      );
+      )
+      .options(preparedStatement('tessera_board_access'));
   if (!row) return null;
   const rows = { userPermissions: principal ? row.userPermissions : [], groupPermissions: principal ? row.groupPermissions : [] };
   return { ...decideBoardAccess(row, principal, rows), ...rows };

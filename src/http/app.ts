@@ -127,6 +127,8 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     const requestId = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
+    // The access log line is at info: below that level there is nothing to time or write.
+    if (!logger.isLevelEnabled('info')) return next();
     const started = process.hrtime.bigint();
     res.on('finish', () => {
       logger.info(
@@ -160,10 +162,15 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.use(express.json({ limit: config.bodyLimitBytes, type: jsonTypes, strict: false }));
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
+    let requestLogger: Logger | undefined;
     const ctx: RequestContext = {
       db,
       config,
-      logger: logger.child({ requestId: res.locals.requestId }),
+      // Created on first use: most requests never log.
+      get logger() {
+        requestLogger ??= logger.child({ requestId: res.locals.requestId });
+        return requestLogger;
+      },
       requestId: res.locals.requestId,
       principal: null,
       clientIp: req.ip ?? req.socket.remoteAddress ?? 'unknown',

@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { preparedStatement } from '../db/prepared';
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
@@ -62,9 +63,11 @@ export type KeyCheck =
 export async function verifyApiKey(db: Db, value: string, now = new Date()): Promise<KeyCheck> {
   const parsed = parseApiKey(value);
   if (!parsed) return { ok: false, reason: 'malformed' };
-  const rows: (ApiKeyRow & MembershipRow)[] = await withMembershipRows(
+  const rows: (Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt'> & MembershipRow)[] = await withMembershipRows(
     db('api_keys').join('users', 'users.id', 'api_keys.user_id').where('api_keys.id', parsed.id),
-  ).select('api_keys.*');
+  )
+    .select('api_keys.id', 'api_keys.userId', 'api_keys.tokenHash', 'api_keys.scopes', 'api_keys.expiresAt', 'api_keys.lastUsedAt')
+    .options(preparedStatement('tessera_api_key'));
   const row = rows[0];
   // Hash even on a miss so that an unknown id and a wrong token take the same time.
   const matches = tokenMatchesHash(parsed.token, row?.tokenHash ?? '0'.repeat(64));

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
+import { preparedStatement } from '../../db/prepared';
 import { notFound } from '../../http/errors';
 import type { Principal } from '../../identity/principal';
 import { isKnownWidgetKind } from '../../widgets/registry';
@@ -264,7 +265,8 @@ async function collapsedKey(db: Knex, boardId: string, userId: string): Promise<
     .join('sections', 'sections.id', 'section_collapse_states.sectionId')
     .where({ 'sections.boardId': boardId, 'section_collapse_states.userId': userId, 'section_collapse_states.collapsed': true })
     .select('section_collapse_states.sectionId')
-    .orderBy('section_collapse_states.sectionId');
+    .orderBy('section_collapse_states.sectionId')
+    .options(preparedStatement('tessera_board_collapsed'));
   return rows.map((row) => row.sectionId).join(',');
 }
 

@@ -66,7 +66,10 @@ export async function loadLockedState(
 export async function freshRead(q: Knex, boardId: string, principal: Principal): Promise<DocumentResult> {
   const state = await loadBoardState(q, boardId, principal);
   if (!state) throw notFound('Board not found');
-  const document = toBoardDocument(state);
+  return documentResult(toBoardDocument(state));
+}
+
+function documentResult(document: BoardDocument): DocumentResult {
   return { document, etag: etagOf(document) };
 }
 
@@ -91,7 +94,9 @@ export async function saveBoardContent(db: Knex, options: SaveContentOptions): P
     await lockBoardForWrite(trx, boardId, { bumpVersion: true, expectedVersion: options.expectedVersion });
     const state = await loadLockedState(trx, boardId, principal, { ifMatch: options.ifMatch, versionBumped: true });
     await checkAgainstBoard(trx, state, content, principal);
-    await applyContent(trx, state, content);
+    const wrote = await applyContent(trx, state, content);
+    // Nothing but the version bump written: the state read after the bump is the board as it now stands.
+    if (!wrote) return documentResult(toBoardDocument(state));
     return freshRead(trx, boardId, principal);
   });
 }
@@ -103,13 +108,21 @@ async function checkAgainstBoard(trx: Knex.Transaction, state: BoardState, conte
   }
 
   const requestedIntegrations = content.items.flatMap((item) => item.integrationIds);
-  await assertIntegrationsExist(trx, requestedIntegrations);
+  if (requestedIntegrations.length > 0) await assertIntegrationsExist(trx, requestedIntegrations);
 
   // Ids that are new to this board's comparison set but exist as rows: on another board, or hidden rows here.
   const knownItems = new Set(readableItems(state).map((item) => item.id));
   const knownSections = new Set(readableSections(state).map((section) => section.id));
   const newItemIds = content.items.map((item) => item.id).filter((id) => !knownItems.has(id));
   const newSectionIds = content.sections.map((section) => section.id).filter((id) => !knownSections.has(id));
+  if (newItemIds.length > 0 || newSectionIds.length > 0) await assertIdsFree(trx, state.board.id, newItemIds, newSectionIds);
+
+  // Binding rules 2-4: only ids not yet bound anywhere on the board are checked.
+  await assertCanBind(trx, principal, requestedIntegrations, new Set(state.bindings.map((binding) => binding.integrationId)));
+}
+
+/** 409 when ids new to the board's comparison set already exist as rows: on another board, or hidden rows here. */
+async function assertIdsFree(trx: Knex.Transaction, boardId: string, newItemIds: string[], newSectionIds: string[]): Promise<void> {
   const taken: { id: string; boardId: string }[] = await trx
     .select('id', 'boardId')
     .from('items')
@@ -117,15 +130,12 @@ async function checkAgainstBoard(trx: Knex.Transaction, state: BoardState, conte
     .unionAll((union) => {
       union.select('id', 'boardId').from('sections').whereIn('id', newSectionIds);
     });
-  const elsewhere = taken.filter((row) => row.boardId !== state.board.id).map((row) => row.id);
+  const elsewhere = taken.filter((row) => row.boardId !== boardId).map((row) => row.id);
   if (elsewhere.length > 0) throw conflict(`Ids already used on another board: ${listIds(elsewhere)}`, { ids: [...new Set(elsewhere)] });
   const hidden = taken.map((row) => row.id);
   if (hidden.length > 0) {
     throw conflict(`Ids already used by elements of this board that this server cannot read: ${listIds(hidden)}`, { ids: [...new Set(hidden)] });
   }
-
-  // Binding rules 2-4: only ids not yet bound anywhere on the board are checked.
-  await assertCanBind(trx, principal, requestedIntegrations, new Set(state.bindings.map((binding) => binding.integrationId)));
 }
 
 /** Stored values of an existing section after a save: the stored kind decides what is written (PUT rule 6). */
@@ -156,13 +166,33 @@ const json = (rows: unknown[]) => JSON.stringify(rows);
 
 const positionColumns = 'x_offset int, y_offset int, width int, height int';
 
-/** The diff of PUT rules 3-8 and 13, each kind of change as one statement (jsonb_to_recordset batches). */
-async function applyContent(trx: Knex.Transaction, state: BoardState, content: BoardContent): Promise<void> {
+/** Equality of two JSON values as jsonb compares them: object keys in any order, arrays in order. */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((value, i) => sameJson(value, b[i]));
+  if (Array.isArray(b)) return false;
+  const keysA = Object.keys(a);
+  if (keysA.length !== Object.keys(b).length) return false;
+  return keysA.every((key) => Object.prototype.hasOwnProperty.call(b, key) && sameJson((a as any)[key], (b as any)[key]));
+}
+
+type Position = { xOffset: number; yOffset: number; width: number; height: number };
+const samePosition = (a: Position, b: Position) => a.xOffset === b.xOffset && a.yOffset === b.yOffset && a.width === b.width && a.height === b.height;
+
+/**
+ * The diff of PUT rules 3-8 and 13, each kind of change as one statement (jsonb_to_recordset batches). Rows whose
+ * stored values already equal what would be written are left alone, and a kind of change with no rows sends no
+ * statement: an unchanged document writes nothing here. Returns whether anything was written.
+ */
+async function applyContent(trx: Knex.Transaction, state: BoardState, content: BoardContent): Promise<boolean> {
   const boardId = state.board.id;
   const storedSections = new Map(readableSections(state).map((section) => [section.id, section]));
   const storedItems = new Map(readableItems(state).map((item) => [item.id, item]));
   const payloadSectionIds = new Set(content.sections.map((section) => section.id));
   const payloadItemIds = new Set(content.items.map((item) => item.id));
+  const storedItemLayouts = new Map(state.itemLayouts.map((row) => [`${row.itemId}\n${row.layoutId}`, row]));
+  const storedSectionLayouts = new Map(state.sectionLayouts.map((row) => [`${row.sectionId}\n${row.layoutId}`, row]));
 
   const addedSections = content.sections.filter((section) => !storedSections.has(section.id));
   const keptSections = content.sections.filter((section) => storedSections.has(section.id));
@@ -182,83 +212,132 @@ async function applyContent(trx: Knex.Transaction, state: BoardState, content: B
     return { item_id, integration_id };
   };
 
+  // Kept rows whose stored values differ from what the save writes.
+  const updatedItems = keptItems
+    .map((item) => ({ id: item.id, kind: item.kind, options: item.options, advanced_options: normalizeAdvancedOptions(item.advancedOptions) }))
+    .filter((row) => {
+      const stored = storedItems.get(row.id)!;
+      return stored.kind !== row.kind || !sameJson(stored.options, row.options) || !sameJson(stored.advancedOptions, row.advanced_options);
+    });
+  const updatedItemPositions = keptItems
+    .flatMap((item) => item.layouts.map((p) => ({ p, row: itemPositionRow(item.id, p) })))
+    .filter(({ p, row }) => {
+      const stored = storedItemLayouts.get(`${row.item_id}\n${row.layout_id}`);
+      return stored !== undefined && (stored.sectionId !== p.sectionId || !samePosition(stored, p));
+    })
+    .map(({ row }) => row);
+  const updatedSections = keptSections
+    .map((section) => ({ stored: storedSections.get(section.id)!, row: updatedSection(storedSections.get(section.id)!, section) }))
+    .filter(
+      ({ stored, row }) => stored.xOffset !== row.x_offset || stored.yOffset !== row.y_offset || stored.name !== row.name || !sameJson(stored.options, row.options),
+    )
+    .map(({ row }) => row);
+  const updatedSectionPositions = keptSections
+    .flatMap((section) =>
+      section.kind === 'dynamic' && storedSections.get(section.id)!.kind === 'dynamic' ? section.layouts.map((p) => ({ p, row: sectionPositionRow(section.id, p) })) : [],
+    )
+    .filter(({ p, row }) => {
+      const stored = storedSectionLayouts.get(`${row.section_id}\n${row.layout_id}`);
+      return stored !== undefined && (stored.parentSectionId !== p.parentSectionId || !samePosition(stored, p));
+    })
+    .map(({ row }) => row);
+
+  let wrote = false;
+  /** One statement for a batch of rows; nothing at all for an empty batch. */
+  const batch = async (rows: unknown[], sql: string, bindings: (rowsJson: string) => Knex.RawBinding[]) => {
+    if (rows.length === 0) return;
+    wrote = true;
+    await trx.raw(sql, bindings(json(rows)));
+  };
+
   // Added sections, then the positions of added dynamic sections.
-  await trx.raw(
+  await batch(
+    addedSections.map(newSection),
     `INSERT INTO sections (id, board_id, kind, x_offset, y_offset, name, options)
      SELECT v.id, ?, v.kind, v.x_offset, v.y_offset, v.name, v.options
      FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, x_offset int, y_offset int, name text, options jsonb)`,
-    [boardId, json(addedSections.map(newSection))],
+    (rows) => [boardId, rows],
   );
-  await trx.raw(
+  await batch(
+    addedSections.flatMap((section) => (section.kind === 'dynamic' ? section.layouts.map((p) => sectionPositionRow(section.id, p)) : [])),
     `INSERT INTO section_layouts (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
      SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
      FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})`,
-    [json(addedSections.flatMap((section) => (section.kind === 'dynamic' ? section.layouts.map((p) => sectionPositionRow(section.id, p)) : [])))],
+    (rows) => [rows],
   );
 
   // Added items with exactly the positions supplied (rule 5), and their bindings.
-  await trx.raw(
+  await batch(
+    addedItems.map((item) => ({ id: item.id, kind: item.kind, options: item.options, advanced_options: normalizeAdvancedOptions(item.advancedOptions) })),
     `INSERT INTO items (id, board_id, kind, options, advanced_options)
      SELECT v.id, ?, v.kind, v.options, v.advanced_options
      FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)`,
-    [boardId, json(addedItems.map((item) => ({ id: item.id, kind: item.kind, options: item.options, advanced_options: normalizeAdvancedOptions(item.advancedOptions) })))],
+    (rows) => [boardId, rows],
   );
-  await trx.raw(
+  await batch(
+    addedItems.flatMap((item) => item.layouts.map((p) => itemPositionRow(item.id, p))),
     `INSERT INTO item_layouts (item_id, layout_id, section_id, x_offset, y_offset, width, height)
      SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
      FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})`,
-    [json(addedItems.flatMap((item) => item.layouts.map((p) => itemPositionRow(item.id, p))))],
+    (rows) => [rows],
   );
-  await trx.raw(
+  await batch(
+    addedBindings.map(pair),
     `INSERT INTO integration_items (item_id, integration_id)
      SELECT v.item_id, v.integration_id FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)`,
-    [json(addedBindings.map(pair))],
+    (rows) => [rows],
   );
 
   // Updated items: kind, options, advanced options; then only their existing positions (matched on item + layout).
-  await trx.raw(
+  await batch(
+    updatedItems,
     `UPDATE items AS i SET kind = v.kind, options = v.options, advanced_options = v.advanced_options
      FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)
      WHERE i.id = v.id AND i.board_id = ?`,
-    [json(keptItems.map((item) => ({ id: item.id, kind: item.kind, options: item.options, advanced_options: normalizeAdvancedOptions(item.advancedOptions) }))), boardId],
+    (rows) => [rows, boardId],
   );
-  await trx.raw(
+  await batch(
+    updatedItemPositions,
     `UPDATE item_layouts AS il
      SET section_id = v.section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
      FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
      WHERE il.item_id = v.item_id AND il.layout_id = v.layout_id`,
-    [json(keptItems.flatMap((item) => item.layouts.map((p) => itemPositionRow(item.id, p))))],
+    (rows) => [rows],
   );
 
   // Updated sections (kind never changes) and the existing positions of dynamic ones.
-  await trx.raw(
+  await batch(
+    updatedSections,
     `UPDATE sections AS s SET x_offset = v.x_offset, y_offset = v.y_offset, name = v.name, options = v.options
      FROM jsonb_to_recordset(?::jsonb) AS v(id text, x_offset int, y_offset int, name text, options jsonb)
      WHERE s.id = v.id AND s.board_id = ?`,
-    [json(keptSections.map((section) => updatedSection(storedSections.get(section.id)!, section))), boardId],
+    (rows) => [rows, boardId],
   );
-  await trx.raw(
+  await batch(
+    updatedSectionPositions,
     `UPDATE section_layouts AS sl
      SET parent_section_id = v.parent_section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
      FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
      WHERE sl.section_id = v.section_id AND sl.layout_id = v.layout_id`,
-    [
-      json(
-        keptSections.flatMap((section) =>
-          section.kind === 'dynamic' && storedSections.get(section.id)!.kind === 'dynamic' ? section.layouts.map((p) => sectionPositionRow(section.id, p)) : [],
-        ),
-      ),
-    ],
+    (rows) => [rows],
   );
 
   // Removals last: bindings of kept items, items (cascading positions and bindings), sections (cascading positions).
-  await trx.raw(
+  await batch(
+    removedBindings.map((b) => ({ item_id: b.itemId, integration_id: b.integrationId })),
     `DELETE FROM integration_items AS ii USING jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)
      WHERE ii.item_id = v.item_id AND ii.integration_id = v.integration_id`,
-    [json(removedBindings.map((b) => ({ item_id: b.itemId, integration_id: b.integrationId })))],
+    (rows) => [rows],
   );
-  await trx('items').where({ boardId }).whereIn('id', removedItemIds).del();
-  await trx('sections').where({ boardId }).whereIn('id', removedSectionIds).del();
+  if (removedItemIds.length > 0) {
+    wrote = true;
+    await trx('items').where({ boardId }).whereIn('id', removedItemIds).del();
+  }
+  if (removedSectionIds.length > 0) {
+    wrote = true;
+    await trx('sections').where({ boardId }).whereIn('id', removedSectionIds).del();
+  }
+  return wrote;
 }
 
 export function itemPositionRow(itemId: string, p: { layoutId: string; sectionId: string; xOffset: number; yOffset: number; width: number; height: number }) {
