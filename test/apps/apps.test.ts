@@ -5,6 +5,7 @@ import type { Principal } from '../../src/identity/principal';
 import { expandPermissions, GlobalPermission } from '../../src/identity/permissions';
 import { Actor, createActor } from '../support/actors';
 import { startTestServer, TestServer } from '../support/server';
+import { expectError } from '../support/expect';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -14,12 +15,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-function expectError(result: { status: number; body: any }, status: number, code: string, message?: string) {
-  expect(result.status).toBe(status);
-  expect(result.body.code).toBe(code);
-  if (message !== undefined) expect(result.body.message).toBe(message);
-  expect(result.body.data).toEqual(expect.any(Object));
-}
 
 const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 const icon = 'https://cdn.example.com/icon.svg';

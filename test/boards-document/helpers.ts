@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { TestServer } from '../support/server';
+export { expectError } from '../support/expect';
 
 let counter = 0;
 export const uid = (prefix = 'id') => `${prefix}${(counter++).toString(36)}${randomBytes(5).toString('hex')}`;
@@ -44,12 +45,6 @@ export async function grantIntegration(server: TestServer, integrationId: string
   await server.db('integration_user_permissions').insert({ integrationId, userId, permission });
 }
 
-export function expectError(result: { status: number; body: any }, status: number, code: string, message?: string) {
-  if (result.status !== status) throw new Error(`expected ${status}, got ${result.status}: ${JSON.stringify(result.body)}`);
-  expect(result.body.code).toBe(code);
-  if (message !== undefined) expect(result.body.message).toBe(message);
-  expect(result.body.data).toEqual(expect.any(Object));
-}
 
 export function expectOk(result: { status: number; body: any }, status = 200) {
   if (result.status !== status) throw new Error(`expected ${status}, got ${result.status}: ${JSON.stringify(result.body)}`);

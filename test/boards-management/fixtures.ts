@@ -1,19 +1,12 @@
 import { randomBytes } from 'node:crypto';
 import type { TestServer } from '../support/server';
+export { expectError } from '../support/expect';
 
 /** A board name nobody else uses. */
 export function uniqueName(prefix = 'board'): string {
   return `${prefix}-${randomBytes(5).toString('hex')}`;
 }
 
-export function expectError(result: { status: number; body: any }, status: number, code: string, message?: string): void {
-  expect({ status: result.status, code: result.body?.code, ...(message !== undefined ? { message: result.body?.message } : {}) }).toEqual({
-    status,
-    code,
-    ...(message !== undefined ? { message } : {}),
-  });
-  expect(result.body.data).toEqual(expect.any(Object));
-}
 
 /** Creates a board over the API with the given key (the admin key by default) and returns its id. */
 export async function createBoard(

@@ -1,5 +1,6 @@
 import { createActor } from '../support/actors';
 import { call, startTestServer, TestServer } from '../support/server';
+import { expectError } from '../support/expect';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -9,12 +10,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-function expectError(result: { status: number; body: any }, status: number, code: string, message?: string) {
-  expect(result.status).toBe(status);
-  expect(result.body.code).toBe(code);
-  if (message !== undefined) expect(result.body.message).toBe(message);
-  expect(result.body.data).toEqual(expect.any(Object));
-}
 
 describe('API-key authentication', () => {
   it('accepts the bootstrap admin key', async () => {

@@ -7,6 +7,7 @@ import type { GlobalPermission } from '../../src/identity/permissions';
 import { loadPrincipal } from '../../src/identity/principal';
 import { Actor, createActor } from '../support/actors';
 import { startTestServer, TestServer } from '../support/server';
+import { expectError } from '../support/expect';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -16,12 +17,6 @@ afterAll(async () => {
   await server.stop();
 });
 
-function expectError(result: { status: number; body: any }, status: number, code: string, message?: string) {
-  expect(result.status).toBe(status);
-  expect(result.body.code).toBe(code);
-  if (message !== undefined) expect(result.body.message).toBe(message);
-  expect(result.body.data).toEqual(expect.any(Object));
-}
 
 const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 
