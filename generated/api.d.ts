@@ -713,7 +713,7 @@ export interface paths {
         head?: never;
         /**
          * Make a board the caller's desktop home board
-         * @description Needs view access (404 `Board not found`). No body is needed.
+         * @description Needs view access (404 `Board not found`). No body is needed; an empty JSON object (what some clients always send) is accepted.
          */
         patch: operations["setHomeBoard"];
         trace?: never;
@@ -736,7 +736,7 @@ export interface paths {
         head?: never;
         /**
          * Make a board the caller's mobile home board
-         * @description Needs view access (404 `Board not found`). No body is needed.
+         * @description Needs view access (404 `Board not found`). No body is needed; an empty JSON object (what some clients always send) is accepted.
          */
         patch: operations["setMobileHomeBoard"];
         trace?: never;
@@ -3632,7 +3632,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Home board set. */
             204: {
@@ -3645,6 +3650,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -3659,7 +3666,12 @@ export interface operations {
             };
             cookie?: never;
         };
-        requestBody?: never;
+        requestBody?: {
+            content: {
+                /** @example {} */
+                "application/json": Record<string, never>;
+            };
+        };
         responses: {
             /** @description Mobile home board set. */
             204: {
@@ -3672,6 +3684,8 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

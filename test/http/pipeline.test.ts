@@ -1,4 +1,11 @@
-import { call, startTestServer, TestServer } from '../support/server';
+import { call, CallOptions, startTestServer, TestServer } from '../support/server';
+
+/**
+ * These tests are about the HTTP transport of the server itself (bodies, limits, shutdown), so they talk to it
+ * directly, also during the contract run (where Prism would answer malformed requests itself).
+ */
+const direct = (target: TestServer, method: string, path: string, options: CallOptions = {}) =>
+  call(target.directUrl, method, path, { key: target.adminKey, ...options });
 
 let server: TestServer;
 beforeAll(async () => {
@@ -10,55 +17,55 @@ afterAll(async () => {
 
 describe('request pipeline', () => {
   it('answers unknown routes with a 404 error body', async () => {
-    const result = await server.call('GET', '/api/does-not-exist');
+    const result = await direct(server, 'GET', '/api/does-not-exist');
     expect(result.status).toBe(404);
     expect(result.body).toEqual({ message: 'Not found', code: 'NOT_FOUND', data: {} });
   });
 
   it('answers an undeclared method on a known path with 405', async () => {
-    const result = await server.call('PATCH', '/api/users');
+    const result = await direct(server, 'PATCH', '/api/users');
     expect(result.status).toBe(405);
     expect(result.body.code).toBe('METHOD_NOT_SUPPORTED');
   });
 
   it('answers 413 for a body over the configured limit, writing nothing', async () => {
-    const result = await server.call('POST', '/api/groups', { body: { name: 'x'.repeat(4000) } });
+    const result = await direct(server, 'POST', '/api/groups', { body: { name: 'x'.repeat(4000) } });
     expect(result.status).toBe(413);
     expect(result.body.code).toBe('PAYLOAD_TOO_LARGE');
-    expect((await server.call('GET', '/api/groups')).body).toHaveLength(1);
+    expect((await direct(server, 'GET', '/api/groups')).body).toHaveLength(1);
   });
 
   it('answers 400 for malformed JSON and 415 for other content types', async () => {
-    const malformed = await server.call('POST', '/api/groups', { raw: '{"name":', headers: { 'Content-Type': 'application/json' } });
+    const malformed = await direct(server, 'POST', '/api/groups', { raw: '{"name":', headers: { 'Content-Type': 'application/json' } });
     expect(malformed.status).toBe(400);
     expect(malformed.body).toMatchObject({ code: 'BAD_REQUEST', message: 'Failed to parse request body: invalid JSON' });
-    const text = await server.call('POST', '/api/groups', { raw: 'name=x', headers: { 'Content-Type': 'text/plain' } });
+    const text = await direct(server, 'POST', '/api/groups', { raw: 'name=x', headers: { 'Content-Type': 'text/plain' } });
     expect(text.status).toBe(415);
     expect(text.body.code).toBe('UNSUPPORTED_MEDIA_TYPE');
   });
 
   it('accepts a JSON content type on a bodyless request', async () => {
-    const group = await server.call('POST', '/api/groups', { body: { name: 'temp' } });
-    const result = await server.call('DELETE', `/api/groups/${group.body.groupId}`, { headers: { 'Content-Type': 'application/json' } });
+    const group = await direct(server, 'POST', '/api/groups', { body: { name: 'temp' } });
+    const result = await direct(server, 'DELETE', `/api/groups/${group.body.groupId}`, { headers: { 'Content-Type': 'application/json' } });
     expect(result.status).toBe(204);
-    const get = await server.call('GET', '/api/users', { headers: { 'Content-Type': 'application/json' } });
+    const get = await direct(server, 'GET', '/api/users', { headers: { 'Content-Type': 'application/json' } });
     expect(get.status).toBe(200);
   });
 
   it('answers 400 for a missing required body', async () => {
-    const result = await server.call('POST', '/api/groups');
+    const result = await direct(server, 'POST', '/api/groups');
     expect(result.status).toBe(400);
     expect(result.body.code).toBe('BAD_REQUEST');
   });
 
   it('answers 400 for unknown query parameters', async () => {
-    const result = await server.call('GET', '/api/users?sort=name');
+    const result = await direct(server, 'GET', '/api/users?sort=name');
     expect(result.status).toBe(400);
     expect(result.body.code).toBe('BAD_REQUEST');
   });
 
   it('sends a request id with every answer', async () => {
-    const result = await call(server.url, 'GET', '/api/info');
+    const result = await call(server.directUrl, 'GET', '/api/info');
     expect(result.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
   });
 });
@@ -68,10 +75,10 @@ describe('database failures', () => {
     const own = await startTestServer();
     try {
       await own.db.destroy();
-      const result = await own.call('GET', '/api/users');
+      const result = await direct(own, 'GET', '/api/users');
       expect(result.status).toBe(503);
       expect(result.body).toEqual({ message: 'Database unavailable, retry later', code: 'SERVICE_UNAVAILABLE', data: {} });
-      const live = await call(own.url, 'GET', '/api/health/live');
+      const live = await call(own.directUrl, 'GET', '/api/health/live');
       expect(live.status).toBe(503);
       expect(live.body.checks.database.status).toBe('unavailable');
     } finally {
@@ -84,12 +91,12 @@ describe('graceful shutdown', () => {
   it('finishes in-flight requests, then refuses new connections', async () => {
     const own = await startTestServer();
     // A slow login (bcrypt) is in flight when the stop begins.
-    const inFlight = own.call('POST', '/api/auth/login', { key: null, body: { username: 'admin', password: 'not-the-password' } });
+    const inFlight = direct(own, 'POST', '/api/auth/login', { key: null, body: { username: 'admin', password: 'not-the-password' } });
     await new Promise((resolve) => setTimeout(resolve, 20));
     const stopping = own.stop();
     const result = await inFlight;
     expect(result.status).toBe(401);
     await stopping;
-    await expect(fetch(`${own.url}/api/info`)).rejects.toThrow();
+    await expect(fetch(`${own.directUrl}/api/info`)).rejects.toThrow();
   });
 });
