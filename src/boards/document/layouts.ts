@@ -6,7 +6,7 @@ import { widgetDefaultSize } from '../../widgets/registry';
 import { assertBoardAccess } from '../access';
 import { GridElement, gridKey, placeMissing, refitLayout } from './grid';
 import { BoardState, readableItems, readableSections } from './read';
-import { DocumentResult, freshRead, loadLockedState, lockBoardForWrite } from './save';
+import { DocumentResult, freshRead, json, loadLockedState, lockBoardForWrite, positionColumns } from './save';
 import type { BreakpointLayout, LayoutRow } from './types';
 import { listIds } from './validate';
 
@@ -136,8 +136,6 @@ export async function saveBoardLayouts(
     await lockBoardForWrite(trx, boardId, { bumpVersion: false });
     const state = await loadLockedState(trx, boardId, principal, { ifMatch: options.ifMatch, versionBumped: false });
     const plan = planLayoutChange(state, layouts);
-    const json = (rows: unknown[]) => JSON.stringify(rows);
-    const position = 'x_offset int, y_offset int, width int, height int';
     await trx.raw(
       `INSERT INTO layouts (id, board_id, name, column_count, breakpoint)
        SELECT v.id, ?, v.name, v.column_count, v.breakpoint
@@ -147,7 +145,7 @@ export async function saveBoardLayouts(
     await trx.raw(
       `INSERT INTO item_layouts (item_id, layout_id, section_id, x_offset, y_offset, width, height)
        SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
-       FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${position})
+       FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
        ON CONFLICT (item_id, layout_id) DO UPDATE SET section_id = excluded.section_id, x_offset = excluded.x_offset,
          y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
       [json(plan.itemPositions)],
@@ -155,7 +153,7 @@ export async function saveBoardLayouts(
     await trx.raw(
       `INSERT INTO section_layouts (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
        SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
-       FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${position})
+       FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
        ON CONFLICT (section_id, layout_id) DO UPDATE SET parent_section_id = excluded.parent_section_id, x_offset = excluded.x_offset,
          y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
       [json(plan.sectionPositions)],

@@ -162,9 +162,11 @@ function newSection(payload: BoardSectionInput) {
   }
 }
 
-const json = (rows: unknown[]) => JSON.stringify(rows);
+/** Rows handed to jsonb_to_recordset as one parameter, so a statement's text never depends on the row count. */
+export const json = (rows: unknown[]) => JSON.stringify(rows);
 
-const positionColumns = 'x_offset int, y_offset int, width int, height int';
+/** The column list of a grid position in jsonb_to_recordset. */
+export const positionColumns = 'x_offset int, y_offset int, width int, height int';
 
 /** Equality of two JSON values as jsonb compares them: object keys in any order, arrays in order. */
 export function sameJson(a: unknown, b: unknown): boolean {
