@@ -57,7 +57,3 @@ export function createDatabase(target: DatabaseTarget): Db {
   }
   return db;
 }
-
-export function isPglite(db: Db): boolean {
-  return db.client.config.client !== 'pg';
-}

@@ -8,12 +8,12 @@ import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import { isDatabaseUnavailable } from '../db/errors';
 import { assertNotCrossSite, authenticate } from '../identity/authenticate';
-import { ApiError, ErrorBody, unauthorized } from './errors';
+import { ApiError, unauthorized } from './errors';
 import { precompileRouting } from './fastRouter';
 import { handlers } from './handlers';
 import { openApiDocument } from './openapiDocument';
 import { PreSerializedJson } from './operation';
-import type { Lifecycle, OperationId, RequestContext } from './operation';
+import type { Lifecycle, RequestContext } from './operation';
 import { BoardDocumentCache } from '../boards/document/cache';
 
 export interface AppDeps {
@@ -268,4 +268,3 @@ function assertReplyMatchesContract(api: OpenAPIBackend, req: Request, reply: Re
   }
 }
 
-export type { ErrorBody, OperationId };

@@ -74,9 +74,6 @@ export type Handler<K extends OperationId> = (input: OperationInput<K>, ctx: Req
 
 export type HandlerMap = { [K in OperationId]: Handler<K> };
 
-/** Like Handler, but for operations whose callers must be authenticated: the principal is non-null. */
-export type AuthenticatedContext = RequestContext & { principal: Principal };
-
 export function requirePrincipal(ctx: RequestContext): Principal {
   if (!ctx.principal) throw new Error('operation declared authenticated but has no principal');
   return ctx.principal;

@@ -14,10 +14,6 @@ export interface Principal {
   apiKeyId: string | null;
 }
 
-export function hasPermission(principal: Principal | null, permission: GlobalPermission): boolean {
-  return principal !== null && principal.permissions.has(permission);
-}
-
 /** 403 `Permission denied` unless the caller holds the global permission. */
 export function assertPermission(principal: Principal, permission: GlobalPermission): void {
   if (!principal.permissions.has(permission)) throw forbidden();
