@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { BatchedLookup, batchedLookupFor } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
 import { notFound } from '../http/errors';
 import type { Principal } from '../identity/principal';
@@ -41,33 +42,57 @@ export function decideBoardAccess(
   return { boardId: board.id, revision: board.revision, isPublic: board.isPublic, creatorId: board.creatorId, canView, canModify, canFull };
 }
 
+interface AccessQuestion {
+  boardId: string;
+  userId: string | null;
+  groupIds: readonly string[];
+}
+
+interface AccessRow {
+  id: string;
+  revision: number;
+  isPublic: boolean;
+  creatorId: string | null;
+  userPermissions: BoardPermissionLevel[];
+  groupPermissions: BoardPermissionLevel[];
+}
+
+/** Each question's board with the asker's own permission rows (undefined when the board does not exist), in one query. */
+async function loadAccessRows(db: Db, questions: readonly AccessQuestion[]): Promise<(AccessRow | undefined)[]> {
+  const asked = JSON.stringify(questions.map((q, i) => ({ i, board_id: q.boardId, user_id: q.userId ?? '', group_ids: q.groupIds })));
+  const rows: (AccessRow & { i: number })[] = await db
+    .from(db.raw('jsonb_to_recordset(?::jsonb) as asked(i int, board_id text, user_id text, group_ids text[])', [asked]))
+    .join('boards', 'boards.id', 'asked.board_id')
+    .select(
+      'asked.i',
+      'boards.id',
+      'boards.revision',
+      'boards.isPublic',
+      'boards.creatorId',
+      db('board_user_permissions')
+        .whereRaw('board_user_permissions.board_id = boards.id and board_user_permissions.user_id = asked.user_id')
+        .select(db.raw(`coalesce(json_agg(permission ORDER BY permission), '[]'::json)`))
+        .as('userPermissions'),
+      db('board_group_permissions')
+        .whereRaw('board_group_permissions.board_id = boards.id and board_group_permissions.group_id = any(asked.group_ids)')
+        .select(db.raw(`coalesce(json_agg(permission ORDER BY permission), '[]'::json)`))
+        .as('groupPermissions'),
+    )
+    .options(preparedStatement('tessera_board_access'));
+  const answers: (AccessRow | undefined)[] = new Array(questions.length);
+  for (const { i, ...row } of rows) answers[i] = row;
+  return answers;
+}
+
+const accessLookups = new WeakMap<Db, BatchedLookup<AccessQuestion, AccessRow | undefined>>();
+
 /**
  * Loads the board's access facts for the caller in one query; null when the board does not exist. Runs on every
- * board request, so its text is fixed (groups as one array parameter) and PostgreSQL keeps it prepared.
+ * board request: outside a transaction it shares its query with the access checks of concurrent requests.
  */
 export async function loadBoardAccess(db: Db, boardId: string, principal: Principal | null): Promise<(BoardAccess & OwnBoardRows) | null> {
-  const userId = principal?.userId ?? null;
-  const groupIds = principal?.groupIds ?? [];
-  const row: { id: string; revision: number; isPublic: boolean; creatorId: string | null; userPermissions: BoardPermissionLevel[]; groupPermissions: BoardPermissionLevel[] } | undefined =
-    await db('boards')
-      .where('boards.id', boardId)
-      .first(
-        'boards.id',
-        'boards.revision',
-        'boards.isPublic',
-        'boards.creatorId',
-        db('board_user_permissions')
-          .whereRaw('board_user_permissions.board_id = boards.id')
-          .andWhere('userId', userId ?? '')
-          .select(db.raw(`coalesce(json_agg(permission ORDER BY permission), '[]'::json)`))
-          .as('userPermissions'),
-        db('board_group_permissions')
-          .whereRaw('board_group_permissions.board_id = boards.id')
-          .whereRaw('board_group_permissions.group_id = any(?::text[])', [groupIds])
-          .select(db.raw(`coalesce(json_agg(permission ORDER BY permission), '[]'::json)`))
-          .as('groupPermissions'),
-      )
-      .options(preparedStatement('tessera_board_access'));
+  const question = { boardId, userId: principal?.userId ?? null, groupIds: principal?.groupIds ?? [] };
+  const row = db.isTransaction ? (await loadAccessRows(db, [question]))[0] : await batchedLookupFor(accessLookups, db, loadAccessRows).load(question);
   if (!row) return null;
   const rows = { userPermissions: principal ? row.userPermissions : [], groupPermissions: principal ? row.groupPermissions : [] };
   return { ...decideBoardAccess(row, principal, rows), ...rows };

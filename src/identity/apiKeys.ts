@@ -1,4 +1,5 @@
 import type { Db } from '../db/database';
+import { BatchedLookup, batchedLookupFor } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
@@ -56,18 +57,32 @@ export type KeyCheck =
   | { ok: true; principal: Principal }
   | { ok: false; reason: 'malformed' | 'invalid' | 'expired' };
 
+type KeyRows = (Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt'> & MembershipRow)[];
+
+/** The stored keys of the ids, each with its owner's membership rows (empty when the id is unknown), in one query. */
+async function loadKeysWithOwners(db: Db, keyIds: readonly string[]): Promise<KeyRows[]> {
+  const rows: KeyRows = await withMembershipRows(db('api_keys').join('users', 'users.id', 'api_keys.user_id').whereRaw('api_keys.id = any(?::text[])', [[...keyIds]]))
+    .select('api_keys.id', 'api_keys.userId', 'api_keys.tokenHash', 'api_keys.scopes', 'api_keys.expiresAt', 'api_keys.lastUsedAt')
+    .options(preparedStatement('tessera_api_keys'));
+  const byKey = new Map<string, KeyRows>();
+  for (const row of rows) {
+    const list = byKey.get(row.id);
+    if (list) list.push(row);
+    else byKey.set(row.id, [row]);
+  }
+  return keyIds.map((id) => byKey.get(id) ?? []);
+}
+
+const keyLookups = new WeakMap<Db, BatchedLookup<string, KeyRows>>();
+
 /**
  * Checks a presented `<id>.<token>` value against the stored hash, in constant time, and resolves the owner's
- * live groups and permissions in the same query.
+ * live groups and permissions in the same query (shared with the key checks of concurrent requests).
  */
 export async function verifyApiKey(db: Db, value: string, now = new Date()): Promise<KeyCheck> {
   const parsed = parseApiKey(value);
   if (!parsed) return { ok: false, reason: 'malformed' };
-  const rows: (Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt'> & MembershipRow)[] = await withMembershipRows(
-    db('api_keys').join('users', 'users.id', 'api_keys.user_id').where('api_keys.id', parsed.id),
-  )
-    .select('api_keys.id', 'api_keys.userId', 'api_keys.tokenHash', 'api_keys.scopes', 'api_keys.expiresAt', 'api_keys.lastUsedAt')
-    .options(preparedStatement('tessera_api_key'));
+  const rows = await batchedLookupFor(keyLookups, db, loadKeysWithOwners).load(parsed.id);
   const row = rows[0];
   // Hash even on a miss so that an unknown id and a wrong token take the same time.
   const matches = tokenMatchesHash(parsed.token, row?.tokenHash ?? '0'.repeat(64));
