@@ -13,7 +13,7 @@
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
@@ -101,7 +101,18 @@ function median(values: number[]): number {
 /** Writes are measured one at a time: their figures are latencies, not contention on one board's row lock. */
 const sequential = { connections: 1 };
 
-async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string } = {}) {
+/** CPU seconds (user + system) a process has used so far, from /proc; null where there is no /proc. */
+function cpuSecondsOf(pid: number | undefined): number | null {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
+  } catch {
+    return null;
+  }
+}
+
+/** Runs the requests; with `pid`, also reports that server's CPU time per answered request (µs). */
+async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string; pid?: number } = {}) {
   const settings = {
     url: opts.url ?? base,
     connections: opts.connections ?? connections,
@@ -109,11 +120,14 @@ async function cannon(requests: autocannon.Request[], opts: { connections?: numb
     requests,
   };
   if (warmupSeconds > 0) await autocannon({ ...settings, duration: warmupSeconds });
+  const cpuBefore = cpuSecondsOf(opts.pid);
   const result = await autocannon({
     ...settings,
     duration: seconds,
   });
+  const cpuAfter = cpuSecondsOf(opts.pid);
   return {
+    cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null ? Math.round((1e6 * (cpuAfter - cpuBefore)) / result.requests.total) : null,
     reqPerSec: Math.round(result.requests.average),
     p50: result.latency.p50,
     p99: result.latency.p99,
@@ -176,22 +190,23 @@ async function main(): Promise<void> {
         floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
         await waitFor(`http://127.0.0.1:${floorPort}/`);
         const ours: Awaited<ReturnType<typeof cannon>>[] = [];
-        const floors: number[] = [];
+        const floors: Awaited<ReturnType<typeof cannon>>[] = [];
         const shares: number[] = [];
         for (let round = 0; round < rounds; round++) {
-          ours.push(await cannon([{ method: 'GET', path: `/api/boards/${id}` }]));
-          floors.push((await cannon([{ method: 'GET', path: '/' }], { url: `http://127.0.0.1:${floorPort}` })).reqPerSec);
-          shares.push(ours[round].reqPerSec / floors[round]);
+          ours.push(await cannon([{ method: 'GET', path: `/api/boards/${id}` }], { pid: server.pid }));
+          floors.push(await cannon([{ method: 'GET', path: '/' }], { url: `http://127.0.0.1:${floorPort}`, pid: floor.pid }));
+          shares.push(ours[round].reqPerSec / floors[round].reqPerSec);
         }
         await stopProcess(floor);
         floor = null;
         const middle = median(ours.map((result) => result.reqPerSec));
         const result = ours.find((r) => r.reqPerSec === middle)!;
         const share = Math.round(100 * median(shares));
+        const cpu = (results: typeof ours) => (results[0].cpuMicrosPerRequest === null ? '' : `, ${median(results.map((r) => r.cpuMicrosPerRequest!))} µs CPU per request`);
         add('GET board', {
           ...result,
           errors: ours.reduce((sum, r) => sum + r.errors, 0),
-          note: `${share}% of floor (median of ${rounds} rounds; floor ${median(floors)} req/s, ${bytes.length} bytes)`,
+          note: `${share}% of floor (median of ${rounds} rounds${cpu(ours)}; floor ${median(floors.map((r) => r.reqPerSec))} req/s${cpu(floors)}, ${bytes.length} bytes)`,
         });
       }
 

@@ -60,23 +60,16 @@ interface AccessRow {
 /** Each question's board with the asker's own permission rows (undefined when the board does not exist), in one query. */
 async function loadAccessRows(db: Db, questions: readonly AccessQuestion[]): Promise<(AccessRow | undefined)[]> {
   const asked = JSON.stringify(questions.map((q, i) => ({ i, board_id: q.boardId, user_id: q.userId ?? '', group_ids: q.groupIds })));
-  const rows: (AccessRow & { i: number })[] = await db
-    .from(db.raw('jsonb_to_recordset(?::jsonb) as asked(i int, board_id text, user_id text, group_ids text[])', [asked]))
-    .join('boards', 'boards.id', 'asked.board_id')
-    .select(
-      'asked.i',
-      'boards.id',
-      'boards.revision',
-      'boards.isPublic',
-      'boards.creatorId',
-      db('board_user_permissions')
-        .whereRaw('board_user_permissions.board_id = boards.id and board_user_permissions.user_id = asked.user_id')
-        .select(db.raw(`coalesce(json_agg(permission ORDER BY permission), '[]'::json)`))
-        .as('userPermissions'),
-      db('board_group_permissions')
-        .whereRaw('board_group_permissions.board_id = boards.id and board_group_permissions.group_id = any(asked.group_ids)')
-        .select(db.raw(`coalesce(json_agg(permission ORDER BY permission), '[]'::json)`))
-        .as('groupPermissions'),
+  const { rows } = await db
+    .raw<{ rows: (AccessRow & { i: number })[] }>(
+      `SELECT asked.i, boards.id, boards.revision, boards.is_public AS "isPublic", boards.creator_id AS "creatorId",
+         (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_user_permissions p
+           WHERE p.board_id = boards.id AND p.user_id = asked.user_id) AS "userPermissions",
+         (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_group_permissions p
+           WHERE p.board_id = boards.id AND p.group_id = any(asked.group_ids)) AS "groupPermissions"
+       FROM jsonb_to_recordset(?::jsonb) AS asked(i int, board_id text, user_id text, group_ids text[])
+       JOIN boards ON boards.id = asked.board_id`,
+      [asked],
     )
     .options(preparedStatement('tessera_board_access'));
   const answers: (AccessRow | undefined)[] = new Array(questions.length);

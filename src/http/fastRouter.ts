@@ -1,10 +1,19 @@
 import type OpenAPIBackend from 'openapi-backend';
+import type { Operation, ParsedRequest, Request as BackendRequest } from 'openapi-backend';
+import { ApiError } from './errors';
+
+interface CompiledPath {
+  pattern: RegExp;
+  names: string[];
+}
 
 /**
  * openapi-backend's router flattens the whole document into its operation list, and turns every path template
- * into a fresh RegExp, on every request. The document never changes after init, so this computes both once and
- * matches the same way: an exact path first, then templates by specificity (longest literal part), then method.
- * Anything unmatched goes to the original router, so 404/405 behave exactly as before.
+ * into a fresh RegExp, on every request; its request parser (run four times per request) compiles the matched
+ * template again each time and deep-clones headers and query. The document never changes after init, so this
+ * computes the routes and the path templates once and matches the same way: an exact path first, then templates by
+ * specificity (longest literal part), then method. Anything unmatched goes to the original router, so 404/405
+ * behave exactly as before.
  */
 export function precompileRouting(api: OpenAPIBackend): void {
   const router = api.router;
@@ -13,7 +22,7 @@ export function precompileRouting(api: OpenAPIBackend): void {
   const routes = operations
     .map((operation) => ({
       operation,
-      pattern: templatePattern(operation.path),
+      pattern: compilePath(operation.path).pattern,
       specificity: operation.path.replace(/\{.*?\}/g, '').length,
     }))
     .sort((a, b) => b.specificity - a.specificity);
@@ -29,12 +38,71 @@ export function precompileRouting(api: OpenAPIBackend): void {
     }
     return original(req, strict as true);
   }) as typeof router.matchOperation;
+
+  precompileRequestParsing(api);
 }
 
-function templatePattern(template: string): RegExp {
+/**
+ * The common request (parsed JSON or no body, query as an object, no cookies, no query parameter with special
+ * decoding) is parsed here with templates compiled once; any other goes to openapi-backend's own parser. The
+ * result has the same shape and values.
+ */
+function precompileRequestParsing(api: OpenAPIBackend): void {
+  const router = api.router;
+  const original = router.parseRequest.bind(router);
+  const paths = new Map<string, CompiledPath>();
+  const plainQuery = new Map<string, boolean>();
+  for (const operation of router.getOperations()) {
+    paths.set(operation.path, compilePath(operation.path));
+    plainQuery.set(operation.operationId ?? '', !hasSpecialQueryParameters(operation));
+  }
+
+  router.parseRequest = ((req: BackendRequest, operation?: Operation) => {
+    const compiled = operation ? paths.get(operation.path) : undefined;
+    const usual =
+      typeof req.query === 'object' &&
+      req.headers.cookie === undefined &&
+      (req.body === undefined || typeof req.body === 'object') &&
+      (!operation || (compiled !== undefined && plainQuery.get(operation.operationId ?? '') === true));
+    if (!usual) return original(req, operation);
+
+    const normalized = router.normalizeRequest(req);
+    const headers: Record<string, string | string[]> = {};
+    for (const name in req.headers) headers[name.toLowerCase()] = req.headers[name];
+    const query: Record<string, string | string[]> = {};
+    const rawQuery = req.query as Record<string, string | string[]>;
+    for (const name in rawQuery) query[name] = Array.isArray(rawQuery[name]) ? [...rawQuery[name]] : rawQuery[name];
+    const params = compiled ? (pathParameters(compiled, router.normalizePath(normalized.path)) ?? {}) : {};
+    return { ...normalized, params, headers, query, cookies: {}, requestBody: req.body } as ParsedRequest;
+  }) as typeof router.parseRequest;
+}
+
+function hasSpecialQueryParameters(operation: Operation): boolean {
+  return (operation.parameters ?? []).some(
+    (parameter) => !('$ref' in parameter) && parameter.in === 'query' && (parameter.explode === false || parameter.content !== undefined),
+  );
+}
+
+function compilePath(template: string): CompiledPath {
+  const names = [...template.matchAll(/\{([^}]+)\}/g)].map((match) => match[1]);
   const escaped = template
     .split(/\{[^}]+\}/)
     .map((literal) => literal.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-    .join('[^/]+');
-  return new RegExp(`^${escaped}$`);
+    .join('([^/]+)');
+  return { pattern: new RegExp(`^${escaped}$`), names };
+}
+
+/** The decoded path parameters; null when the path does not fit the template. 400 on broken percent-encoding. */
+function pathParameters(compiled: CompiledPath, path: string): Record<string, string> | null {
+  const match = compiled.pattern.exec(path);
+  if (!match) return null;
+  const params: Record<string, string> = {};
+  compiled.names.forEach((name, i) => {
+    try {
+      params[name] = decodeURIComponent(match[i + 1]);
+    } catch {
+      throw new ApiError('BAD_REQUEST', `Malformed percent-encoding in path parameter "${name}"`);
+    }
+  });
+  return params;
 }

@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
 import { GlobalPermission, sortedPermissions } from './permissions';
-import { MembershipRow, principalFromRows, withMembershipRows } from './principal';
+import { MembershipRow, membershipColumnsSql, membershipJoinsSql, principalFromRows } from './principal';
 import type { Principal } from './principal';
 
 export interface ApiKeyView {
@@ -61,8 +61,14 @@ type KeyRows = (Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expi
 
 /** The stored keys of the ids, each with its owner's membership rows (empty when the id is unknown), in one query. */
 async function loadKeysWithOwners(db: Db, keyIds: readonly string[]): Promise<KeyRows[]> {
-  const rows: KeyRows = await withMembershipRows(db('api_keys').join('users', 'users.id', 'api_keys.user_id').whereRaw('api_keys.id = any(?::text[])', [[...keyIds]]))
-    .select('api_keys.id', 'api_keys.userId', 'api_keys.tokenHash', 'api_keys.scopes', 'api_keys.expiresAt', 'api_keys.lastUsedAt')
+  const { rows } = await db
+    .raw<{ rows: KeyRows }>(
+      `SELECT api_keys.id, api_keys.user_id AS "userId", api_keys.token_hash AS "tokenHash", api_keys.scopes,
+              api_keys.expires_at AS "expiresAt", api_keys.last_used_at AS "lastUsedAt", ${membershipColumnsSql}
+       FROM api_keys JOIN users ON users.id = api_keys.user_id ${membershipJoinsSql}
+       WHERE api_keys.id = any(?::text[])`,
+      [[...keyIds]],
+    )
     .options(preparedStatement('tessera_api_keys'));
   const byKey = new Map<string, KeyRows>();
   for (const row of rows) {

@@ -1,5 +1,5 @@
-import type { Knex } from 'knex';
 import type { Db } from '../db/database';
+import { preparedStatement } from '../db/prepared';
 import { forbidden } from '../http/errors';
 import { expandPermissions, GlobalPermission, narrowToScopes } from './permissions';
 
@@ -28,17 +28,19 @@ export interface MembershipRow {
 
 type Via = { authMethod: 'apiKey' | 'session'; apiKeyId: string | null; scopes: readonly string[] | null };
 
-/** Selects the membership rows of the users joined so far (`users` must be in the query). */
-export function withMembershipRows<Q extends Knex.QueryBuilder>(query: Q): Q {
-  return query
-    .leftJoin('group_members', 'group_members.user_id', 'users.id')
-    .leftJoin('group_permissions', 'group_permissions.group_id', 'group_members.group_id')
-    .select('users.username', 'group_members.group_id', 'group_permissions.permission') as Q;
-}
+/**
+ * SQL of the membership rows of the users joined so far (`users` must be in the FROM clause): the columns to select
+ * and the joins that produce them. Fixed text, so that the statements using it can stay prepared.
+ */
+export const membershipColumnsSql = 'users.username, group_members.group_id AS "groupId", group_permissions.permission';
+export const membershipJoinsSql =
+  'LEFT JOIN group_members ON group_members.user_id = users.id LEFT JOIN group_permissions ON group_permissions.group_id = group_members.group_id';
 
 /** Loads a user's live groups and expanded group permissions in one query; null when the user is gone. */
 export async function loadPrincipal(db: Db, userId: string, via: Via): Promise<Principal | null> {
-  const rows: MembershipRow[] = await withMembershipRows(db('users').where('users.id', userId));
+  const { rows } = await db
+    .raw<{ rows: MembershipRow[] }>(`SELECT ${membershipColumnsSql} FROM users ${membershipJoinsSql} WHERE users.id = ?`, [userId])
+    .options(preparedStatement('tessera_principal'));
   return rows.length === 0 ? null : principalFromRows(userId, rows, via);
 }
 
