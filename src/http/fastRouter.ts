@@ -64,7 +64,14 @@ function precompileRequestParsing(api: OpenAPIBackend): void {
       req.headers.cookie === undefined &&
       (req.body === undefined || typeof req.body === 'object') &&
       (!operation || (compiled !== undefined && plainQuery.get(operation.operationId ?? '') === true));
-    if (!usual) return original(req, operation);
+    if (!usual) {
+      try {
+        return original(req, operation);
+      } catch (error) {
+        if (error instanceof URIError) throw malformedPathParameter();
+        throw error;
+      }
+    }
 
     const normalized = router.normalizeRequest(req);
     const headers: Record<string, string | string[]> = {};
@@ -101,8 +108,11 @@ function pathParameters(compiled: CompiledPath, path: string): Record<string, st
     try {
       params[name] = decodeURIComponent(match[i + 1]);
     } catch {
-      throw new ApiError('BAD_REQUEST', `Malformed percent-encoding in path parameter "${name}"`);
+      throw malformedPathParameter(name);
     }
   });
   return params;
 }
+
+const malformedPathParameter = (name?: string) =>
+  new ApiError('BAD_REQUEST', name ? `Malformed percent-encoding in path parameter "${name}"` : 'Malformed percent-encoding in path');

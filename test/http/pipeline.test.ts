@@ -64,6 +64,15 @@ describe('request pipeline', () => {
     expect(result.body.code).toBe('BAD_REQUEST');
   });
 
+  it('answers 400, not 500, for a path parameter with broken percent-encoding, with a key or with a cookie', async () => {
+    const withKey = await direct(server, 'GET', '/api/boards/%E0%A4%A');
+    expect(withKey.status).toBe(400);
+    expect(withKey.body).toEqual({ message: 'Malformed percent-encoding in path parameter "id"', code: 'BAD_REQUEST', data: {} });
+    const withCookie = await direct(server, 'GET', '/api/boards/%E0%A4%A', { key: null, headers: { Cookie: 'tessera_session=unknown' } });
+    expect(withCookie.status).toBe(400);
+    expect(withCookie.body).toEqual({ message: 'Malformed percent-encoding in path', code: 'BAD_REQUEST', data: {} });
+  });
+
   it('sends a request id with every answer', async () => {
     const result = await call(server.directUrl, 'GET', '/api/info');
     expect(result.headers.get('x-request-id')).toMatch(/^[0-9a-f-]{36}$/);
