@@ -48,7 +48,8 @@ interface AccessQuestion {
   groupIds: readonly string[];
 }
 
-interface AccessRow {
+/** A board's access facts for one caller, as the database has them. */
+export interface BoardAccessRow {
   id: string;
   revision: number;
   isPublic: boolean;
@@ -57,35 +58,50 @@ interface AccessRow {
   groupPermissions: BoardPermissionLevel[];
 }
 
+/**
+ * SQL of the columns of a BoardAccessRow (`boards` in the FROM clause) for the user whose id is `userIdSql`, whose
+ * groups are those `p.group_id` satisfying `groupMatchSql`.
+ */
+export function boardAccessColumnsSql(userIdSql: string, groupMatchSql: string): string {
+  return `boards.id, boards.revision, boards.is_public AS "isPublic", boards.creator_id AS "creatorId",
+    (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_user_permissions p
+      WHERE p.board_id = boards.id AND p.user_id = ${userIdSql}) AS "userPermissions",
+    (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_group_permissions p
+      WHERE p.board_id = boards.id AND ${groupMatchSql}) AS "groupPermissions"`;
+}
+
 /** Each question's board with the asker's own permission rows (undefined when the board does not exist), in one query. */
-async function loadAccessRows(db: Db, questions: readonly AccessQuestion[]): Promise<(AccessRow | undefined)[]> {
+async function loadAccessRows(db: Db, questions: readonly AccessQuestion[]): Promise<(BoardAccessRow | undefined)[]> {
   const asked = JSON.stringify(questions.map((q, i) => ({ i, board_id: q.boardId, user_id: q.userId ?? '', group_ids: q.groupIds })));
   const { rows } = await db
-    .raw<{ rows: (AccessRow & { i: number })[] }>(
-      `SELECT asked.i, boards.id, boards.revision, boards.is_public AS "isPublic", boards.creator_id AS "creatorId",
-         (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_user_permissions p
-           WHERE p.board_id = boards.id AND p.user_id = asked.user_id) AS "userPermissions",
-         (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_group_permissions p
-           WHERE p.board_id = boards.id AND p.group_id = any(asked.group_ids)) AS "groupPermissions"
+    .raw<{ rows: (BoardAccessRow & { i: number })[] }>(
+      `SELECT asked.i, ${boardAccessColumnsSql('asked.user_id', 'p.group_id = any(asked.group_ids)')}
        FROM jsonb_to_recordset(?::jsonb) AS asked(i int, board_id text, user_id text, group_ids text[])
        JOIN boards ON boards.id = asked.board_id`,
       [asked],
     )
     .options(preparedStatement('tessera_board_access'));
-  const answers: (AccessRow | undefined)[] = new Array(questions.length);
+  const answers: (BoardAccessRow | undefined)[] = new Array(questions.length);
   for (const { i, ...row } of rows) answers[i] = row;
   return answers;
 }
 
-const accessLookups = new WeakMap<Db, BatchedLookup<AccessQuestion, AccessRow | undefined>>();
+const accessLookups = new WeakMap<Db, BatchedLookup<AccessQuestion, BoardAccessRow | undefined>>();
 
 /**
  * Loads the board's access facts for the caller in one query; null when the board does not exist. Runs on every
- * board request: outside a transaction it shares its query with the access checks of concurrent requests.
+ * board request: outside a transaction it shares its query with the access checks of concurrent requests, or uses
+ * the facts read with the caller's API key for this request. Inside a transaction it reads in the transaction.
  */
 export async function loadBoardAccess(db: Db, boardId: string, principal: Principal | null): Promise<(BoardAccess & OwnBoardRows) | null> {
-  const question = { boardId, userId: principal?.userId ?? null, groupIds: principal?.groupIds ?? [] };
-  const row = db.isTransaction ? (await loadAccessRows(db, [question]))[0] : await batchedLookupFor(accessLookups, db, loadAccessRows).load(question);
+  const known = principal?.knownBoardAccess;
+  let row: BoardAccessRow | undefined;
+  if (known && known.boardId === boardId && !db.isTransaction) {
+    row = known.row;
+  } else {
+    const question = { boardId, userId: principal?.userId ?? null, groupIds: principal?.groupIds ?? [] };
+    row = db.isTransaction ? (await loadAccessRows(db, [question]))[0] : await batchedLookupFor(accessLookups, db, loadAccessRows).load(question);
+  }
   if (!row) return null;
   const rows = { userPermissions: principal ? row.userPermissions : [], groupPermissions: principal ? row.groupPermissions : [] };
   return { ...decideBoardAccess(row, principal, rows), ...rows };

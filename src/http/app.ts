@@ -83,6 +83,17 @@ function isAuthorized(operation: Operation, principal: RequestContext['principal
   return requirements.some((requirement) => Object.keys(requirement).every(satisfies));
 }
 
+/** The board a `/api/boards/{id}…` request is about, unvalidated (a hint for authentication; validation comes after it). */
+function boardIdOf(api: OpenAPIBackend, request: BackendRequest, operation: Operation): string | undefined {
+  if (!operation.path.startsWith('/api/boards/{id}')) return undefined;
+  try {
+    const id = api.router.parseRequest(request, operation).params.id;
+    return typeof id === 'string' ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * Routes, authenticates, validates and runs one request, in that order (so a missing credential is a 401 before any
  * 400), with openapi-backend's router and validator. Its own handleRequest is not used: it parses every request
@@ -97,7 +108,7 @@ async function dispatch(api: OpenAPIBackend, request: BackendRequest, ctx: Reque
     throw new ApiError('NOT_FOUND', 'Not found');
   }
   if (!ignoresCredentials(operation)) {
-    ctx.principal = await authenticate(ctx.db, ctx.headers);
+    ctx.principal = await authenticate(ctx.db, ctx.headers, { boardId: boardIdOf(api, request, operation) });
     if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }

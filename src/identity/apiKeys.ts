@@ -5,7 +5,8 @@ import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
 import { GlobalPermission, sortedPermissions } from './permissions';
-import { MembershipRow, membershipColumnsSql, membershipJoinsSql, principalFromRows } from './principal';
+import { Membership, membershipsJsonSql, principalFromMemberships } from './principal';
+import { boardAccessColumnsSql, type BoardAccessRow } from '../boards/access';
 import type { Principal } from './principal';
 
 export interface ApiKeyView {
@@ -57,48 +58,67 @@ export type KeyCheck =
   | { ok: true; principal: Principal }
   | { ok: false; reason: 'malformed' | 'invalid' | 'expired' };
 
-type KeyRows = (Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt'> & MembershipRow)[];
-
-/** The stored keys of the ids, each with its owner's membership rows (empty when the id is unknown), in one query. */
-async function loadKeysWithOwners(db: Db, keyIds: readonly string[]): Promise<KeyRows[]> {
-  const { rows } = await db
-    .raw<{ rows: KeyRows }>(
-      `SELECT api_keys.id, api_keys.user_id AS "userId", api_keys.token_hash AS "tokenHash", api_keys.scopes,
-              api_keys.expires_at AS "expiresAt", api_keys.last_used_at AS "lastUsedAt", ${membershipColumnsSql}
-       FROM api_keys JOIN users ON users.id = api_keys.user_id ${membershipJoinsSql}
-       WHERE api_keys.id = any(?::text[])`,
-      [[...keyIds]],
-    )
-    .options(preparedStatement('tessera_api_keys'));
-  const byKey = new Map<string, KeyRows>();
-  for (const row of rows) {
-    const list = byKey.get(row.id);
-    if (list) list.push(row);
-    else byKey.set(row.id, [row]);
-  }
-  return keyIds.map((id) => byKey.get(id) ?? []);
+interface KeyQuestion {
+  keyId: string;
+  /** The board the request is about, whose access facts for the key's owner come back in the same query. */
+  boardId: string | null;
 }
 
-const keyLookups = new WeakMap<Db, BatchedLookup<string, KeyRows>>();
+interface KeyAnswer {
+  key: Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt'> & { username: string; memberships: Membership[] };
+  board: BoardAccessRow | undefined;
+}
+
+/** The stored keys of the ids with their owners' memberships (and the boards asked about), in one query. */
+async function loadKeysWithOwners(db: Db, questions: readonly KeyQuestion[]): Promise<(KeyAnswer | undefined)[]> {
+  const asked = JSON.stringify(questions.map((q, i) => ({ i, key_id: q.keyId, board_id: q.boardId })));
+  const ownGroups = 'p.group_id IN (SELECT group_id FROM group_members WHERE user_id = api_keys.user_id)';
+  const { rows } = await db
+    .raw<{ rows: (KeyAnswer['key'] & { i: number; board: BoardAccessRow | null })[] }>(
+      `SELECT asked.i, api_keys.id, api_keys.user_id AS "userId", api_keys.token_hash AS "tokenHash", api_keys.scopes,
+              api_keys.expires_at AS "expiresAt", api_keys.last_used_at AS "lastUsedAt", users.username,
+              ${membershipsJsonSql('users.id')} AS memberships, to_json(board) AS board
+       FROM jsonb_to_recordset(?::jsonb) AS asked(i int, key_id text, board_id text)
+       JOIN api_keys ON api_keys.id = asked.key_id
+       JOIN users ON users.id = api_keys.user_id
+       LEFT JOIN LATERAL (SELECT ${boardAccessColumnsSql('api_keys.user_id', ownGroups)} FROM boards WHERE boards.id = asked.board_id) AS board ON true`,
+      [asked],
+    )
+    .options(preparedStatement('tessera_api_keys'));
+  const answers: (KeyAnswer | undefined)[] = new Array(questions.length);
+  for (const { i, board, ...key } of rows) answers[i] = { key, board: board ?? undefined };
+  return answers;
+}
+
+const keyLookups = new WeakMap<Db, BatchedLookup<KeyQuestion, KeyAnswer | undefined>>();
 
 /**
  * Checks a presented `<id>.<token>` value against the stored hash, in constant time, and resolves the owner's
- * live groups and permissions in the same query (shared with the key checks of concurrent requests).
+ * live groups and permissions in the same query (shared with the key checks of concurrent requests). With the
+ * id of the board the request is about, that board's access facts for the owner are read in the same query too.
  */
-export async function verifyApiKey(db: Db, value: string, now = new Date()): Promise<KeyCheck> {
+export async function verifyApiKey(db: Db, value: string, options: { boardId?: string; now?: Date } = {}): Promise<KeyCheck> {
+  const now = options.now ?? new Date();
   const parsed = parseApiKey(value);
   if (!parsed) return { ok: false, reason: 'malformed' };
-  const rows = await batchedLookupFor(keyLookups, db, loadKeysWithOwners).load(parsed.id);
-  const row = rows[0];
+  const boardId = options.boardId ?? null;
+  const answer = await batchedLookupFor(keyLookups, db, loadKeysWithOwners).load({ keyId: parsed.id, boardId });
+  const key = answer?.key;
   // Hash even on a miss so that an unknown id and a wrong token take the same time.
-  const matches = tokenMatchesHash(parsed.token, row?.tokenHash ?? '0'.repeat(64));
-  if (!row || !matches) return { ok: false, reason: 'invalid' };
-  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+  const matches = tokenMatchesHash(parsed.token, key?.tokenHash ?? '0'.repeat(64));
+  if (!key || !matches) return { ok: false, reason: 'invalid' };
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
   // Record use at most once a minute, to keep reads free of writes.
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > 60_000) {
-    await db('api_keys').where({ id: row.id }).update({ lastUsedAt: now });
+  if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
+    await db('api_keys').where({ id: key.id }).update({ lastUsedAt: now });
   }
-  return { ok: true, principal: principalFromRows(row.userId, rows, { authMethod: 'apiKey', apiKeyId: row.id, scopes: row.scopes }) };
+  const principal = principalFromMemberships({ id: key.userId, username: key.username }, key.memberships, {
+    authMethod: 'apiKey',
+    apiKeyId: key.id,
+    scopes: key.scopes,
+  });
+  if (boardId !== null) principal.knownBoardAccess = { boardId, row: answer.board };
+  return { ok: true, principal };
 }
 
 export interface NewApiKey {

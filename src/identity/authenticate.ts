@@ -14,13 +14,14 @@ const keyFailureMessages = {
 /**
  * Resolves the caller of a request. An `ApiKey` header, when present, is the only credential considered
  * and must be valid (401 otherwise). Without it the session cookie is used; a missing, unknown or expired
- * session means an anonymous caller (null).
+ * session means an anonymous caller (null). `boardId`, for a request on a board, lets the key check read the
+ * caller's access to that board in the same query.
  */
-export async function authenticate(db: Db, headers: IncomingHttpHeaders): Promise<Principal | null> {
+export async function authenticate(db: Db, headers: IncomingHttpHeaders, hints: { boardId?: string } = {}): Promise<Principal | null> {
   const apiKey = headers.apikey;
   if (apiKey !== undefined) {
     const value = Array.isArray(apiKey) ? apiKey[0] : apiKey;
-    const check = await verifyApiKey(db, value.trim());
+    const check = await verifyApiKey(db, value.trim(), { boardId: hints.boardId });
     if (!check.ok) throw unauthorized(keyFailureMessages[check.reason]);
     return check.principal;
   }

@@ -1,3 +1,4 @@
+import type { BoardAccessRow } from '../boards/access';
 import type { Db } from '../db/database';
 import { preparedStatement } from '../db/prepared';
 import { forbidden } from '../http/errors';
@@ -12,6 +13,11 @@ export interface Principal {
   permissions: ReadonlySet<GlobalPermission>;
   authMethod: 'apiKey' | 'session';
   apiKeyId: string | null;
+  /**
+   * The access facts of the board the request is about, read in the same query as the API key (see
+   * authenticate): the request's board check then needs no query of its own. Request-scoped like the principal.
+   */
+  knownBoardAccess?: { boardId: string; row: BoardAccessRow | undefined };
 }
 
 /** 403 `Permission denied` unless the caller holds the global permission. */
@@ -19,41 +25,43 @@ export function assertPermission(principal: Principal, permission: GlobalPermiss
   if (!principal.permissions.has(permission)) throw forbidden();
 }
 
-/** One row per (membership, group permission) of a user: what a principal is computed from. */
-export interface MembershipRow {
-  username: string;
-  groupId: string | null;
+/** One (group, group permission) pair of a user; `permission` is null for a group without permissions. */
+export interface Membership {
+  groupId: string;
   permission: string | null;
 }
 
 type Via = { authMethod: 'apiKey' | 'session'; apiKeyId: string | null; scopes: readonly string[] | null };
 
 /**
- * SQL of the membership rows of the users joined so far (`users` must be in the FROM clause): the columns to select
- * and the joins that produce them. Fixed text, so that the statements using it can stay prepared.
+ * SQL of a user's memberships as one JSON array of {groupId, permission}; `userIdSql` is the SQL of the user's id.
+ * Fixed text for a fixed argument, so that the statements using it can stay prepared.
  */
-export const membershipColumnsSql = 'users.username, group_members.group_id AS "groupId", group_permissions.permission';
-export const membershipJoinsSql =
-  'LEFT JOIN group_members ON group_members.user_id = users.id LEFT JOIN group_permissions ON group_permissions.group_id = group_members.group_id';
+export const membershipsJsonSql = (userIdSql: string) =>
+  `(SELECT coalesce(json_agg(json_build_object('groupId', gm.group_id, 'permission', gp.permission)), '[]'::json)
+    FROM group_members gm LEFT JOIN group_permissions gp ON gp.group_id = gm.group_id WHERE gm.user_id = ${userIdSql})`;
 
 /** Loads a user's live groups and expanded group permissions in one query; null when the user is gone. */
 export async function loadPrincipal(db: Db, userId: string, via: Via): Promise<Principal | null> {
   const { rows } = await db
-    .raw<{ rows: MembershipRow[] }>(`SELECT ${membershipColumnsSql} FROM users ${membershipJoinsSql} WHERE users.id = ?`, [userId])
+    .raw<{ rows: { username: string; memberships: Membership[] }[] }>(
+      `SELECT users.username, ${membershipsJsonSql('users.id')} AS memberships FROM users WHERE users.id = ?`,
+      [userId],
+    )
     .options(preparedStatement('tessera_principal'));
-  return rows.length === 0 ? null : principalFromRows(userId, rows, via);
+  return rows.length === 0 ? null : principalFromMemberships({ id: userId, username: rows[0].username }, rows[0].memberships, via);
 }
 
-export function principalFromRows(userId: string, rows: readonly MembershipRow[], via: Via): Principal {
+export function principalFromMemberships(user: { id: string; username: string }, memberships: readonly Membership[], via: Via): Principal {
   const groupIds = new Set<string>();
   const granted: string[] = [];
-  for (const row of rows) {
-    if (row.groupId) groupIds.add(row.groupId);
-    if (row.permission) granted.push(row.permission);
+  for (const membership of memberships) {
+    groupIds.add(membership.groupId);
+    if (membership.permission) granted.push(membership.permission);
   }
   return {
-    userId,
-    username: rows[0].username,
+    userId: user.id,
+    username: user.username,
     groupIds: [...groupIds],
     permissions: narrowToScopes(expandPermissions(granted), via.scopes),
     authMethod: via.authMethod,
