@@ -83,12 +83,19 @@ function isAuthorized(operation: Operation, principal: RequestContext['principal
   return requirements.some((requirement) => Object.keys(requirement).every(satisfies));
 }
 
-/** The board a `/api/boards/{id}…` request is about, unvalidated (a hint for authentication; validation comes after it). */
+const idSchema = openApiDocument.components?.schemas?.Id as { pattern: string; maxLength: number };
+const idPattern = new RegExp(idSchema.pattern);
+
+/**
+ * The board a `/api/boards/{id}…` request is about, as a hint for authentication. Request validation comes after
+ * authentication (a missing credential is a 401 before any 400), so the id is checked against the Id schema here:
+ * anything else gives no hint.
+ */
 function boardIdOf(api: OpenAPIBackend, request: BackendRequest, operation: Operation): string | undefined {
   if (!operation.path.startsWith('/api/boards/{id}')) return undefined;
   try {
     const id = api.router.parseRequest(request, operation).params.id;
-    return typeof id === 'string' ? id : undefined;
+    return typeof id === 'string' && id.length <= idSchema.maxLength && idPattern.test(id) ? id : undefined;
   } catch {
     return undefined;
   }

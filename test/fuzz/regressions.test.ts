@@ -19,3 +19,19 @@ it('POST /api/auth/login {"username":"\\u0000","password":"a"} is a 400, not a 5
   const wrong = await server.clientFor(null).POST('/api/auth/login', { body: { username: 'nobody', password: 'a' } });
   expect(wrong.response.status).toBe(401);
 });
+
+it('PATCH /api/boards/a%00/name with an API key is a 400, not a 500 (the unvalidated board id reached the key query)', async () => {
+  for (const [method, path, body] of [
+    ['PATCH', '/api/boards/a%00/name', { name: 'x' }],
+    ['GET', '/api/boards/a%00', undefined],
+    ['POST', '/api/boards/a%00/sections', { id: 's', kind: 'empty', xOffset: 0, yOffset: 0 }],
+  ] as const) {
+    const result = await server.call(method, path, { body });
+    expect({ path, status: result.status, code: result.body.code, message: result.body.message }).toEqual({
+      path,
+      status: 400,
+      code: 'BAD_REQUEST',
+      message: 'Input validation failed',
+    });
+  }
+});
