@@ -85,20 +85,17 @@ function isAuthorized(operation: Operation, principal: RequestContext['principal
 
 const idSchema = openApiDocument.components?.schemas?.Id as { pattern: string; maxLength: number };
 const idPattern = new RegExp(idSchema.pattern);
+const boardRoute = /^\/api\/boards\/([^/]+)/;
 
 /**
  * The board a `/api/boards/{id}…` request is about, as a hint for authentication. Request validation comes after
- * authentication (a missing credential is a 401 before any 400), so the id is checked against the Id schema here:
- * anything else gives no hint.
+ * authentication (a missing credential is a 401 before any 400), so the raw path segment is checked against the
+ * Id schema here (Id characters need no percent-decoding): anything else gives no hint.
  */
-function boardIdOf(api: OpenAPIBackend, request: BackendRequest, operation: Operation): string | undefined {
+function boardIdOf(request: BackendRequest, operation: Operation): string | undefined {
   if (!operation.path.startsWith('/api/boards/{id}')) return undefined;
-  try {
-    const id = api.router.parseRequest(request, operation).params.id;
-    return typeof id === 'string' && id.length <= idSchema.maxLength && idPattern.test(id) ? id : undefined;
-  } catch {
-    return undefined;
-  }
+  const id = boardRoute.exec(request.path)?.[1];
+  return id !== undefined && id.length <= idSchema.maxLength && idPattern.test(id) ? id : undefined;
 }
 
 /**
@@ -115,7 +112,7 @@ async function dispatch(api: OpenAPIBackend, request: BackendRequest, ctx: Reque
     throw new ApiError('NOT_FOUND', 'Not found');
   }
   if (!ignoresCredentials(operation)) {
-    ctx.principal = await authenticate(ctx.db, ctx.headers, { boardId: boardIdOf(api, request, operation) });
+    ctx.principal = await authenticate(ctx.db, ctx.headers, { boardId: boardIdOf(request, operation) });
     if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
