@@ -56,6 +56,20 @@ describe('POST /api/boards/items', () => {
     expect((await boardRow(board.boardId)).revision).toBe(0);
   });
 
+  it('rule 2: 400 when the only free cell would lie below the last row a document can hold (32767)', async () => {
+    const board = await createBoard(server, { columns: 12 });
+    const L = board.layoutId;
+    const S = board.sectionId;
+    expectOk(
+      await put(board.boardId, {
+        sections: [emptySection(S)],
+        items: [item(uid('tall'), [position(L, S, 0, 0, 12, 32767)]), item(uid('last'), [position(L, S, 0, 32767, 12, 1)])],
+      }),
+    );
+    expectError(await addItem({ boardId: board.boardId, kind: 'clock' }), 400, 'BAD_REQUEST', 'Board section is full, no free grid position available');
+    expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(2);
+  });
+
   it('rule 3: the version is unchanged, the revision moves', async () => {
     const board = await createBoard(server);
     expectOk(await addItem({ boardId: board.boardId, kind: 'clock' }), 201);

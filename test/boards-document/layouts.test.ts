@@ -186,6 +186,19 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect((await server.db('boards').where({ id: board.boardId }).first()).revision).toBe(0);
   });
 
+  it('refuses with 400 a refit that would stack elements below row 32767, changing nothing', async () => {
+    const board = await createBoard(server, { columns: 3 });
+    const L = board.layoutId;
+    const S = board.sectionId;
+    const tall = (x: number) => item(uid('tall'), [position(L, S, x, 0, 1, 20000)]);
+    expectOk(await put(board.boardId, { sections: [emptySection(S)], items: [tall(0), tall(1), tall(2)] }));
+    const result = await patchLayouts(board.boardId, [base(L, 3), { id: 'narrow', name: 'Narrow', columnCount: 1, breakpoint: 400 }]);
+    expectError(result, 400, 'BAD_REQUEST', 'Layout change would place elements below row 32767 in layout Narrow');
+    expect(result.body.data).toEqual({ layoutNames: ['Narrow'] });
+    const { doc } = await readContent(server, board.boardId);
+    expect(doc.layouts.map((l: any) => l.id)).toEqual([L]);
+  });
+
   it('refuses an empty list, duplicate ids and out-of-range values with 400', async () => {
     const board = await createBoard(server);
     expectError(await patchLayouts(board.boardId, []), 400, 'BAD_REQUEST', 'A board needs at least one layout');

@@ -6,7 +6,7 @@ import type { Principal } from '../../identity/principal';
 import { widgetDefaultSize } from '../../widgets/registry';
 import { assertBoardAccess } from '../access';
 import { assertCanBind, assertIntegrationsExist } from './bindings';
-import { Occupancy } from './grid';
+import { maxGridOffset, Occupancy } from './grid';
 import { BoardState, loadBoardState, normalizeAdvancedOptions, readBoardDocument } from './read';
 import { DocumentResult, lockBoardForWrite, saveBoardContent } from './save';
 import type { BoardItem, ItemPosition } from './types';
@@ -32,7 +32,7 @@ export function placeNewItem(state: BoardState, kind: string): ItemPosition[] {
       if (p.layoutId === layout.id && p.sectionId === target.id) grid.mark({ x: p.xOffset, y: p.yOffset, width: p.width, height: p.height });
     }
     const cell = grid.firstFree(size.width, size.height);
-    if (!cell) throw badRequest('Board section is full, no free grid position available');
+    if (!cell || cell.y > maxGridOffset) throw badRequest('Board section is full, no free grid position available');
     return { layoutId: layout.id, sectionId: target.id, xOffset: cell.x, yOffset: cell.y, ...size };
   });
 }

@@ -4,7 +4,7 @@ import { badRequest } from '../../http/errors';
 import type { Principal } from '../../identity/principal';
 import { widgetDefaultSize } from '../../widgets/registry';
 import { assertBoardAccess } from '../access';
-import { GridElement, gridKey, placeMissing, refitLayout } from './grid';
+import { GridElement, gridKey, maxGridOffset, placeMissing, refitLayout } from './grid';
 import { BoardState, readableItems, readableSections } from './read';
 import { DocumentResult, freshRead, json, loadLockedState, lockBoardForWrite, positionColumns } from './save';
 import type { BreakpointLayout, LayoutRow } from './types';
@@ -117,6 +117,16 @@ export function planLayoutChange(state: BoardState, payload: readonly Breakpoint
   return plan;
 }
 
+/** 400 when a refit would stack elements below the last row a document can hold (stacking into fewer columns can). */
+function assertWithinGrid(plan: LayoutPlan): void {
+  const beyond = [...plan.itemPositions, ...plan.sectionPositions].filter((position) => position.y_offset > maxGridOffset);
+  if (beyond.length === 0) return;
+  // New layouts carry ids minted here, so the client is told their names.
+  const names = new Map([...plan.insertLayouts, ...plan.updateLayouts].map((layout) => [layout.id, layout.name]));
+  const layoutNames = [...new Set(beyond.map((position) => names.get(position.layout_id) ?? position.layout_id))];
+  throw badRequest(`Layout change would place elements below row ${maxGridOffset} in layout ${listIds(layoutNames)}`, { layoutNames });
+}
+
 /**
  * PATCH /api/boards/{id}/layouts: full replacement of the breakpoint layouts in one transaction (stricter than
  * the spec's rule 5). Bumps the revision only; the version is not touched (rule 6).
@@ -136,6 +146,7 @@ export async function saveBoardLayouts(
     await lockBoardForWrite(trx, boardId, { bumpVersion: false });
     const state = await loadLockedState(trx, boardId, principal, { ifMatch: options.ifMatch, versionBumped: false });
     const plan = planLayoutChange(state, layouts);
+    assertWithinGrid(plan);
     await trx.raw(
       `INSERT INTO layouts (id, board_id, name, column_count, breakpoint)
        SELECT v.id, ?, v.name, v.column_count, v.breakpoint
