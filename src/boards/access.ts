@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { BatchedLookup, batchedLookupFor } from '../db/batchedLookup';
+import { BatchedLookup, batchedLoad } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
 import { notFound } from '../http/errors';
 import type { Principal } from '../identity/principal';
@@ -95,13 +95,10 @@ const accessLookups = new WeakMap<Db, BatchedLookup<AccessQuestion, BoardAccessR
  */
 export async function loadBoardAccess(db: Db, boardId: string, principal: Principal | null): Promise<(BoardAccess & OwnBoardRows) | null> {
   const known = principal?.knownBoardAccess;
-  let row: BoardAccessRow | undefined;
-  if (known && known.boardId === boardId && !db.isTransaction) {
-    row = known.row;
-  } else {
-    const question = { boardId, userId: principal?.userId ?? null, groupIds: principal?.groupIds ?? [] };
-    row = db.isTransaction ? (await loadAccessRows(db, [question]))[0] : await batchedLookupFor(accessLookups, db, loadAccessRows).load(question);
-  }
+  const row =
+    known && known.boardId === boardId && !db.isTransaction
+      ? known.row
+      : await batchedLoad(accessLookups, db, loadAccessRows, { boardId, userId: principal?.userId ?? null, groupIds: principal?.groupIds ?? [] });
   if (!row) return null;
   const rows = { userPermissions: principal ? row.userPermissions : [], groupPermissions: principal ? row.groupPermissions : [] };
   return { ...decideBoardAccess(row, principal, rows), ...rows };

@@ -49,18 +49,20 @@ export class BatchedLookup<K, V> {
 }
 
 /**
- * One batcher per database handle and purpose, created on first use. Only for the root handle: a lookup inside a
- * transaction must run on that transaction, so callers holding one query directly.
+ * Looks `key` up through the batcher of this database handle and purpose (created on first use). Inside a
+ * transaction the lookup must see that transaction, so it runs on it directly, alone.
  */
-export function batchedLookupFor<K, V>(
+export async function batchedLoad<K, V>(
   registry: WeakMap<Db, BatchedLookup<K, V>>,
   db: Db,
   runBatch: (db: Db, keys: readonly K[]) => Promise<readonly V[]>,
-): BatchedLookup<K, V> {
+  key: K,
+): Promise<V> {
+  if (db.isTransaction) return (await runBatch(db, [key]))[0];
   let lookup = registry.get(db);
   if (!lookup) {
     lookup = new BatchedLookup((keys) => runBatch(db, keys));
     registry.set(db, lookup);
   }
-  return lookup;
+  return lookup.load(key);
 }

@@ -19,10 +19,11 @@ export function precompileRouting(api: OpenAPIBackend): void {
   const router = api.router;
   const operations = router.getOperations();
   router.getOperations = () => operations;
+  const paths = new Map(operations.map((operation) => [operation.path, compilePath(operation.path)]));
   const routes = operations
     .map((operation) => ({
       operation,
-      pattern: compilePath(operation.path).pattern,
+      pattern: paths.get(operation.path)!.pattern,
       specificity: operation.path.replace(/\{.*?\}/g, '').length,
     }))
     .sort((a, b) => b.specificity - a.specificity);
@@ -39,7 +40,7 @@ export function precompileRouting(api: OpenAPIBackend): void {
     return original(req, strict as true);
   }) as typeof router.matchOperation;
 
-  precompileRequestParsing(api);
+  precompileRequestParsing(api, paths);
 }
 
 /**
@@ -47,15 +48,10 @@ export function precompileRouting(api: OpenAPIBackend): void {
  * decoding) is parsed here with templates compiled once; any other goes to openapi-backend's own parser. The
  * result has the same shape and values.
  */
-function precompileRequestParsing(api: OpenAPIBackend): void {
+function precompileRequestParsing(api: OpenAPIBackend, paths: ReadonlyMap<string, CompiledPath>): void {
   const router = api.router;
   const original = router.parseRequest.bind(router);
-  const paths = new Map<string, CompiledPath>();
-  const plainQuery = new Map<string, boolean>();
-  for (const operation of router.getOperations()) {
-    paths.set(operation.path, compilePath(operation.path));
-    plainQuery.set(operation.operationId ?? '', !hasSpecialQueryParameters(operation));
-  }
+  const plainQuery = new Map(router.getOperations().map((operation) => [operation.operationId ?? '', !hasSpecialQueryParameters(operation)]));
 
   router.parseRequest = ((req: BackendRequest, operation?: Operation) => {
     const compiled = operation ? paths.get(operation.path) : undefined;

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { BatchedLookup, batchedLookupFor } from '../db/batchedLookup';
+import { BatchedLookup, batchedLoad } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
@@ -102,7 +102,7 @@ export async function verifyApiKey(db: Db, value: string, options: { boardId?: s
   const parsed = parseApiKey(value);
   if (!parsed) return { ok: false, reason: 'malformed' };
   const boardId = options.boardId ?? null;
-  const answer = await batchedLookupFor(keyLookups, db, loadKeysWithOwners).load({ keyId: parsed.id, boardId });
+  const answer = await batchedLoad(keyLookups, db, loadKeysWithOwners, { keyId: parsed.id, boardId });
   const key = answer?.key;
   // Hash even on a miss so that an unknown id and a wrong token take the same time.
   const matches = tokenMatchesHash(parsed.token, key?.tokenHash ?? '0'.repeat(64));
