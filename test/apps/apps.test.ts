@@ -6,6 +6,7 @@ import { expandPermissions, GlobalPermission } from '../../src/identity/permissi
 import { Actor, createActor } from '../support/actors';
 import { startTestServer, TestServer } from '../support/server';
 import { expectError } from '../support/expect';
+import { unique } from '../support/unique';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -16,7 +17,6 @@ afterAll(async () => {
 });
 
 
-const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 const icon = 'https://cdn.example.com/icon.svg';
 
 async function createApp(actor: Actor | null, body: Record<string, unknown>) {

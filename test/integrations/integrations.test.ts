@@ -1,4 +1,3 @@
-import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { usableIntegrationIds } from '../../src/integrations/access';
@@ -8,6 +7,7 @@ import { loadPrincipal } from '../../src/identity/principal';
 import { Actor, createActor } from '../support/actors';
 import { startTestServer, TestServer } from '../support/server';
 import { expectError } from '../support/expect';
+import { unique } from '../support/unique';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -18,7 +18,6 @@ afterAll(async () => {
 });
 
 
-const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
 
 async function createIntegration(body: Record<string, unknown> = {}, key?: string) {
   return server.call('POST', '/api/integrations', {
