@@ -1,4 +1,3 @@
-import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino, { Logger } from 'pino';
 import type { Config } from './config/config';
@@ -7,6 +6,7 @@ import { lockDataDir } from './db/dataDirLock';
 import { migrateToLatest } from './db/migrate';
 import { createApp } from './http/app';
 import { trackConnections } from './http/gracefulClose';
+import { createHttpServer } from './http/httpServer';
 import type { Lifecycle } from './http/operation';
 import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
 
@@ -38,7 +38,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
   const app = await createApp({ db, config, logger, lifecycle });
 
-  const server = http.createServer(app);
+  const server = createHttpServer(app);
   const connections = trackConnections(server);
   server.keepAliveTimeout = 5_000;
   server.headersTimeout = 10_000;

@@ -206,6 +206,9 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
           query: req.query as Record<string, string | string[]>,
           body: req.body,
           headers: req.headers as Record<string, string | string[]>,
+          // Present from the start, so that the validator's copy of this request (which sets params) keeps the
+          // hidden class of the copies before it.
+          params: undefined,
         },
         ctx,
       );
