@@ -11,9 +11,11 @@ type Constructor<T> = (this: T, ...args: any[]) => void;
  * class of its own: every property access on them, in node's HTTP code as much as in express and ours, misses its
  * inline cache (about a hundred misses per request, measured with --log-ic). Created with the right prototypes, the
  * objects share their hidden classes and express's setPrototypeOf changes nothing. Node's own constructors are
- * ES5-style functions, so a subclass is a function that calls them on `this`.
+ * ES5-style functions, so a subclass is a function that calls them on `this` (should a later Node make them classes,
+ * the plain server is used).
  */
 export function createHttpServer(app: express.Express): http.Server {
+  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return http.createServer(app);
   const incomingMessage = http.IncomingMessage as unknown as Constructor<http.IncomingMessage>;
   const serverResponse = http.ServerResponse as unknown as Constructor<http.ServerResponse>;
   function AppRequest(this: http.IncomingMessage, socket: Socket): void {
@@ -31,4 +33,8 @@ export function createHttpServer(app: express.Express): http.Server {
     },
     app,
   );
+}
+
+function isClass(constructor: unknown): boolean {
+  return typeof constructor === 'function' && /^class\b/.test(Function.prototype.toString.call(constructor));
 }
