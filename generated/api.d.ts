@@ -373,8 +373,9 @@ export interface paths {
          * @description The whole board: metadata, settings columns, breakpoint layouts sorted by breakpoint, sections, items and the
          *     caller's own permission rows. `collapsed` on category sections is the caller's own state. Items of a widget
          *     kind unknown to this build are left out. Public boards are readable without credentials.
-         *     Sends a strong `ETag` (of this caller's representation) for use with `If-Match` on the write routes.
-         *     404 `Board not found` when the board is missing or the caller may not view it.
+         *     Sends a strong `ETag` (of this caller's representation) for use with `If-Match` on the write routes and
+         *     `If-None-Match` on this one: 304 without a body when it lists the current ETag (weak comparison) or is `*`.
+         *     404 `Board not found` when the board is missing or the caller may not view it (checked before any 304).
          */
         get: operations["getBoard"];
         /**
@@ -402,7 +403,7 @@ export interface paths {
          * Delete a board
          * @description Needs full access (404 `Board not found`). Deletes the board with its layouts, sections, items, positions,
          *     bindings and grants in one transaction. Users' and groups' home pointers to it are cleared, and so are the
-         *     server-wide home board settings that name it.
+         *     server-wide home board settings that name it. `If-Match` mismatch: 412, nothing deleted.
          */
         delete: operations["deleteBoard"];
         options?: never;
@@ -2312,7 +2313,10 @@ export interface components {
         IntegrationPermissionLevel: "use" | "interact" | "full";
     };
     responses: {
-        /** @description The request is malformed or breaks a rule; nothing was written. */
+        /**
+         * @description The request is malformed or breaks a rule (including a body that is not JSON or does not decompress as its
+         *     Content-Encoding says); nothing was written.
+         */
         BadRequest: {
             headers: {
                 [name: string]: unknown;
@@ -2415,7 +2419,10 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A request body was sent with a content type other than JSON. */
+        /**
+         * @description A request body was sent with a content type other than JSON, a charset other than UTF-8, or a content encoding
+         *     the server does not decode (it decodes gzip, deflate and br).
+         */
         UnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
@@ -2516,6 +2523,11 @@ export interface components {
         /** @description Board id. */
         boardId: components["schemas"]["Id"];
         /**
+         * @description ETags of copies the caller holds (a comma-separated list, `W/` prefixes allowed, compared weakly), or `*`.
+         *     When one of them is the board's current ETag for this caller the answer is 304 without a body.
+         */
+        ifNoneMatch: string;
+        /**
          * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
          *     nothing is written. `*` always matches.
          */
@@ -2531,7 +2543,7 @@ export interface components {
     };
     requestBodies: never;
     headers: {
-        /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match. */
+        /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match on a write, or in If-None-Match on a read. */
         ETagHeader: string;
     };
     pathItems: never;
@@ -3105,7 +3117,13 @@ export interface operations {
     getBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the caller holds (a comma-separated list, `W/` prefixes allowed, compared weakly), or `*`.
+                 *     When one of them is the board's current ETag for this caller the answer is 304 without a body.
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
             path: {
                 /** @description Board id. */
                 id: components["parameters"]["boardId"];
@@ -3123,6 +3141,14 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["BoardDocument"];
                 };
+            };
+            /** @description If-None-Match lists the current ETag (or is `*`); the caller's copy is current. No body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagHeader"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
@@ -3169,7 +3195,13 @@ export interface operations {
     deleteBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
             path: {
                 /** @description Board id. */
                 id: components["parameters"]["boardId"];
@@ -3189,6 +3221,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

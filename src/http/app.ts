@@ -11,6 +11,7 @@ import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, unauthorized } from './errors';
 import { precompileRouting } from './fastRouter';
 import { handlers } from './handlers';
+import { jsonBodyParser } from './jsonBody';
 import { openApiDocument } from './openapiDocument';
 import { PreSerializedJson } from './operation';
 import type { Lifecycle, RequestContext } from './operation';
@@ -28,8 +29,6 @@ interface Reply {
   body?: unknown;
   headers?: Record<string, string | string[]>;
 }
-
-const jsonTypes = ['application/json', 'application/*+json'];
 
 function isJsonContentType(value: string | undefined): boolean {
   if (!value) return false;
@@ -98,6 +97,24 @@ function boardIdOf(request: BackendRequest, operation: Operation): string | unde
   return id !== undefined && id.length <= idSchema.maxLength && idPattern.test(id) ? id : undefined;
 }
 
+const declaredQueryNames = new WeakMap<Operation, ReadonlySet<string>>();
+
+/**
+ * The request's query without the parameters the operation does not declare: those (a cache buster such as `?_=1`)
+ * are ignored rather than refused, while the declared ones are validated as usual.
+ */
+function declaredQuery(operation: Operation, query: Record<string, string | string[]>): Record<string, string | string[]> {
+  let names = declaredQueryNames.get(operation);
+  if (!names) {
+    names = new Set((operation.parameters ?? []).flatMap((parameter) => ('$ref' in parameter || parameter.in !== 'query' ? [] : [parameter.name])));
+    declaredQueryNames.set(operation, names);
+  }
+  for (const name in query) {
+    if (!names.has(name)) return Object.fromEntries(Object.entries(query).filter(([key]) => names.has(key)));
+  }
+  return query;
+}
+
 /**
  * Routes, authenticates, validates and runs one request, in that order (so a missing credential is a 401 before any
  * 400), with openapi-backend's router and validator. Its own handleRequest is not used: it parses every request
@@ -116,6 +133,7 @@ async function dispatch(api: OpenAPIBackend, request: BackendRequest, ctx: Reque
     if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
+  request.query = declaredQuery(operation, request.query as Record<string, string | string[]>);
   const validation = api.validator.validateRequest(request, operation);
   if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
   const handler = handlers[operation.operationId as keyof typeof handlers] as OperationHandler | undefined;
@@ -139,7 +157,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? true : false);
   app.set('etag', false);
 
-  const parseJson = express.json({ limit: config.bodyLimitBytes, type: jsonTypes, strict: false });
+  const parseJson = jsonBodyParser(config.bodyLimitBytes);
 
   // One front middleware (each express layer costs on every request): request id, access log, and the body,
   // which must be JSON (anything else is a 415 before any parsing).
@@ -231,20 +249,6 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
 
 function toErrorReply(error: unknown, logger: Logger, requestId: string, req: Request): Reply {
   if (error instanceof ApiError) return errorReply(error);
-  const bodyParserError = error as { type?: string; status?: number; limit?: number };
-  switch (bodyParserError?.type) {
-    case 'entity.too.large':
-      return errorReply(new ApiError('PAYLOAD_TOO_LARGE', `Request body larger than ${bodyParserError.limit} bytes`));
-    case 'entity.parse.failed':
-      return errorReply(new ApiError('BAD_REQUEST', 'Failed to parse request body: invalid JSON'));
-    case 'encoding.unsupported':
-    case 'charset.unsupported':
-      return errorReply(new ApiError('UNSUPPORTED_MEDIA_TYPE', 'Unsupported body encoding or charset'));
-    case 'request.aborted':
-      return errorReply(new ApiError('BAD_REQUEST', 'Request aborted'));
-    default:
-      break;
-  }
   if (isDatabaseUnavailable(error)) {
     logger.warn({ requestId, err: error, method: req.method, url: req.originalUrl }, 'database unavailable');
     return errorReply(new ApiError('SERVICE_UNAVAILABLE', 'Database unavailable, retry later'));

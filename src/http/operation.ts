@@ -74,6 +74,12 @@ export type Handler<K extends OperationId> = (input: OperationInput<K>, ctx: Req
 
 export type HandlerMap = { [K in OperationId]: Handler<K> };
 
+/** A request header as one string; a repeated list-valued header (If-Match, If-None-Match) as one joined list. */
+export function headerList(ctx: RequestContext, name: string): string | undefined {
+  const value = ctx.headers[name];
+  return Array.isArray(value) ? value.join(', ') : value;
+}
+
 export function requirePrincipal(ctx: RequestContext): Principal {
   if (!ctx.principal) throw new Error('operation declared authenticated but has no principal');
   return ctx.principal;

@@ -35,26 +35,34 @@ export async function authenticate(db: Db, headers: IncomingHttpHeaders, hints: 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
- * A cookie is sent by the browser on cross-site requests too, so a cookie-authenticated write must prove it
- * was made by script on our own origin: JSON content type (a form or text/plain post cannot set it without a
- * CORS preflight, which we never grant) and, when the browser sends one, a matching Origin.
+ * A browser sends the session cookie with requests other sites' pages make too, so a cookie-authenticated write is
+ * refused when it carries what such a page can send: a Content-Type other than JSON (form and text/plain posts need
+ * no CORS preflight, which we never grant), `Sec-Fetch-Site: cross-site`, an Origin other than our own (`null`
+ * included), or `Sec-Fetch-Site: same-site` (a sibling host) without our Origin. A bodyless write with no
+ * Content-Type, such as a logout button's fetch, passes when nothing marks it as cross-site.
  */
 export function assertNotCrossSite(principal: Principal | null, method: string, headers: IncomingHttpHeaders): void {
   if (!principal || principal.authMethod !== 'session' || safeMethods.has(method.toUpperCase())) return;
-  const contentType = String(headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
-  if (contentType !== 'application/json') {
-    throw new ApiError('FORBIDDEN', 'Cross-site request refused: cookie-authenticated writes must send Content-Type: application/json');
+  const contentType = headers['content-type'];
+  if (contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() !== 'application/json') {
+    throw crossSiteRefused('a cookie-authenticated write may only send Content-Type: application/json');
   }
+  const fetchSite = headerValue(headers['sec-fetch-site'])?.trim().toLowerCase();
+  if (fetchSite === 'cross-site') throw crossSiteRefused('Sec-Fetch-Site is cross-site');
   const origin = headers.origin;
-  if (origin && origin !== 'null') {
-    let originHost: string | null = null;
-    try {
-      originHost = new URL(origin).host;
-    } catch {
-      originHost = null;
-    }
-    if (originHost !== headers.host) throw new ApiError('FORBIDDEN', 'Cross-site request refused: Origin does not match Host');
-  } else if (origin === 'null') {
-    throw new ApiError('FORBIDDEN', 'Cross-site request refused: Origin does not match Host');
+  if (origin !== undefined && !isOwnOrigin(origin, headers.host)) throw crossSiteRefused('Origin does not match Host');
+  if (fetchSite === 'same-site' && origin === undefined) throw crossSiteRefused('Sec-Fetch-Site is same-site and Origin is missing');
+}
+
+function isOwnOrigin(origin: string, host: string | undefined): boolean {
+  if (origin === 'null') return false;
+  try {
+    return new URL(origin).host === host;
+  } catch {
+    return false;
   }
 }
+
+const headerValue = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
+
+const crossSiteRefused = (reason: string) => new ApiError('FORBIDDEN', `Cross-site request refused: ${reason}`);

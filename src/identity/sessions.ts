@@ -34,12 +34,26 @@ export function clearedSessionCookie(secure: boolean): string {
   return sessionCookie('', 0, secure);
 }
 
+/**
+ * The value of cookie `name` in a Cookie header, or null. A value that cannot be read (broken percent-encoding) or
+ * is empty counts as absent, so a garbled cookie means no session rather than an error; of repeated cookies (a
+ * browser sends one per matching path and domain) the first readable one wins.
+ */
 export function readCookie(header: string | undefined, name: string): string | null {
   if (!header) return null;
   for (const part of header.split(';')) {
     const eq = part.indexOf('=');
-    if (eq < 0) continue;
-    if (part.slice(0, eq).trim() === name) return decodeURIComponent(part.slice(eq + 1).trim());
+    if (eq < 0 || part.slice(0, eq).trim() !== name) continue;
+    const value = decodeCookieValue(part.slice(eq + 1).trim());
+    if (value) return value;
   }
   return null;
+}
+
+function decodeCookieValue(raw: string): string | null {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return null;
+  }
 }

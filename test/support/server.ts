@@ -32,7 +32,7 @@ export interface CallOptions {
   body?: unknown;
   headers?: Record<string, string>;
   /** Raw body (sent as is, with the given content-type header). */
-  raw?: string;
+  raw?: string | Uint8Array;
 }
 
 export interface CallResult {
@@ -84,7 +84,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
 export async function call(baseUrl: string, method: string, path: string, options: CallOptions = {}): Promise<CallResult> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.key) headers.ApiKey = options.key;
-  let body: string | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.raw !== undefined) body = options.raw;
   else if (options.body !== undefined) {
     body = JSON.stringify(options.body);

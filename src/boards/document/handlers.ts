@@ -1,16 +1,11 @@
 import { PreSerializedJson } from '../../http/operation';
-import type { HandlerMap, RequestContext } from '../../http/operation';
-import { requirePrincipal } from '../../http/operation';
+import type { HandlerMap } from '../../http/operation';
+import { headerList, requirePrincipal } from '../../http/operation';
 import { addBoardItem, deleteBoardItem, updateBoardItem } from './items';
 import { saveBoardLayouts } from './layouts';
-import { readBoardDocumentJson } from './read';
+import { ifNoneMatchMatches, readBoardDocumentJson } from './read';
 import { DocumentResult, saveBoardContent } from './save';
 import { addBoardSection, deleteBoardSection, updateBoardSection } from './sections';
-
-function ifMatchOf(ctx: RequestContext): string | undefined {
-  const value = ctx.headers['if-match'];
-  return Array.isArray(value) ? value.join(', ') : value;
-}
 
 function documentReply<S extends 200 | 201>(status: S, result: DocumentResult) {
   return { status, body: result.document, headers: { ETag: result.etag } };
@@ -20,6 +15,8 @@ function documentReply<S extends 200 | 201>(status: S, result: DocumentResult) {
 export const boardDocumentHandlers = {
   async getBoard({ params }, ctx) {
     const { json, etag } = await readBoardDocumentJson(ctx.db, ctx.boardDocuments, params.id, ctx.principal);
+    const ifNoneMatch = headerList(ctx, 'if-none-match');
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, body: undefined, headers: { ETag: etag } };
     return { status: 200, body: new PreSerializedJson(json), headers: { ETag: etag } };
   },
 
@@ -29,7 +26,7 @@ export const boardDocumentHandlers = {
       principal: requirePrincipal(ctx),
       content: { sections: body.sections, items: body.items },
       expectedVersion: body.expectedVersion,
-      ifMatch: ifMatchOf(ctx),
+      ifMatch: headerList(ctx, 'if-match'),
     });
     return documentReply(200, result);
   },
@@ -39,7 +36,7 @@ export const boardDocumentHandlers = {
       boardId: params.id,
       principal: requirePrincipal(ctx),
       layouts: body.layouts,
-      ifMatch: ifMatchOf(ctx),
+      ifMatch: headerList(ctx, 'if-match'),
     });
     return documentReply(200, result);
   },
@@ -55,7 +52,7 @@ export const boardDocumentHandlers = {
       itemId: params.itemId,
       principal: requirePrincipal(ctx),
       changes: body,
-      ifMatch: ifMatchOf(ctx),
+      ifMatch: headerList(ctx, 'if-match'),
     });
     return documentReply(200, result);
   },
@@ -65,13 +62,13 @@ export const boardDocumentHandlers = {
       boardId: params.id,
       itemId: params.itemId,
       principal: requirePrincipal(ctx),
-      ifMatch: ifMatchOf(ctx),
+      ifMatch: headerList(ctx, 'if-match'),
     });
     return documentReply(200, result);
   },
 
   async addBoardSection({ params, body }, ctx) {
-    const result = await addBoardSection(ctx.db, { boardId: params.id, principal: requirePrincipal(ctx), section: body, ifMatch: ifMatchOf(ctx) });
+    const result = await addBoardSection(ctx.db, { boardId: params.id, principal: requirePrincipal(ctx), section: body, ifMatch: headerList(ctx, 'if-match') });
     return documentReply(201, result);
   },
 
@@ -81,7 +78,7 @@ export const boardDocumentHandlers = {
       sectionId: params.sectionId,
       principal: requirePrincipal(ctx),
       section: body,
-      ifMatch: ifMatchOf(ctx),
+      ifMatch: headerList(ctx, 'if-match'),
     });
     return documentReply(200, result);
   },
@@ -91,7 +88,7 @@ export const boardDocumentHandlers = {
       boardId: params.id,
       sectionId: params.sectionId,
       principal: requirePrincipal(ctx),
-      ifMatch: ifMatchOf(ctx),
+      ifMatch: headerList(ctx, 'if-match'),
     });
     return documentReply(200, result);
   },

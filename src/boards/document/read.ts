@@ -224,14 +224,22 @@ function etagOfJson(json: string): string {
   return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
 
-/** If-Match semantics (RFC 9110, strong comparison): `*` or one of the listed tags equal to the current ETag. */
+/** The entity tags listed in an If-Match or If-None-Match value (RFC 9110 §8.8.3), or `*`. */
+function entityTags(header: string): '*' | { weak: boolean; opaque: string }[] {
+  if (header.trim() === '*') return '*';
+  return [...header.matchAll(/(W\/)?("[^"]*")/g)].map((match) => ({ weak: match[1] !== undefined, opaque: match[2] }));
+}
+
+/** If-Match (RFC 9110 §13.1.1, strong comparison): `*`, or a listed strong tag equal to the current ETag. */
 export function ifMatchMatches(header: string, etag: string): boolean {
-  const value = header.trim();
-  if (value === '*') return true;
-  return value
-    .split(',')
-    .map((tag) => tag.trim())
-    .some((tag) => tag === etag);
+  const tags = entityTags(header);
+  return tags === '*' || tags.some((tag) => !tag.weak && tag.opaque === etag);
+}
+
+/** If-None-Match (RFC 9110 §13.1.2, weak comparison): `*`, or a listed tag, weak or not, equal to the current ETag. */
+export function ifNoneMatchMatches(header: string, etag: string): boolean {
+  const tags = entityTags(header);
+  return tags === '*' || tags.some((tag) => tag.opaque === etag);
 }
 
 /**

@@ -6,6 +6,7 @@ import { assertPermission, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
+import { loadLockedState, lockBoardForWrite } from '../document/save';
 import { boardSettingsColumns, type BoardSettings } from '../settings';
 import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
 
@@ -283,10 +284,15 @@ export async function setHomeBoard(db: Db, principal: Principal, boardId: string
 /**
  * DELETE /api/boards/{id}: full access; one transaction that clears the server-wide home pointers naming the
  * board and deletes it (the foreign keys cascade to its contents and grants and null users'/groups' pointers).
+ * With If-Match the board is locked and checked as every board write does (412, nothing deleted, on mismatch).
  */
-export async function deleteBoard(db: Db, principal: Principal, boardId: string): Promise<void> {
+export async function deleteBoard(db: Db, principal: Principal, boardId: string, options: { ifMatch?: string } = {}): Promise<void> {
   await db.transaction(async (trx) => {
     await assertBoardAccess(trx, boardId, principal, 'full');
+    if (options.ifMatch !== undefined) {
+      await lockBoardForWrite(trx, boardId, { bumpVersion: false });
+      await loadLockedState(trx, boardId, principal, { ifMatch: options.ifMatch, versionBumped: false });
+    }
     await clearServerHomeBoard(trx, boardId);
     const deleted = await trx('boards').where({ id: boardId }).del();
     if (deleted === 0) throw boardNotFound();

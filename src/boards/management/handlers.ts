@@ -1,5 +1,5 @@
 import type { HandlerMap } from '../../http/operation';
-import { requirePrincipal } from '../../http/operation';
+import { headerList, requirePrincipal } from '../../http/operation';
 import {
   changeBoardVisibility,
   createBoard,
@@ -54,7 +54,7 @@ export const boardManagementHandlers = {
   },
 
   async deleteBoard({ params }, ctx) {
-    await deleteBoard(ctx.db, requirePrincipal(ctx), params.id);
+    await deleteBoard(ctx.db, requirePrincipal(ctx), params.id, { ifMatch: headerList(ctx, 'if-match') });
     return { status: 204, body: undefined };
   },
 
