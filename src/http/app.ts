@@ -36,7 +36,11 @@ function isJsonContentType(value: string | undefined): boolean {
   return type === 'application/json' || (type.startsWith('application/') && type.endsWith('+json'));
 }
 
+/** No operation takes a body on these methods: one sent is left unread (Node discards it), never a 415 or 413. */
+const bodylessMethods = new Set(['GET', 'HEAD', 'DELETE', 'OPTIONS']);
+
 function hasBody(req: Request): boolean {
+  if (bodylessMethods.has(req.method)) return false;
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }

@@ -254,3 +254,10 @@ describe('unknown query parameters are ignored', () => {
     expectError(await server.call('GET', '/api/apps/search?_=1'), 400, 'BAD_REQUEST', 'Input validation failed');
   });
 });
+
+describe('bodies on methods that take none', () => {
+  it('leaves a body sent with DELETE unread instead of refusing it (no undeclared 415 or 413)', async () => {
+    const deleted = await direct('DELETE', '/api/api-keys/nosuchkey', { raw: 'x'.repeat(64), headers: { 'Content-Type': 'text/plain' } });
+    expectError(deleted, 404, 'NOT_FOUND', 'API key not found');
+  });
+});
