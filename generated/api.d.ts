@@ -395,7 +395,9 @@ export interface paths {
          *     sections not in the payload, unknown integration ids (400 `Invalid integration IDs: <ids>`), ids already used
          *     on another board (409 `Ids already used on another board: <ids>`), and bindings the caller may not add
          *     (403 `No access to integrations: <ids>`; only integrations not yet bound anywhere on the board are checked).
-         *     `If-Match` mismatch: 412. Returns a fresh read of the board.
+         *     `If-Match` mismatch: 412. At most 10000 items and 2000 sections, and 400 `A board's sections and items take at
+         *     most 8388608 bytes as JSON` when the board read back would be larger (board limits, see SaveBoardRequest).
+         *     Returns a fresh read of the board.
          */
         put: operations["saveBoard"];
         post?: never;
@@ -426,8 +428,9 @@ export interface paths {
          *     in every breakpoint layout. Errors, in this order and before anything is inserted: 404 `Board not found`
          *     (modify permission), 400 `Invalid integration IDs: <ids>`, 403 `No access to integrations: <ids>` (every id
          *     is a new binding), 400 `Board has no empty section to place items in`, 400 `Board section is full, no free grid
-         *     position available`. The board version is not changed, so a document read before this call still passes the
-         *     version guard of a later PUT, which would delete the new item: read again before writing.
+         *     position available`, 400 `A board holds at most 10000 items` or another board limit (see SaveBoardRequest).
+         *     The board version is not changed, so a document read before this call still passes the version guard of a
+         *     later PUT, which would delete the new item: read again before writing.
          */
         post: operations["addBoardItem"];
         delete?: never;
@@ -460,7 +463,9 @@ export interface paths {
          *     are cloned from the existing layout with the smallest columnCount >= the new one (else the largest) and refitted
          *     to the new column count. A changed columnCount regenerates that layout's positions. Elements without a source
          *     position are placed at the first free cell of the refitted grid. 400 `A board needs at least one layout` for an
-         *     empty list; 400 on duplicate ids. The version is not changed. `If-Match` mismatch: 412.
+         *     empty list; 400 on duplicate ids; 400 for more than 24 layouts or when the positions of new layouts would grow
+         *     the board past its JSON size limit (board limits, see SaveBoardRequest). The version is not changed.
+         *     `If-Match` mismatch: 412.
          */
         patch: operations["saveBoardLayouts"];
         trace?: never;
@@ -493,7 +498,8 @@ export interface paths {
          * Change one item
          * @description Omitted fields are untouched; options, advancedOptions and integrationIds are replaced whole. Each layouts
          *     entry updates the item's existing position for its layoutId; entries for layouts the item has no position in
-         *     are dropped. 404 `Item not found`.
+         *     are dropped. 404 `Item not found`; 400 when the change would grow the board past its JSON size limit (see
+         *     SaveBoardRequest).
          *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
          *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
          */
@@ -515,7 +521,8 @@ export interface paths {
         /**
          * Add one section
          * @description The body is the section itself, with a client-minted id. 409 `Section already exists on this board` when the
-         *     id is already on this board (a version conflict has a different message).
+         *     id is already on this board (a version conflict has a different message). 400 `A board holds at most 2000
+         *     sections` or another board limit (see SaveBoardRequest).
          *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
          *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
          */
@@ -554,7 +561,8 @@ export interface paths {
         /**
          * Replace one section
          * @description The body is the section itself (same shape as in the document). 400 `Section id does not match the path` when
-         *     its id differs from the path; 404 `Section not found`. The section's kind never changes.
+         *     its id differs from the path; 404 `Section not found`; 400 when the change would grow the board past its JSON
+         *     size limit (see SaveBoardRequest). The section's kind never changes.
          *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
          *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
          */
@@ -613,7 +621,8 @@ export interface paths {
          *     The copy takes the source's visibility and settings, its breakpoint layouts, sections, dynamic-section
          *     positions, collapse states, items and item positions, all with fresh ids; the caller becomes its creator
          *     and its version is 0. Integration bindings are copied only for integrations the caller may use; board
-         *     grants are not copied and no home board changes. One transaction.
+         *     grants are not copied and no home board changes. One transaction. 400 when the copy would be past a board
+         *     limit (see SaveBoardRequest), e.g. its JSON size limit when the source's ids are shorter than fresh ones.
          */
         post: operations["duplicateBoard"];
         delete?: never;
@@ -1235,6 +1244,8 @@ export interface components {
         /**
          * @description The whole board: metadata, settings columns, breakpoint layouts (sorted by breakpoint, then id), sections,
          *     items and the caller's own permission rows. `version` is the optimistic-concurrency token of the next PUT.
+         *     The board limits (see SaveBoardRequest) bound its sections, items and layouts, so `{sections, items}` of a
+         *     board written under them is a valid PUT body.
          * @example {
          *       "id": "d1f3g5h7j9k1l3z5x7c9v1b3",
          *       "name": "home-lab",
@@ -1639,6 +1650,16 @@ export interface components {
         /**
          * @description Full replacement of the board's sections and items. `{sections, items}` taken from a GET is a valid body.
          *     Settings, name, visibility and layouts are not accepted here (400).
+         *
+         *     Board limits, the same for every route that grows a board (PUT, POST items, POST sections, PATCH of an item or
+         *     a section, PATCH layouts, duplicate): at most 10000 items, 2000 sections and 24 breakpoint layouts (so at most
+         *     24 positions per item and per dynamic section), and the compact JSON of `{sections, items}` as read back
+         *     after the write at most 8388608 bytes (8 MiB, `x-max-content-bytes`). A write that would take the board past
+         *     one of them and further past it than it already was is refused with 400 (code BAD_REQUEST, nothing written):
+         *     `A board holds at most 10000 items`, `A board holds at most 2000 sections`, `A board holds at most 24 layouts`
+         *     or `A board's sections and items take at most 8388608 bytes as JSON` (`data`: `limit` and `actual`). So the
+         *     largest board fits a request body under the default body limit (10 MiB, `BODY_LIMIT`). The byte limit is what
+         *     bounds a board's size: 10000 items with a few layouts, or 2000 items on all 24 layouts, reach it first.
          * @example {
          *       "expectedVersion": 3,
          *       "sections": [
@@ -1680,7 +1701,8 @@ export interface components {
         };
         /**
          * @description Full replacement of the breakpoint layouts. Entries whose id is not on the board are created with a
-         *     server-generated id (the id sent is discarded). At least one layout must remain.
+         *     server-generated id (the id sent is discarded). At least one layout must remain, at most 24 (a board limit,
+         *     see SaveBoardRequest).
          * @example {
          *       "layouts": [
          *         {

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import pino, { Logger } from 'pino';
+import { largestBoardBodyBytes } from './boards/document/limits';
 import type { Config } from './config/config';
 import { createDatabase, Db } from './db/database';
 import { lockDataDir } from './db/dataDirLock';
@@ -27,6 +28,12 @@ export function createLogger(config: Config): Logger {
 
 export async function startServer(config: Config, options: { db?: Db; logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
+  if (config.bodyLimitBytes < largestBoardBodyBytes) {
+    logger.warn(
+      { bodyLimitBytes: config.bodyLimitBytes, largestBoardBodyBytes },
+      'BODY_LIMIT is below what a PUT of the largest board the board limits allow needs: such boards cannot be written back whole',
+    );
+  }
   const usesDataDir = !options.db && !config.databaseUrl;
   const unlock = usesDataDir ? lockDataDir(config.dataDir, 'the tessera server') : () => {};
   const db =

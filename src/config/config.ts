@@ -9,6 +9,10 @@ export interface Config {
   bootstrapAdminApiKey: string | null;
   bootstrapAdminPassword: string | null;
   logLevel: string;
+  /**
+   * Largest request body. The default leaves room for a PUT of the largest board the board limits allow
+   * (src/boards/document/limits.ts); the server warns at start when it is set lower.
+   */
   bodyLimitBytes: number;
   /** Set the Secure attribute on the session cookie (behind HTTPS). */
   cookieSecure: boolean;

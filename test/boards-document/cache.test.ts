@@ -113,4 +113,24 @@ describe('board document cache', () => {
     expect(denied.status).toBe(404);
     expect(denied.body).toMatchObject({ code: 'NOT_FOUND', message: 'Board not found' });
   });
+
+  it('builds a board once for concurrent reads that miss the cache together', async () => {
+    const board = await createBoard(server);
+    const items = Array.from({ length: 200 }, (_, n) => item(uid('item'), [position(board.layoutId, board.sectionId, n % 12, Math.floor(n / 12))]));
+    expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: [emptySection(board.sectionId)], items } }));
+    // The snapshot's read of the item positions, once per build.
+    let builds = 0;
+    const listener = (query: { sql: string }) => {
+      if (query.sql.includes('from "item_layouts"')) builds += 1;
+    };
+    server.db.on('query', listener);
+    try {
+      const reads = await Promise.all(Array.from({ length: 12 }, () => getBoard(server, board.boardId)));
+      expect(new Set(reads.map((read) => `${read.status} ${read.headers.get('etag')}`)).size).toBe(1);
+      expect(reads[0].body.items).toHaveLength(200);
+    } finally {
+      server.db.removeListener('query', listener);
+    }
+    expect(builds).toBe(1);
+  });
 });

@@ -4,7 +4,8 @@
  * Never trusted on its own: every entry is keyed by what the database says on each request (the board's
  * revision, which every board write moves, its creator, the caller, the caller's groups and own permission
  * rows, and its collapsed sections), so a write on any instance makes the old entries unreachable at once. Bounded by bytes;
- * least recently used entries go first.
+ * least recently used entries go first. Requests that miss the same key at the same time share one build, so a burst
+ * of reads of a large board holds one copy of it in memory, not one per request (also with the cache disabled).
  */
 export interface CachedDocument {
   /** The UTF-8 bytes of the document. */
@@ -18,6 +19,8 @@ export class BoardDocumentCache {
   private readonly entries = new Map<string, CachedDocument>();
   /** boardId:revision -> whether that revision has category sections, so a read can skip the collapse query. */
   private readonly categoryFlags = new Map<string, boolean>();
+  /** Builds under way, by key. */
+  private readonly building = new Map<string, Promise<CachedDocument>>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -43,7 +46,21 @@ export class BoardDocumentCache {
     return entry;
   }
 
+  /** The entry under `key`, else the one `build` makes, started once for all the requests that ask meanwhile. */
+  async getOrBuild(key: string, build: () => Promise<CachedDocument>): Promise<CachedDocument> {
+    const hit = this.get(key);
+    if (hit) return hit;
+    let pending = this.building.get(key);
+    if (!pending) {
+      pending = build().finally(() => this.building.delete(key));
+      this.building.set(key, pending);
+    }
+    return pending;
+  }
+
   set(key: string, boardId: string, revision: number, entry: CachedDocument): void {
+    this.categoryFlags.set(`${boardId}:${revision}`, entry.hasCategorySections);
+    if (this.categoryFlags.size > 4 * Math.max(1, this.entries.size) + 1024) this.categoryFlags.clear();
     if (!this.enabled || entry.json.byteLength > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous) {
@@ -52,12 +69,10 @@ export class BoardDocumentCache {
     }
     this.entries.set(key, entry);
     this.bytes += entry.json.byteLength;
-    this.categoryFlags.set(`${boardId}:${revision}`, entry.hasCategorySections);
     for (const [oldKey, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldKey);
       this.bytes -= old.json.byteLength;
     }
-    if (this.categoryFlags.size > 4 * Math.max(1, this.entries.size) + 1024) this.categoryFlags.clear();
   }
 }

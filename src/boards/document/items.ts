@@ -7,7 +7,8 @@ import { widgetDefaultSize } from '../../widgets/registry';
 import { assertBoardAccess } from '../access';
 import { assertCanBind, assertIntegrationsExist } from './bindings';
 import { maxGridOffset, Occupancy } from './grid';
-import { BoardState, loadBoardState, normalizeAdvancedOptions, readBoardDocument } from './read';
+import { assertWithinBoardLimits, BoardMeasures, contentBytesOf, measureBoard } from './limits';
+import { BoardState, loadBoardState, normalizeAdvancedOptions, readBoardDocument, toBoardDocument } from './read';
 import { DocumentResult, lockBoardForWrite, saveBoardContent } from './save';
 import type { BoardItem, ItemPosition } from './types';
 import { assertStorableJson } from './validate';
@@ -56,11 +57,21 @@ export async function addBoardItem(db: Knex, principal: Principal, request: AddI
     if (!state) throw notFound('Board not found');
     const positions = placeNewItem(state, kind);
     const itemId = newId();
-    await trx('items').insert({ id: itemId, boardId, kind, options: JSON.stringify(options), advancedOptions: JSON.stringify(normalizeAdvancedOptions(request.advancedOptions)) });
+    const advancedOptions = normalizeAdvancedOptions(request.advancedOptions);
+    const item: BoardItem = { id: itemId, kind, options, integrationIds, advancedOptions, layouts: positions };
+    const before = measureBoard(toBoardDocument(state));
+    assertWithinBoardLimits(withItemAdded(before, item), () => before);
+    await trx('items').insert({ id: itemId, boardId, kind, options: JSON.stringify(options), advancedOptions: JSON.stringify(advancedOptions) });
     if (positions.length > 0) await trx('item_layouts').insert(positions.map((p) => ({ itemId, ...p })));
     if (integrationIds.length > 0) await trx('integration_items').insert(integrationIds.map((integrationId) => ({ itemId, integrationId })));
     return itemId;
   });
+}
+
+/** The measures of a board after `item` is appended to its items. */
+function withItemAdded(before: BoardMeasures, item: BoardItem): BoardMeasures {
+  const separator = before.items > 0 ? 1 : 0;
+  return { ...before, items: before.items + 1, contentBytes: before.contentBytes + separator + contentBytesOf(item) };
 }
 
 async function readForChange(db: Knex, boardId: string, principal: Principal) {

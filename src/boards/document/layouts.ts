@@ -176,6 +176,6 @@ export async function saveBoardLayouts(
       [json(plan.updateLayouts.map((l) => ({ id: l.id, name: l.name, column_count: l.columnCount, breakpoint: l.breakpoint }))), boardId],
     );
     await trx('layouts').where({ boardId }).whereIn('id', plan.deleteLayoutIds).del();
-    return freshRead(trx, boardId, principal);
+    return freshRead(trx, boardId, principal, state);
   });
 }

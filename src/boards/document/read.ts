@@ -6,7 +6,7 @@ import type { Principal } from '../../identity/principal';
 import { isKnownWidgetKind } from '../../widgets/registry';
 import { assertBoardAccess, BoardPermissionLevel } from '../access';
 import { boardSettingsFromRow } from '../settings';
-import { BoardDocumentCache } from './cache';
+import { BoardDocumentCache, CachedDocument } from './cache';
 import type {
   BindingRow,
   BoardDocument,
@@ -217,10 +217,10 @@ export function toBoardDocument(state: BoardState): BoardDocument {
 
 /** Strong ETag of the document exactly as this caller receives it. */
 export function etagOf(document: BoardDocument): string {
-  return etagOfJson(JSON.stringify(document));
+  return etagOfSerialized(JSON.stringify(document));
 }
 
-function etagOfJson(json: string): string {
+function etagOfSerialized(json: string | Buffer): string {
   return `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 }
 
@@ -281,7 +281,8 @@ async function collapsedKey(db: Knex, boardId: string, userId: string): Promise<
 /**
  * GET /api/boards/{id}: the serialized document and its ETag. Served from the instance's cache when the board's
  * current revision (read from the database on every request, with the access check) has been serialized for
- * the same creator, caller, caller's groups and collapsed sections; otherwise loaded from one snapshot.
+ * the same creator, caller, caller's groups and collapsed sections; otherwise loaded from one snapshot, once for
+ * all the requests that miss the same key at the same time.
  */
 export async function readBoardDocumentJson(
   db: Knex,
@@ -294,40 +295,52 @@ export async function readBoardDocumentJson(
   // The caller's permission rows in the document change only with a board write (which moves the revision)
   // or with the caller's memberships, hence the group ids in the key.
   const groupIds = principal ? [...principal.groupIds].sort().join(',') : '';
-  if (cache.enabled) {
-    const needsCollapsed = userId !== null && cache.hasCategorySections(boardId, access.revision) !== false;
-    const key = BoardDocumentCache.key({
-      boardId,
-      revision: access.revision,
-      creatorId: access.creatorId,
-      userId,
-      groupIds,
-      ownRows: ownRowsKey([...access.userPermissions], [...access.groupPermissions]),
-      collapsed: needsCollapsed ? await collapsedKey(db, boardId, userId) : '',
-    });
-    const hit = cache.get(key);
-    if (hit) return hit;
-  }
-  const state = await loadBoardSnapshot(db, boardId, principal);
-  const document = toBoardDocument(state);
-  const text = JSON.stringify(document);
-  const entry = { json: Buffer.from(text, 'utf8'), etag: etagOfJson(text), hasCategorySections: document.sections.some((section) => section.kind === 'category') };
-  cache.set(
-    BoardDocumentCache.key({
-      boardId,
-      revision: state.board.revision,
-      creatorId: state.board.creatorId,
-      userId,
-      groupIds,
-      ownRows: ownRowsKey(
-        state.userPermissions.map((row) => row.permission),
-        state.groupPermissions.map((row) => row.permission),
-      ),
-      collapsed: userId !== null && entry.hasCategorySections ? [...state.collapsedSectionIds].sort().join(',') : '',
-    }),
+  const needsCollapsed = userId !== null && cache.hasCategorySections(boardId, access.revision) !== false;
+  const key = BoardDocumentCache.key({
     boardId,
-    state.board.revision,
-    entry,
-  );
-  return entry;
+    revision: access.revision,
+    creatorId: access.creatorId,
+    userId,
+    groupIds,
+    ownRows: ownRowsKey([...access.userPermissions], [...access.groupPermissions]),
+    collapsed: needsCollapsed ? await collapsedKey(db, boardId, userId) : '',
+  });
+  return cache.getOrBuild(key, async () => {
+    const { document, revision, key: builtKey } = await loadDocumentForCache(db, boardId, principal, groupIds);
+    const entry = serializeDocument(document);
+    cache.set(builtKey(entry.hasCategorySections), boardId, revision, entry);
+    return entry;
+  });
+}
+
+/**
+ * The document from one snapshot, with what keys it in the cache (from the snapshot, which may be newer than the
+ * request's access check). The snapshot's rows are garbage once this returns, before the document is serialized.
+ */
+async function loadDocumentForCache(db: Knex, boardId: string, principal: Principal | null, groupIds: string) {
+  const state = await loadBoardSnapshot(db, boardId, principal);
+  const userId = principal?.userId ?? null;
+  const parts = {
+    boardId,
+    revision: state.board.revision,
+    creatorId: state.board.creatorId,
+    userId,
+    groupIds,
+    ownRows: ownRowsKey(
+      state.userPermissions.map((row) => row.permission),
+      state.groupPermissions.map((row) => row.permission),
+    ),
+  };
+  const collapsed = [...state.collapsedSectionIds].sort().join(',');
+  return {
+    document: toBoardDocument(state),
+    revision: state.board.revision,
+    key: (hasCategorySections: boolean) => BoardDocumentCache.key({ ...parts, collapsed: userId !== null && hasCategorySections ? collapsed : '' }),
+  };
+}
+
+/** The document's UTF-8 bytes and ETag; the intermediate string lives only until the bytes are made. */
+function serializeDocument(document: BoardDocument): CachedDocument {
+  const json = Buffer.from(JSON.stringify(document), 'utf8');
+  return { json, etag: etagOfSerialized(json), hasCategorySections: document.sections.some((section) => section.kind === 'category') };
 }

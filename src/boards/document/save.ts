@@ -14,6 +14,7 @@ import {
   readableSections,
   toBoardDocument,
 } from './read';
+import { assertWithinBoardLimits, measureBoard } from './limits';
 import type { BoardContent, BoardDocument, BoardSectionInput, SectionRow } from './types';
 import { listIds, unknownLayoutIds, validateContent } from './validate';
 
@@ -63,10 +64,16 @@ export async function loadLockedState(
   return state;
 }
 
-export async function freshRead(q: Knex, boardId: string, principal: Principal): Promise<DocumentResult> {
+/**
+ * The board as it stands after a write, inside the write's transaction: 400 (rolling the write back) when the
+ * write took it past a board limit, measured against `before`, the state the write started from.
+ */
+export async function freshRead(q: Knex, boardId: string, principal: Principal, before: BoardState): Promise<DocumentResult> {
   const state = await loadBoardState(q, boardId, principal);
   if (!state) throw notFound('Board not found');
-  return documentResult(toBoardDocument(state));
+  const document = toBoardDocument(state);
+  assertWithinBoardLimits(measureBoard(document), () => measureBoard(toBoardDocument(before)));
+  return documentResult(document);
 }
 
 function documentResult(document: BoardDocument): DocumentResult {
@@ -97,7 +104,7 @@ export async function saveBoardContent(db: Knex, options: SaveContentOptions): P
     const wrote = await applyContent(trx, state, content);
     // Nothing but the version bump written: the state read after the bump is the board as it now stands.
     if (!wrote) return documentResult(toBoardDocument(state));
-    return freshRead(trx, boardId, principal);
+    return freshRead(trx, boardId, principal, state);
   });
 }
 

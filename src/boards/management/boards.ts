@@ -8,6 +8,8 @@ import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/se
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
 import { loadLockedState, lockBoardForWrite } from '../document/save';
 import { boardSettingsColumns, type BoardSettings } from '../settings';
+import { assertWithinBoardLimits, measureBoard } from '../document/limits';
+import { loadBoardState, toBoardDocument } from '../document/read';
 import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
 
 export interface BoardSummary {
@@ -128,6 +130,7 @@ export async function createBoard(
  * source, 409 on a name collision; then one transaction copies the board row (settings and visibility, version
  * 0, the caller as creator), layouts, sections, dynamic-section positions, collapse states, items, item
  * positions and the bindings of integrations the caller may use, all with fresh ids. Grants are not copied.
+ * 400 when the copy is past a board limit.
  */
 export async function duplicateBoard(db: Db, principal: Principal, sourceId: string, name: string): Promise<string> {
   assertPermission(principal, 'board-create');
@@ -210,6 +213,9 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
         'integration_items',
         bindings.filter((b) => usable.has(b.integrationId)).map((b) => ({ itemId: newItemIds.get(b.itemId), integrationId: b.integrationId })),
       );
+      // Fresh ids can be longer than the source's client-minted ones: the copy is measured as it now stands.
+      const copy = await loadBoardState(trx, boardId, principal);
+      assertWithinBoardLimits(measureBoard(toBoardDocument(copy!)));
     }),
   );
   return boardId;
