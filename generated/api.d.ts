@@ -914,8 +914,10 @@ export interface paths {
         /**
          * Read one app
          * @description Readable by callers with use access, and by anyone (also without credentials) when an `app` widget
-         *     (`options.appId`) or a `bookmarks` widget (`options.items`) on a public board references it. Otherwise, and
-         *     for a missing app, 404 `App not found`.
+         *     (`options.appId`) or a `bookmarks` widget (`options.items`) on a public board references it and that widget
+         *     was written (added, duplicated, or given this app id) by someone who could use the app at the time. Item
+         *     options are not validated, so an app id on a board never grants more than its writer could read. Otherwise,
+         *     and for a missing app, 404 `App not found`.
          */
         get: operations["getApp"];
         put?: never;

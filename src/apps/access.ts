@@ -78,23 +78,16 @@ export async function assertAppAccess(db: Db, appId: string, principal: Principa
 }
 
 /**
- * True when an `app` widget (`options.appId`) or a `bookmarks` widget (`options.items`, an array of app ids) on a
- * public board references the app (homarr-facts §2.4): such apps are readable by anyone.
+ * True when a vouched placement of the app (an app or bookmarks widget written by someone who could use the app,
+ * src/apps/placements.ts) is on a public board: such apps are readable by anyone (homarr-facts §2.4). A placement
+ * nobody with use access wrote does not count.
  */
-export async function isReferencedOnPublicBoard(db: Db, appId: string): Promise<boolean> {
-  const row = await db('items')
+export async function isPlacedOnPublicBoard(db: Db, appId: string): Promise<boolean> {
+  const row = await db('app_placements')
+    .join('items', 'items.id', 'app_placements.itemId')
     .join('boards', 'boards.id', 'items.boardId')
+    .where('app_placements.appId', appId)
     .where('boards.isPublic', true)
-    .where((q) =>
-      q
-        .where((a) => a.where('items.kind', 'app').whereRaw(`items.options->>'appId' = ?`, [appId]))
-        .orWhere((b) =>
-          b
-            .where('items.kind', 'bookmarks')
-            .whereRaw(`jsonb_typeof(items.options->'items') = 'array'`)
-            .whereRaw(`items.options->'items' @> jsonb_build_array(?::text)`, [appId]),
-        ),
-    )
     .first(db.raw('1 as found'));
   return row !== undefined;
 }

@@ -3,7 +3,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
 import { conflict, notFound } from '../http/errors';
 import type { Principal } from '../identity/principal';
-import { AppAccessFlags, assertAppAccess, decideAppAccess, isReferencedOnPublicBoard, loadAppAccess, loadOwnLevels, whereVisibleApp } from './access';
+import { AppAccessFlags, assertAppAccess, decideAppAccess, isPlacedOnPublicBoard, loadAppAccess, loadOwnLevels, whereVisibleApp } from './access';
 import type { AppFields } from './validation';
 
 export interface App extends AppFields {
@@ -61,13 +61,14 @@ export async function pageVisibleApps(
 
 /**
  * One app, when the caller may read it: use access, or (for anyone, including anonymous callers) an app or
- * bookmarks widget on a public board references it. 404 `App not found` otherwise.
+ * bookmarks widget on a public board places it and was written by someone who could use it. 404 `App not found`
+ * otherwise.
  */
 export async function readApp(db: Db, principal: Principal | null, id: string): Promise<App> {
   const app: App | undefined = await db('apps').where('apps.id', id).first(appColumns);
   if (!app) throw notFound('App not found');
   if (principal && (await loadAppAccess(db, principal, [id])).get(id)?.hasUseAccess) return app;
-  if (await isReferencedOnPublicBoard(db, id)) return app;
+  if (await isPlacedOnPublicBoard(db, id)) return app;
   throw notFound('App not found');
 }
 

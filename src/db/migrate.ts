@@ -2,12 +2,14 @@ import type { Knex } from 'knex';
 import * as initial from './migrations/0001_initial';
 import * as apps from './migrations/0002_apps';
 import * as boardRevisionTrigger from './migrations/0003_board_revision_trigger';
+import * as appPlacements from './migrations/0004_app_placements';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
   '0001_initial': initial,
   '0002_apps': apps,
   '0003_board_revision_trigger': boardRevisionTrigger,
+  '0004_app_placements': appPlacements,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -7,6 +7,7 @@ import { Actor, createActor } from '../support/actors';
 import { startTestServer, TestServer } from '../support/server';
 import { expectError } from '../support/expect';
 import { unique } from '../support/unique';
+import { createBoard, emptySection, item, position } from '../boards-document/helpers';
 
 let server: TestServer;
 beforeAll(async () => {
@@ -229,10 +230,15 @@ describe('visibility', () => {
   });
 
   describe('anonymous GET /api/apps/{id}', () => {
+    /** A widget saved by the app's owner (who can use the app) on a board of its own. */
     async function placeOnBoard(isPublic: boolean, kind: string, options: unknown) {
-      const boardId = unique('board');
-      await server.db('boards').insert({ id: boardId, name: boardId, isPublic });
-      await server.db('items').insert({ id: unique('item'), boardId, kind, options: JSON.stringify(options) });
+      const board = await createBoard(server, { isPublic, creatorId: owner.userId });
+      const widget = item(unique('item'), [position(board.layoutId, board.sectionId)], { kind, options });
+      const saved = await server.call('PUT', `/api/boards/${board.boardId}`, {
+        key: owner.key,
+        body: { sections: [emptySection(board.sectionId)], items: [widget] },
+      });
+      expect(saved.status).toBe(200);
     }
 
     it('answers 404 for an app no public board references, and for a missing app', async () => {

@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { components } from '../../../generated/api';
+import { recordAppPlacements } from '../../apps/placements';
 import { newId } from '../../db/ids';
 import { badRequest, notFound } from '../../http/errors';
 import type { Principal } from '../../identity/principal';
@@ -64,6 +65,7 @@ export async function addBoardItem(db: Knex, principal: Principal, request: AddI
     await trx('items').insert({ id: itemId, boardId, kind, options: JSON.stringify(options), advancedOptions: JSON.stringify(advancedOptions) });
     if (positions.length > 0) await trx('item_layouts').insert(positions.map((p) => ({ itemId, ...p })));
     if (integrationIds.length > 0) await trx('integration_items').insert(integrationIds.map((integrationId) => ({ itemId, integrationId })));
+    await recordAppPlacements(trx, principal, [{ id: itemId, kind, options }]);
     return itemId;
   });
 }

@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { recordAppPlacements } from '../../apps/placements';
 import { badRequest, conflict, notFound, preconditionFailed } from '../../http/errors';
 import type { Principal } from '../../identity/principal';
 import { assertBoardAccess } from '../access';
@@ -101,7 +102,7 @@ export async function saveBoardContent(db: Knex, options: SaveContentOptions): P
     await lockBoardForWrite(trx, boardId, { bumpVersion: true, expectedVersion: options.expectedVersion });
     const state = await loadLockedState(trx, boardId, principal, { ifMatch: options.ifMatch, versionBumped: true });
     await checkAgainstBoard(trx, state, content, principal);
-    const wrote = await applyContent(trx, state, content);
+    const wrote = await applyContent(trx, state, content, principal);
     // Nothing but the version bump written: the state read after the bump is the board as it now stands.
     if (!wrote) return documentResult(toBoardDocument(state));
     return freshRead(trx, boardId, principal, state);
@@ -194,7 +195,7 @@ const samePosition = (a: Position, b: Position) => a.xOffset === b.xOffset && a.
  * stored values already equal what would be written are left alone, and a kind of change with no rows sends no
  * statement: an unchanged document writes nothing here. Returns whether anything was written.
  */
-async function applyContent(trx: Knex.Transaction, state: BoardState, content: BoardContent): Promise<boolean> {
+async function applyContent(trx: Knex.Transaction, state: BoardState, content: BoardContent, principal: Principal): Promise<boolean> {
   const boardId = state.board.id;
   const storedSections = new Map(readableSections(state).map((section) => [section.id, section]));
   const storedItems = new Map(readableItems(state).map((item) => [item.id, item]));
@@ -305,6 +306,7 @@ async function applyContent(trx: Knex.Transaction, state: BoardState, content: B
      WHERE i.id = v.id AND i.board_id = ?`,
     (rows) => [rows, boardId],
   );
+  await recordAppPlacements(trx, principal, [...addedItems, ...updatedItems]);
   await batch(
     updatedItemPositions,
     `UPDATE item_layouts AS il

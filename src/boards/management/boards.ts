@@ -1,4 +1,5 @@
 import type { Db } from '../../db/database';
+import { recordAppPlacements } from '../../apps/placements';
 import { isForeignKeyViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
 import { badRequest, notFound } from '../../http/errors';
@@ -213,6 +214,8 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
         'integration_items',
         bindings.filter((b) => usable.has(b.integrationId)).map((b) => ({ itemId: newItemIds.get(b.itemId), integrationId: b.integrationId })),
       );
+      // App placements are vouched anew: by the duplicating user's own access, not copied from the source.
+      await recordAppPlacements(trx, principal, items.map((i) => ({ ...i, id: newItemIds.get(i.id)! })));
       // Fresh ids can be longer than the source's client-minted ones: the copy is measured as it now stands.
       const copy = await loadBoardState(trx, boardId, principal);
       assertWithinBoardLimits(measureBoard(toBoardDocument(copy!)));
