@@ -1,6 +1,6 @@
 import type { HandlerMap } from '../http/operation';
 import { requirePrincipal } from '../http/operation';
-import { assertMayManageKeysOf, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
+import { assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
 import { addMember, createGroup, deleteGroup, listGroups, removeMember, setGroupPermissions } from './groups';
 import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './loginThrottle';
 import { assertPermission, loadPrincipal } from './principal';
@@ -113,7 +113,7 @@ export const identityHandlers = {
     const principal = requirePrincipal(ctx);
     const userId = query.userId ?? principal.userId;
     assertMayManageKeysOf(principal, userId);
-    return { status: 200, body: await listApiKeys(ctx.db, userId) };
+    return { status: 200, body: await listApiKeys(ctx.db, principal, userId) };
   },
 
   async createApiKey({ body }, ctx) {
@@ -123,7 +123,8 @@ export const identityHandlers = {
     if (userId !== principal.userId && !(await ctx.db('users').where({ id: userId }).first('id'))) {
       throw notFound('User not found');
     }
-    const key = await insertApiKey(ctx.db, { userId, name: body?.name, scopes: body?.scopes, expiresAt: body?.expiresAt });
+    const bounds = boundsOfNewKey(principal, { scopes: body?.scopes, expiresAt: body?.expiresAt });
+    const key = await insertApiKey(ctx.db, { userId, name: body?.name, ...bounds });
     return {
       status: 201,
       body: { id: key.id, apiKey: key.apiKey, userId: key.userId, name: key.name, scopes: key.scopes, expiresAt: key.expiresAt },
