@@ -111,7 +111,11 @@ export interface paths {
         /**
          * Log in with a username and password
          * @description Starts a cookie session (`tessera_session`, HttpOnly, SameSite=Lax). Failed attempts are throttled per
-         *     username and per client address; past the limit the answer is 429 with `Retry-After`.
+         *     username (5) and per client address (20) in a 15-minute window; past the limit the answer is 429
+         *     `Too many failed login attempts, retry later` with `Retry-After`, whatever the password. An attempt counts as
+         *     a failure from before its password is checked until it succeeds, so the limit holds for simultaneous attempts
+         *     on any number of instances (and more than 5 simultaneous logins of one username are throttled too); a
+         *     successful login clears the username's failures and does not count against the address.
          *     A cookie-authenticated write must send `Content-Type: application/json` and, if it sends an `Origin`,
          *     one matching the request's host; otherwise it is refused with 403.
          */
