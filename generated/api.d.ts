@@ -111,7 +111,11 @@ export interface paths {
         /**
          * Log in with a username and password
          * @description Starts a cookie session (`tessera_session`, HttpOnly, SameSite=Lax). Failed attempts are throttled per
-         *     username and per client address; past the limit the answer is 429 with `Retry-After`.
+         *     username (5) and per client address (20) in a 15-minute window; past the limit the answer is 429
+         *     `Too many failed login attempts, retry later` with `Retry-After`, whatever the password. An attempt counts as
+         *     a failure from before its password is checked until it succeeds, so the limit holds for simultaneous attempts
+         *     on any number of instances (and more than 5 simultaneous logins of one username are throttled too); a
+         *     successful login clears the username's failures and does not count against the address.
          *     A cookie-authenticated write must send `Content-Type: application/json` and, if it sends an `Origin`,
          *     one matching the request's host; otherwise it is refused with 403.
          */
@@ -322,12 +326,20 @@ export interface paths {
         /**
          * List the caller's API keys
          * @description Never returns a secret. An admin may pass `userId` to list another user's keys.
+         *     Called with an API key, lists only the keys that hold no more than the calling key: scopes within its scopes
+         *     (expanded with what they imply; an unscoped key holds every scope) and an expiry no later than its own.
+         *     A session or an unscoped, unexpiring key sees them all.
          */
         get: operations["listApiKeys"];
         put?: never;
         /**
          * Create an API key
          * @description Any authenticated user may create a key for itself; a key for another user needs admin. The secret is returned once.
+         *     A key created with an API key never holds more than the calling key: `scopes` and `expiresAt` default to the
+         *     calling key's own, and scopes beyond its scopes (expanded with what they imply) or an expiry later than its own
+         *     are refused with 403 (`Permission denied: an API key cannot create a key with scopes beyond its own`, with the
+         *     offending scopes in `data.scopes`; `Permission denied: an API key cannot create a key that expires later than
+         *     itself`, with the calling key's expiry in `data.expiresAt`). With a session neither is limited.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -350,7 +362,9 @@ export interface paths {
         post?: never;
         /**
          * Revoke an API key
-         * @description Own keys; an admin may revoke any. 404 `API key not found` otherwise.
+         * @description Own keys; an admin may revoke any. 404 `API key not found` otherwise. Called with an API key, only a key
+         *     holding no more than the calling key (scopes within its scopes, expiry no later) may be revoked; another is
+         *     refused with 403 `Permission denied: an API key cannot revoke a key that holds more than itself`.
          */
         delete: operations["deleteApiKey"];
         options?: never;
@@ -2237,11 +2251,11 @@ export interface components {
             /** @description Owner of the key; defaults to the caller. Another user's key needs admin. */
             userId?: components["schemas"]["Id"];
             name?: string;
-            /** @description Narrow the key to these global permissions (expanded with what they imply, intersected with the owner's live permissions). Per-board, per-app and per-integration grants of the owner still apply. */
+            /** @description Narrow the key to these global permissions (expanded with what they imply, intersected with the owner's live permissions). Per-board, per-app and per-integration grants of the owner still apply. Defaults to the calling key's scopes (none for a session); with an API key, must lie within its scopes. */
             scopes?: components["schemas"]["GlobalPermission"][];
             /**
              * Format: date-time
-             * @description Must lie in the future. A key past its expiry fails authentication.
+             * @description Must lie in the future. A key past its expiry fails authentication. Defaults to the calling key's expiry (none for a session); with an API key, must not be later than its expiry.
              */
             expiresAt?: string;
         };
@@ -2379,7 +2393,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The caller lacks a global permission, or a cookie-authenticated write looked cross-site. */
+        /** @description The caller lacks a global permission, an API key asked for more than it holds, or a cookie-authenticated write looked cross-site. */
         Forbidden: {
             headers: {
                 [name: string]: unknown;

@@ -131,7 +131,7 @@ export async function runCli(argv: string[], db: Db): Promise<unknown> {
       return key;
     }
     case 'api-keys list':
-      return listApiKeys(db, await requireUserId(db, arg(0, 'username')));
+      return listApiKeys(db, operator, await requireUserId(db, arg(0, 'username')));
     case 'api-keys delete':
       await deleteApiKey(db, operator, arg(0, 'key id'));
       return { deleted: true };

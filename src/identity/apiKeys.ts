@@ -4,8 +4,8 @@ import { preparedStatement } from '../db/prepared';
 import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../http/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
-import { GlobalPermission, sortedPermissions } from './permissions';
-import { Membership, membershipsJsonSql, principalFromMemberships } from './principal';
+import { expandPermissions, GlobalPermission, globalPermissions, sortedPermissions } from './permissions';
+import { KeyBounds, Membership, membershipsJsonSql, principalFromMemberships } from './principal';
 import { boardAccessColumnsSql, type BoardAccessRow } from '../boards/access';
 import type { Principal } from './principal';
 
@@ -116,6 +116,7 @@ export async function verifyApiKey(db: Db, value: string, options: { boardId?: s
     authMethod: 'apiKey',
     apiKeyId: key.id,
     scopes: key.scopes,
+    expiresAt: key.expiresAt,
   });
   if (boardId !== null) principal.knownBoardAccess = { boardId, row: answer.board };
   return { ok: true, principal };
@@ -165,17 +166,74 @@ export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): 
   return { ...toView(row), apiKey: `${id}.${token}` };
 }
 
-export async function listApiKeys(db: Db, userId: string): Promise<ApiKeyView[]> {
-  const rows: ApiKeyRow[] = await db('api_keys').where({ userId }).orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);
-  return rows.map(toView);
+/**
+ * The scopes of `scopes` (null = every permission) that a key with these bounds does not hold. A key's scopes are
+ * compared, expanded, not its effective permissions: the comparison then stays true whatever the owners' groups become.
+ */
+function scopesBeyond(scopes: readonly GlobalPermission[] | null, bounds: KeyBounds): GlobalPermission[] {
+  if (bounds.scopes === null) return [];
+  const held = expandPermissions(bounds.scopes);
+  // `held` contains everything its members imply, so checking each scope itself is enough.
+  return (scopes ?? globalPermissions).filter((scope) => !held.has(scope));
 }
 
-/** Own keys; admins may revoke anyone's. 404 otherwise, so key ids of others are not revealed. */
+const expiresLater = (expiresAt: Date | null, bounds: KeyBounds) =>
+  bounds.expiresAt !== null && (expiresAt === null || expiresAt.getTime() > bounds.expiresAt.getTime());
+
+/**
+ * The rule for keys a caller may manage (list, revoke): those holding no more than the caller. A session holds all of
+ * its user's rights; an API key holds its scopes until its expiry, so a key it manages must have scopes within its
+ * own and expire no later.
+ */
+export function holdsNoMoreThanCaller(caller: Principal, key: KeyBounds): boolean {
+  const bounds = caller.keyBounds;
+  return !bounds || (scopesBeyond(key.scopes, bounds).length === 0 && !expiresLater(key.expiresAt, bounds));
+}
+
+/**
+ * The rule for keys a caller may mint: the scopes and expiry asked for, each defaulting to the calling key's own
+ * (none for a session); 403 when the new key would hold more than the calling key.
+ */
+export function boundsOfNewKey(
+  caller: Principal,
+  requested: { scopes?: readonly GlobalPermission[] | null; expiresAt?: string | null },
+): { scopes: readonly GlobalPermission[] | null; expiresAt: string | null } {
+  const bounds = caller.keyBounds ?? { scopes: null, expiresAt: null };
+  const scopes = requested.scopes ?? bounds.scopes;
+  const expiresAt = requested.expiresAt ?? bounds.expiresAt?.toISOString() ?? null;
+  const beyond = scopesBeyond(scopes, bounds);
+  if (beyond.length > 0) {
+    throw forbidden('Permission denied: an API key cannot create a key with scopes beyond its own', { scopes: beyond });
+  }
+  if (expiresLater(expiresAt === null ? null : new Date(expiresAt), bounds)) {
+    throw forbidden('Permission denied: an API key cannot create a key that expires later than itself', {
+      expiresAt: bounds.expiresAt!.toISOString(),
+    });
+  }
+  return { scopes, expiresAt };
+}
+
+/** A user's keys that the caller may manage (see holdsNoMoreThanCaller). */
+export async function listApiKeys(db: Db, caller: Principal, userId: string): Promise<ApiKeyView[]> {
+  const rows: ApiKeyRow[] = await db('api_keys').where({ userId }).orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);
+  return rows.filter((row) => holdsNoMoreThanCaller(caller, row)).map(toView);
+}
+
+/**
+ * Own keys; admins may revoke anyone's. 404 otherwise, so key ids of others are not revealed; 403 for a key that
+ * holds more than the calling key.
+ */
 export async function deleteApiKey(db: Db, caller: Principal, keyId: string): Promise<void> {
-  const query = db('api_keys').where({ id: keyId });
-  if (!caller.permissions.has('admin')) query.andWhere({ userId: caller.userId });
-  const deleted = await query.del();
-  if (deleted === 0) throw notFound('API key not found');
+  await db.transaction(async (trx) => {
+    const query = trx('api_keys').where({ id: keyId }).first('scopes', 'expiresAt').forUpdate();
+    if (!caller.permissions.has('admin')) query.andWhere({ userId: caller.userId });
+    const key: KeyBounds | undefined = await query;
+    if (!key) throw notFound('API key not found');
+    if (!holdsNoMoreThanCaller(caller, key)) {
+      throw forbidden('Permission denied: an API key cannot revoke a key that holds more than itself');
+    }
+    await trx('api_keys').where({ id: keyId }).del();
+  });
 }
 
 /** Who may create a key for whom: anyone for itself, admins for anyone. */

@@ -1,8 +1,8 @@
 import type { HandlerMap } from '../http/operation';
 import { requirePrincipal } from '../http/operation';
-import { assertMayManageKeysOf, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
+import { assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
 import { addMember, createGroup, deleteGroup, listGroups, removeMember, setGroupPermissions } from './groups';
-import { assertLoginAllowed, clearLoginFailures, recordLoginFailure } from './loginThrottle';
+import { countLoginAttempt, loginSucceeded } from './loginThrottle';
 import { assertPermission, loadPrincipal } from './principal';
 import { sortedPermissions } from './permissions';
 import { passwordMatches } from './secrets';
@@ -13,15 +13,14 @@ import { unauthorized, notFound } from '../http/errors';
 export const identityHandlers = {
   async login({ body }, ctx) {
     const { db, config } = ctx;
-    await assertLoginAllowed(db, body.username, ctx.clientIp);
+    await countLoginAttempt(db, body.username, ctx.clientIp);
     const user: { id: string; passwordHash: string | null } | undefined = await db('users')
       .whereRaw('lower(username) = lower(?)', [body.username])
       .first('id', 'passwordHash');
     if (!(await passwordMatches(body.password, user?.passwordHash ?? null)) || !user) {
-      await recordLoginFailure(db, body.username, ctx.clientIp);
       throw unauthorized('Invalid username or password');
     }
-    await clearLoginFailures(db, body.username);
+    await loginSucceeded(db, body.username, ctx.clientIp);
     const session = await createSession(db, user.id, config.sessionTtlSeconds);
     const principal = await loadPrincipal(db, user.id, { authMethod: 'session', apiKeyId: null, scopes: null });
     if (!principal) throw unauthorized('Invalid username or password');
@@ -113,7 +112,7 @@ export const identityHandlers = {
     const principal = requirePrincipal(ctx);
     const userId = query.userId ?? principal.userId;
     assertMayManageKeysOf(principal, userId);
-    return { status: 200, body: await listApiKeys(ctx.db, userId) };
+    return { status: 200, body: await listApiKeys(ctx.db, principal, userId) };
   },
 
   async createApiKey({ body }, ctx) {
@@ -123,7 +122,8 @@ export const identityHandlers = {
     if (userId !== principal.userId && !(await ctx.db('users').where({ id: userId }).first('id'))) {
       throw notFound('User not found');
     }
-    const key = await insertApiKey(ctx.db, { userId, name: body?.name, scopes: body?.scopes, expiresAt: body?.expiresAt });
+    const bounds = boundsOfNewKey(principal, { scopes: body?.scopes, expiresAt: body?.expiresAt });
+    const key = await insertApiKey(ctx.db, { userId, name: body?.name, ...bounds });
     return {
       status: 201,
       body: { id: key.id, apiKey: key.apiKey, userId: key.userId, name: key.name, scopes: key.scopes, expiresAt: key.expiresAt },

@@ -11,48 +11,68 @@ export const loginThrottle = {
   maxFailuresPerAddress: 20,
 };
 
-function keysFor(username: string, clientIp: string): { key: string; limit: number }[] {
-  return [
-    { key: `user:${username.toLowerCase()}`, limit: loginThrottle.maxFailuresPerUser },
-    { key: `ip:${clientIp}`, limit: loginThrottle.maxFailuresPerAddress },
-  ];
+interface Counter {
+  key: string;
+  limit: number;
 }
 
-/** 429 while either counter is at its limit inside the window. */
-export async function assertLoginAllowed(db: Db, username: string, clientIp: string, now = new Date()): Promise<void> {
-  const keys = keysFor(username, clientIp);
-  const rows: { key: string; failures: number; windowStartedAt: Date }[] = await db('login_failures').whereIn(
-    'key',
-    keys.map((k) => k.key),
+const userCounter = (username: string): Counter => ({ key: `user:${username.toLowerCase()}`, limit: loginThrottle.maxFailuresPerUser });
+const addressCounter = (clientIp: string): Counter => ({ key: `ip:${clientIp}`, limit: loginThrottle.maxFailuresPerAddress });
+
+/**
+ * Takes one slot of a counter in a single statement, so that concurrent attempts on any instance each get their own
+ * slot: counts one more unless the counter is at its limit inside the window (a window that has elapsed restarts at 1).
+ * False when the counter is full.
+ */
+async function takeSlot(db: Db, { key, limit }: Counter): Promise<boolean> {
+  const elapsed = `login_failures.window_started_at < now() - make_interval(secs => ${loginThrottle.windowSeconds})`;
+  const { rows } = await db.raw<{ rows: unknown[] }>(
+    `INSERT INTO login_failures (key, failures, window_started_at) VALUES (?, 1, now())
+     ON CONFLICT (key) DO UPDATE SET
+       failures = CASE WHEN ${elapsed} THEN 1 ELSE login_failures.failures + 1 END,
+       window_started_at = CASE WHEN ${elapsed} THEN now() ELSE login_failures.window_started_at END
+     WHERE ${elapsed} OR login_failures.failures < ?
+     RETURNING failures`,
+    [key, limit],
   );
-  for (const row of rows) {
-    const limit = keys.find((k) => k.key === row.key)!.limit;
-    const windowEnds = row.windowStartedAt.getTime() + loginThrottle.windowSeconds * 1000;
-    if (windowEnds > now.getTime() && row.failures >= limit) {
-      const retryAfterSeconds = Math.max(1, Math.ceil((windowEnds - now.getTime()) / 1000));
-      throw new ApiError(
-        'TOO_MANY_REQUESTS',
-        'Too many failed login attempts, retry later',
-        { retryAfterSeconds },
-        { 'Retry-After': String(retryAfterSeconds) },
-      );
+  return rows.length === 1;
+}
+
+async function giveSlotBack(db: Db, { key }: Counter): Promise<void> {
+  await db('login_failures').where({ key }).update({ failures: db.raw('greatest(failures - 1, 0)') });
+}
+
+async function throttled(db: Db, { key }: Counter): Promise<ApiError> {
+  const row: { windowStartedAt: Date } | undefined = await db('login_failures').where({ key }).first('windowStartedAt');
+  const windowEnds = (row?.windowStartedAt.getTime() ?? 0) + loginThrottle.windowSeconds * 1000;
+  const retryAfterSeconds = Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000));
+  return new ApiError(
+    'TOO_MANY_REQUESTS',
+    'Too many failed login attempts, retry later',
+    { retryAfterSeconds },
+    { 'Retry-After': String(retryAfterSeconds) },
+  );
+}
+
+/**
+ * Counts a login attempt as a failure before the password is checked, on the username's and the address's
+ * counters; 429 when either is already at its limit (then nothing stays counted). Counting first is what makes the
+ * limit hold under concurrency: the database hands out at most `limit` slots per window, whatever the number of
+ * simultaneous attempts or instances. A successful login gives its slots back (loginSucceeded).
+ */
+export async function countLoginAttempt(db: Db, username: string, clientIp: string): Promise<void> {
+  const taken: Counter[] = [];
+  for (const counter of [userCounter(username), addressCounter(clientIp)]) {
+    if (!(await takeSlot(db, counter))) {
+      for (const slot of taken) await giveSlotBack(db, slot);
+      throw await throttled(db, counter);
     }
+    taken.push(counter);
   }
 }
 
-/** Counts a failure atomically (an upsert), restarting the window when it has elapsed. */
-export async function recordLoginFailure(db: Db, username: string, clientIp: string): Promise<void> {
-  for (const { key } of keysFor(username, clientIp)) {
-    await db.raw(
-      `INSERT INTO login_failures (key, failures, window_started_at) VALUES (?, 1, now())
-       ON CONFLICT (key) DO UPDATE SET
-         failures = CASE WHEN login_failures.window_started_at < now() - make_interval(secs => ?) THEN 1 ELSE login_failures.failures + 1 END,
-         window_started_at = CASE WHEN login_failures.window_started_at < now() - make_interval(secs => ?) THEN now() ELSE login_failures.window_started_at END`,
-      [key, loginThrottle.windowSeconds, loginThrottle.windowSeconds],
-    );
-  }
-}
-
-export async function clearLoginFailures(db: Db, username: string): Promise<void> {
-  await db('login_failures').where({ key: `user:${username.toLowerCase()}` }).del();
+/** After a successful login: the username's failures are forgiven and the attempt no longer counts against the address. */
+export async function loginSucceeded(db: Db, username: string, clientIp: string): Promise<void> {
+  await db('login_failures').where({ key: userCounter(username).key }).del();
+  await giveSlotBack(db, addressCounter(clientIp));
 }

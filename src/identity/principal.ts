@@ -13,11 +13,19 @@ export interface Principal {
   permissions: ReadonlySet<GlobalPermission>;
   authMethod: 'apiKey' | 'session';
   apiKeyId: string | null;
+  /** For an API-key caller, what the key holds beyond its owner's rights: what keys it may mint and manage (see apiKeys). */
+  keyBounds?: KeyBounds;
   /**
    * The access facts of the board the request is about, read in the same query as the API key (see
    * authenticate): the request's board check then needs no query of its own. Request-scoped like the principal.
    */
   knownBoardAccess?: { boardId: string; row: BoardAccessRow | undefined };
+}
+
+/** The bounds of an API key: its scopes (null = all of its owner's permissions) and its expiry (null = never). */
+export interface KeyBounds {
+  scopes: readonly GlobalPermission[] | null;
+  expiresAt: Date | null;
 }
 
 /** 403 `Permission denied` unless the caller holds the global permission. */
@@ -31,7 +39,13 @@ export interface Membership {
   permission: string | null;
 }
 
-type Via = { authMethod: 'apiKey' | 'session'; apiKeyId: string | null; scopes: readonly string[] | null };
+type Via = {
+  authMethod: 'apiKey' | 'session';
+  apiKeyId: string | null;
+  scopes: readonly GlobalPermission[] | null;
+  /** The key's expiry, for an API-key caller. */
+  expiresAt?: Date | null;
+};
 
 /**
  * SQL of a user's memberships as one JSON array of {groupId, permission}; `userIdSql` is the SQL of the user's id.
@@ -59,7 +73,7 @@ export function principalFromMemberships(user: { id: string; username: string },
     groupIds.add(membership.groupId);
     if (membership.permission) granted.push(membership.permission);
   }
-  return {
+  const principal: Principal = {
     userId: user.id,
     username: user.username,
     groupIds: [...groupIds],
@@ -67,4 +81,6 @@ export function principalFromMemberships(user: { id: string; username: string },
     authMethod: via.authMethod,
     apiKeyId: via.apiKeyId,
   };
+  if (via.authMethod === 'apiKey') principal.keyBounds = { scopes: via.scopes, expiresAt: via.expiresAt ?? null };
+  return principal;
 }

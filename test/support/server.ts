@@ -25,6 +25,19 @@ export interface TestServer extends RunningServer {
   clientFor(key: string | null): TesseraClient;
   /** fetch relative to the server, JSON in and out. */
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  /**
+   * Starts another instance of the app on the same database, as a second server behind a load balancer would be
+   * (PostgreSQL only: PGlite lives inside one process). Reached directly, without the contract proxy; stopped with
+   * this server at the latest.
+   */
+  startSibling(): Promise<SiblingServer>;
+}
+
+export interface SiblingServer {
+  url: string;
+  /** fetch relative to the sibling, JSON in and out, with the admin key unless told otherwise. */
+  call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
+  stop(): Promise<void>;
 }
 
 export interface CallOptions {
@@ -49,8 +62,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     host: '127.0.0.1',
     bootstrapAdminApiKey: adminKey,
   };
-  const { db, dropSchema } = await createTestDatabase();
-  const server = await startServer(config, { db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  const { db, openAgain, dropSchema } = await createTestDatabase();
+  const logger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const server = await startServer(config, { db, logger: logger() });
+  const siblings: RunningServer[] = [];
   let proxy: Awaited<ReturnType<typeof startContractProxy>> | null = null;
   try {
     if (process.env.CONTRACT_PROXY === '1') proxy = await startContractProxy(server.url);
@@ -63,6 +78,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const stop = async () => {
     try {
       await proxy?.stop();
+      await Promise.all(siblings.map((sibling) => sibling.stop()));
     } finally {
       await server.stop();
       await dropSchema();
@@ -78,6 +94,16 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     client: clientFor(adminKey),
     clientFor,
     call: (method, path, options = {}) => call(url, method, path, { key: adminKey, ...options }),
+    async startSibling() {
+      if (!openAgain) throw new Error('startSibling needs PostgreSQL (TEST_DATABASE_URL)');
+      const sibling = await startServer(config, { db: openAgain(), logger: logger() });
+      siblings.push(sibling);
+      return {
+        url: sibling.url,
+        call: (method, path, options = {}) => call(sibling.url, method, path, { key: adminKey, ...options }),
+        stop: sibling.stop,
+      };
+    },
   };
 }
 
@@ -103,15 +129,17 @@ export async function call(baseUrl: string, method: string, path: string, option
   return { status: response.status, body: parsed, headers: response.headers };
 }
 
-async function createTestDatabase(): Promise<{ db: Db; dropSchema: () => Promise<void> }> {
+async function createTestDatabase(): Promise<{ db: Db; openAgain: (() => Db) | null; dropSchema: () => Promise<void> }> {
   const url = process.env.TEST_DATABASE_URL;
-  if (!url) return { db: createDatabase({ databaseUrl: null, pgliteDir: null }), dropSchema: async () => {} };
+  if (!url) return { db: createDatabase({ databaseUrl: null, pgliteDir: null }), openAgain: null, dropSchema: async () => {} };
   const schema = `test_${randomBytes(6).toString('hex')}`;
   const admin = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
   await admin.raw(`CREATE SCHEMA "${schema}"`);
   await admin.destroy();
+  const open = () => createDatabase({ databaseUrl: url, schema, poolMax: 5, applicationName: `tessera-${schema}` });
   return {
-    db: createDatabase({ databaseUrl: url, schema, poolMax: 5, applicationName: `tessera-${schema}` }),
+    db: open(),
+    openAgain: open,
     dropSchema: async () => {
       const cleanup = knexFactory({ client: 'pg', connection: url, pool: { min: 0, max: 1 } });
       await cleanup.raw(`DROP SCHEMA "${schema}" CASCADE`);

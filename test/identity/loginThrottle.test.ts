@@ -1,0 +1,75 @@
+import { createActor } from '../support/actors';
+import { expectError } from '../support/expect';
+import { CallResult, SiblingServer, startTestServer, TestServer } from '../support/server';
+
+let server: TestServer;
+/** A second instance on the same database, on PostgreSQL. */
+let sibling: SiblingServer | null = null;
+beforeAll(async () => {
+  server = await startTestServer();
+  if (process.env.TEST_DATABASE_URL) sibling = await server.startSibling();
+});
+afterAll(async () => {
+  await server.stop();
+});
+
+type Login = (body: { username: string; password: string }) => Promise<CallResult>;
+const loginAt =
+  (target: Pick<TestServer, 'call'>): Login =>
+  (body) =>
+    target.call('POST', '/api/auth/login', { key: null, body });
+
+/** 40 simultaneous wrong passwords spread over the instances, then the right one: at most 5 may be evaluated. */
+async function expectThrottledUnderConcurrency(instances: Login[]): Promise<void> {
+  const actor = await createActor(server, { password: 'right-password-1' });
+  const attempts = await Promise.all(
+    Array.from({ length: 40 }, (_, i) => instances[i % instances.length]({ username: actor.username, password: `wrong-${i}` })),
+  );
+  const evaluated = attempts.filter((a) => a.status === 401);
+  const throttled = attempts.filter((a) => a.status === 429);
+  expect({ evaluated: evaluated.length, throttled: throttled.length }).toEqual({ evaluated: 5, throttled: 35 });
+  for (const attempt of evaluated) expectError(attempt, 401, 'UNAUTHORIZED', 'Invalid username or password');
+  for (const attempt of throttled) {
+    expectError(attempt, 429, 'TOO_MANY_REQUESTS', 'Too many failed login attempts, retry later');
+    expect(Number(attempt.headers.get('retry-after'))).toBeGreaterThan(0);
+  }
+  for (const login of instances) {
+    expectError(
+      await login({ username: actor.username, password: 'right-password-1' }),
+      429,
+      'TOO_MANY_REQUESTS',
+      'Too many failed login attempts, retry later',
+    );
+  }
+}
+
+describe('login throttle under concurrency', () => {
+  it('holds the per-username limit for simultaneous attempts on one instance', async () => {
+    await expectThrottledUnderConcurrency([loginAt(server)]);
+  });
+
+  (process.env.TEST_DATABASE_URL ? it : it.skip)('holds the limit across two instances on one database', async () => {
+    await expectThrottledUnderConcurrency([loginAt(server), loginAt(sibling!)]);
+  });
+
+  it('does not count successful logins against the client address', async () => {
+    const actor = await createActor(server, { password: 'right-password-2' });
+    // More successes from one address than its failure limit (20), a few at a time: an attempt in flight holds a
+    // slot of the username's counter, so no more than its limit (5) may run at once.
+    for (let round = 0; round < 6; round++) {
+      const logins = await Promise.all(
+        Array.from({ length: 4 }, () => loginAt(server)({ username: actor.username, password: 'right-password-2' })),
+      );
+      expect(logins.map((l) => l.status)).toEqual(Array(4).fill(200));
+    }
+  });
+
+  it('forgets the username failures after a successful login', async () => {
+    const actor = await createActor(server, { password: 'right-password-3' });
+    const login = loginAt(server);
+    for (let i = 0; i < 2; i++) expect((await login({ username: actor.username, password: 'wrong-one' })).status).toBe(401);
+    expect((await login({ username: actor.username, password: 'right-password-3' })).status).toBe(200);
+    for (let i = 0; i < 5; i++) expect((await login({ username: actor.username, password: 'wrong-two' })).status).toBe(401);
+    expectError(await login({ username: actor.username, password: 'wrong-three' }), 429, 'TOO_MANY_REQUESTS');
+  });
+});
