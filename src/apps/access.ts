@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import type { Db } from '../db/database';
-import { forbidden, notFound } from '../http/errors';
+import { forbidden, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
 
 export type AppPermissionLevel = 'use' | 'modify' | 'full';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
 import { AppAccessFlags, assertAppAccess, decideAppAccess, isPlacedOnPublicBoard, loadAppAccess, loadOwnLevels, whereVisibleApp } from './access';
 import type { AppFields } from './validation';

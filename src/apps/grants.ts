@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import { isForeignKeyViolation } from '../db/errors';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../core/errors';
 
 /**
  * Per-resource grant rows (user and group tables with a permission level), shared by apps and integrations:

@@ -1,4 +1,4 @@
-import { badRequest } from '../http/errors';
+import { badRequest } from '../core/errors';
 
 /** App fields as stored. */
 export interface AppFields {

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { BatchedLookup, batchedLoad } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
-import { notFound } from '../http/errors';
+import { notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
 
 export type BoardPermissionLevel = 'view' | 'modify' | 'full';

@@ -3,7 +3,7 @@ import { ConfigError, loadConfig } from '../config/config';
 import { createDatabase, Db } from '../db/database';
 import { lockDataDir } from '../db/dataDirLock';
 import { migrateToLatest } from '../db/migrate';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 import { deleteApiKey, insertApiKey, listApiKeys } from '../identity/apiKeys';
 import { bootstrapAdmin } from '../identity/bootstrap';
 import { addMember, createGroup, findGroupIdByName, listGroups, removeMember, setGroupPermissions } from '../identity/groups';

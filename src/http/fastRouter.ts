@@ -1,6 +1,6 @@
 import type OpenAPIBackend from 'openapi-backend';
 import type { Operation, ParsedRequest, Request as BackendRequest } from 'openapi-backend';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 
 interface CompiledPath {
   pattern: RegExp;

@@ -1,5 +1,5 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError } from './errors';
+import { ApiError } from '../core/errors';
 
 interface ParserError {
   type?: string;

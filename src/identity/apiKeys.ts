@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import { BatchedLookup, batchedLoad } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
 import { randomBytes } from 'node:crypto';
-import { badRequest, conflict, forbidden, notFound } from '../http/errors';
+import { badRequest, conflict, forbidden, notFound } from '../core/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
 import { expandPermissions, GlobalPermission, globalPermissions, sortedPermissions } from './permissions';
 import { KeyBounds, Membership, membershipsJsonSql, principalFromMemberships } from './principal';

@@ -1,6 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from '../db/database';
-import { ApiError, unauthorized } from '../http/errors';
+import { ApiError, unauthorized } from '../core/errors';
 import { verifyApiKey } from './apiKeys';
 import { loadPrincipal, Principal } from './principal';
 import { findSessionUser, readCookie, sessionCookieName } from './sessions';

@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
-import { conflict, notFound } from '../http/errors';
+import { conflict, notFound } from '../core/errors';
 import { GlobalPermission, sortedPermissions } from './permissions';
 
 export interface GroupView {

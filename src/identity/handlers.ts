@@ -8,7 +8,7 @@ import { sortedPermissions } from './permissions';
 import { passwordMatches } from './secrets';
 import { clearedSessionCookie, createSession, deleteSession, readCookie, sessionCookie, sessionCookieName } from './sessions';
 import { createUser, deleteUser, listUsers } from './users';
-import { unauthorized, notFound } from '../http/errors';
+import { unauthorized, notFound } from '../core/errors';
 
 export const identityHandlers = {
   async login({ body }, ctx) {

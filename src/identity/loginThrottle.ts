@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { ApiError } from '../http/errors';
+import { ApiError } from '../core/errors';
 
 /**
  * Failed-login throttling, kept in the database so that every instance behind a load balancer sees it.

@@ -1,7 +1,7 @@
 import type { BoardAccessRow } from '../boards/access';
 import type { Db } from '../db/database';
 import { preparedStatement } from '../db/prepared';
-import { forbidden } from '../http/errors';
+import { forbidden } from '../core/errors';
 import { expandPermissions, GlobalPermission, narrowToScopes } from './permissions';
 
 /** The authenticated caller of one request, computed from the database on every request. */

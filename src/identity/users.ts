@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
-import { badRequest, conflict, notFound } from '../http/errors';
+import { badRequest, conflict, notFound } from '../core/errors';
 import { hashPassword, passwordFitsBcrypt } from './secrets';
 
 export interface UserView {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import { newId } from '../db/ids';
-import { badRequest, forbidden, notFound } from '../http/errors';
+import { badRequest, forbidden, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
 import { IntegrationAccessFlags, loadIntegrationAccess } from './access';
 import { IntegrationKind, kindPosition } from './kinds';

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import { badRequest } from '../http/errors';
+import { badRequest } from '../core/errors';
 
 /** Server-wide board defaults, stored as jsonb in server_settings under the key `board` (homarr-facts §1.10). */
 export interface ServerBoardSettings {

@@ -1,6 +1,6 @@
 import type { Db } from '../db/database';
 import type { HandlerMap } from '../http/operation';
-import { openApiDocument } from '../http/openapiDocument';
+import { openApiDocument } from '../core/openapiDocument';
 import { apiDocsHtml } from './docs';
 import { serviceVersion } from './version';
 

@@ -1,6 +1,6 @@
 import { newId } from '../../src/db/ids';
 import { withNameConflictAs409 } from '../../src/boards/management/names';
-import { ApiError } from '../../src/http/errors';
+import { ApiError } from '../../src/core/errors';
 import { createActor } from '../support/actors';
 import { startTestServer, TestServer } from '../support/server';
 import { boardRow, createBoard, expectError, grantGroup, grantUser, uniqueName } from './fixtures';

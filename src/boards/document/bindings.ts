@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { badRequest, forbidden } from '../../http/errors';
+import { badRequest, forbidden } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { listIds } from './validate';

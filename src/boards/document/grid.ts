@@ -2,7 +2,7 @@
  * Grid algorithms (homarr-facts §5.2, §5.3): occupancy, first-free placement and the refit of a layout's
  * positions to a new column count. Pure functions; no database.
  */
-import { openApiDocument } from '../../http/openapiDocument';
+import { openApiDocument } from '../../core/openapiDocument';
 
 /** The largest xOffset/yOffset a document may hold (the GridOffset schema's maximum). */
 export const maxGridOffset: number = (openApiDocument.components?.schemas?.GridOffset as { maximum: number }).maximum;

@@ -2,7 +2,7 @@ import type { Knex } from 'knex';
 import type { components } from '../../../generated/api';
 import { recordAppPlacements } from '../../apps/placements';
 import { newId } from '../../db/ids';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { widgetDefaultSize } from '../../widgets/registry';
 import { assertBoardAccess } from '../access';

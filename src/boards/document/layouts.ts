@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { newId } from '../../db/ids';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { widgetDefaultSize } from '../../widgets/registry';
 import { assertBoardAccess } from '../access';

@@ -3,8 +3,8 @@
  * it. Every route that grows a board checks the board as it would stand after the write against them, so that
  * `{sections, items}` taken from a GET always is a valid PUT body (spec, PUT rule 2).
  */
-import { badRequest } from '../../http/errors';
-import { openApiDocument } from '../../http/openapiDocument';
+import { badRequest } from '../../core/errors';
+import { openApiDocument } from '../../core/openapiDocument';
 import type { BoardDocument } from './types';
 
 const schemas = openApiDocument.components!.schemas as Record<string, any>;

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Knex } from 'knex';
 import { preparedStatement } from '../../db/prepared';
-import { notFound } from '../../http/errors';
+import { notFound } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { isKnownWidgetKind } from '../../widgets/registry';
 import { assertBoardAccess, BoardPermissionLevel } from '../access';

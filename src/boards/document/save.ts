@@ -1,6 +1,6 @@
 import type { Knex } from 'knex';
 import { recordAppPlacements } from '../../apps/placements';
-import { badRequest, conflict, notFound, preconditionFailed } from '../../http/errors';
+import { badRequest, conflict, notFound, preconditionFailed } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { assertBoardAccess } from '../access';
 import { assertCanBind, assertIntegrationsExist } from './bindings';

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { badRequest, conflict, notFound } from '../../http/errors';
+import { badRequest, conflict, notFound } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { readBoardDocument } from './read';
 import { DocumentResult, saveBoardContent } from './save';

@@ -1,4 +1,4 @@
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../core/errors';
 import type { BoardContent } from './types';
 
 /** Values listed in messages: unique, in first-seen order. */

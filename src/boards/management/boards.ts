@@ -2,7 +2,7 @@ import type { Db } from '../../db/database';
 import { recordAppPlacements } from '../../apps/placements';
 import { isForeignKeyViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
-import { badRequest, notFound } from '../../http/errors';
+import { badRequest, notFound } from '../../core/errors';
 import { assertPermission, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';

@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { isForeignKeyViolation } from '../../db/errors';
-import { badRequest } from '../../http/errors';
+import { badRequest } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
 import { touchBoard } from './boards';

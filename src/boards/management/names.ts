@@ -1,6 +1,6 @@
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
-import { conflict } from '../../http/errors';
+import { conflict } from '../../core/errors';
 
 export const nameConflictMessage = 'Board with similar name already exists';
 
