@@ -8,7 +8,7 @@ import { migrateToLatest } from './db/migrate';
 import { createApp } from './http/app';
 import { trackConnections } from './http/gracefulClose';
 import { createHttpServer } from './http/httpServer';
-import type { Lifecycle } from './http/operation';
+import type { Lifecycle } from './core/operation';
 import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
 
 export interface RunningServer {

@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../http/operation';
-import { requirePrincipal } from '../http/operation';
+import type { HandlerMap } from '../core/operation';
+import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
 import { assertAppAccess, AppPermissionLevel } from './access';
 import { createOrReferenceApp, deleteApp, listVisibleApps, pageVisibleApps, readApp, searchVisibleApps, updateApp } from './apps';

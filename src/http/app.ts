@@ -10,11 +10,11 @@ import { isDatabaseUnavailable } from '../db/errors';
 import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, unauthorized } from '../core/errors';
 import { precompileRouting } from './fastRouter';
-import { handlers } from './handlers';
+import { createHandlers } from './handlers';
 import { jsonBodyParser } from './jsonBody';
 import { openApiDocument } from '../core/openapiDocument';
-import { PreSerializedJson } from './operation';
-import type { Lifecycle, RequestContext } from './operation';
+import { PreSerializedJson } from '../core/operation';
+import type { HandlerMap, Lifecycle, RequestContext } from '../core/operation';
 import { BoardDocumentCache } from '../boards/document/cache';
 
 export interface AppDeps {
@@ -124,7 +124,7 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
  * 400), with openapi-backend's router and validator. Its own handleRequest is not used: it parses every request
  * four times and runs a promise per security scheme, which costs more than the rest of a cached board read.
  */
-async function dispatch(api: OpenAPIBackend, request: BackendRequest, ctx: RequestContext): Promise<Reply> {
+async function dispatch(api: OpenAPIBackend, handlers: HandlerMap, request: BackendRequest, ctx: RequestContext): Promise<Reply> {
   let operation: Operation;
   try {
     operation = api.router.matchOperation(request, true);
@@ -154,7 +154,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const api = buildApi();
   await api.init();
   precompileRouting(api);
-  const boardDocuments = new BoardDocumentCache(config.boardCacheBytes);
+  const handlers = createHandlers({ boardDocuments: new BoardDocumentCache(config.boardCacheBytes) });
 
   const app = express();
   app.disable('x-powered-by');
@@ -217,11 +217,11 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
       },
       headers: req.headers,
       lifecycle,
-      boardDocuments,
     };
     try {
       const reply = await dispatch(
         api,
+        handlers,
         {
           method: req.method,
           path: req.path,

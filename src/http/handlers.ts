@@ -5,14 +5,20 @@ import { identityHandlers } from '../identity/handlers';
 import { integrationHandlers } from '../integrations/handlers';
 import { settingsHandlers } from '../settings/handlers';
 import { systemHandlers } from '../system/handlers';
-import type { HandlerMap } from './operation';
+import type { BoardDocumentCache } from '../boards/document/cache';
+import type { HandlerMap } from '../core/operation';
+
+/** What the capabilities' handler factories receive: the instance's own state, created once per app. */
+export interface HandlerDeps {
+  boardDocuments: BoardDocumentCache;
+}
 
 /** operationId -> handler: the table of contents of the API. tsc fails when an operation has no handler. */
-export const handlers: HandlerMap = {
+export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...systemHandlers,
   ...identityHandlers,
 
-  ...boardDocumentHandlers,
+  ...boardDocumentHandlers(deps),
 
   ...boardManagementHandlers,
 
@@ -21,4 +27,4 @@ export const handlers: HandlerMap = {
   ...appHandlers,
 
   ...integrationHandlers,
-};
+});

@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../http/operation';
-import { requirePrincipal } from '../http/operation';
+import type { HandlerMap } from '../core/operation';
+import { requirePrincipal } from '../core/operation';
 import { assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
 import { addMember, createGroup, deleteGroup, listGroups, removeMember, setGroupPermissions } from './groups';
 import { countLoginAttempt, loginSucceeded } from './loginThrottle';

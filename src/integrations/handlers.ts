@@ -1,6 +1,6 @@
 import { integrationGrantTables, readGrants, replaceGrants } from '../apps/grants';
-import type { HandlerMap } from '../http/operation';
-import { requirePrincipal } from '../http/operation';
+import type { HandlerMap } from '../core/operation';
+import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
 import {
   assertIntegrationFullAccess,

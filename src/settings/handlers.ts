@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../http/operation';
-import { requirePrincipal } from '../http/operation';
+import type { HandlerMap } from '../core/operation';
+import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
 import { readServerBoardSettings, updateServerBoardSettings } from './serverSettings';
 

@@ -1,5 +1,5 @@
 import type { Db } from '../db/database';
-import type { HandlerMap } from '../http/operation';
+import type { HandlerMap } from '../core/operation';
 import { openApiDocument } from '../core/openapiDocument';
 import { apiDocsHtml } from './docs';
 import { serviceVersion } from './version';

@@ -1,6 +1,7 @@
-import { PreSerializedJson } from '../../http/operation';
-import type { HandlerMap } from '../../http/operation';
-import { headerList, requirePrincipal } from '../../http/operation';
+import { PreSerializedJson } from '../../core/operation';
+import type { HandlerMap } from '../../core/operation';
+import { headerList, requirePrincipal } from '../../core/operation';
+import type { BoardDocumentCache } from './cache';
 import { addBoardItem, deleteBoardItem, updateBoardItem } from './items';
 import { saveBoardLayouts } from './layouts';
 import { ifNoneMatchMatches, readBoardDocumentJson } from './read';
@@ -11,10 +12,13 @@ function documentReply<S extends 200 | 201>(status: S, result: DocumentResult) {
   return { status, body: result.document, headers: { ETag: result.etag } };
 }
 
-/** Board document routes (GET/PUT board, items, sections, layouts). */
-export const boardDocumentHandlers = {
+/**
+ * Board document routes (GET/PUT board, items, sections, layouts). `boardDocuments` is the instance's cache of
+ * serialized documents, always validated against the board's revision in the database.
+ */
+export const boardDocumentHandlers = ({ boardDocuments }: { boardDocuments: BoardDocumentCache }) => ({
   async getBoard({ params }, ctx) {
-    const { json, etag } = await readBoardDocumentJson(ctx.db, ctx.boardDocuments, params.id, ctx.principal);
+    const { json, etag } = await readBoardDocumentJson(ctx.db, boardDocuments, params.id, ctx.principal);
     const ifNoneMatch = headerList(ctx, 'if-none-match');
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, body: undefined, headers: { ETag: etag } };
     return { status: 200, body: new PreSerializedJson(json), headers: { ETag: etag } };
@@ -92,4 +96,4 @@ export const boardDocumentHandlers = {
     });
     return documentReply(200, result);
   },
-} satisfies Partial<HandlerMap>;
+}) satisfies Partial<HandlerMap>;

@@ -1,5 +1,5 @@
-import type { HandlerMap } from '../../http/operation';
-import { headerList, requirePrincipal } from '../../http/operation';
+import type { HandlerMap } from '../../core/operation';
+import { headerList, requirePrincipal } from '../../core/operation';
 import {
   changeBoardVisibility,
   createBoard,

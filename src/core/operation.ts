@@ -4,7 +4,6 @@ import type { operations } from '../../generated/api';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
-import type { BoardDocumentCache } from '../boards/document/cache';
 
 /** Every operationId of the OpenAPI document. */
 export type OperationId = keyof operations;
@@ -54,8 +53,6 @@ export interface RequestContext {
   clientIp: string;
   headers: IncomingHttpHeaders;
   lifecycle: Lifecycle;
-  /** Serialized board documents of this instance, always validated against the board's revision. */
-  boardDocuments: BoardDocumentCache;
 }
 
 /** Process state the probes report: ready after migrations, shuttingDown after SIGTERM. */
