@@ -2,6 +2,7 @@ import type { Db } from '../db/database';
 import { BatchedLookup, batchedLoad } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
 import { notFound } from '../core/errors';
+import type { KeyCompanionLookup } from '../identity/apiKeys';
 import type { Principal } from '../identity/principal';
 
 export type BoardPermissionLevel = 'view' | 'modify' | 'full';
@@ -73,13 +74,23 @@ export interface BoardAccessRow {
  * SQL of the columns of a BoardAccessRow (`boards` in the FROM clause) for the user whose id is `userIdSql`, whose
  * groups are those `p.group_id` satisfying `groupMatchSql`.
  */
-export function boardAccessColumnsSql(userIdSql: string, groupMatchSql: string): string {
+function boardAccessColumnsSql(userIdSql: string, groupMatchSql: string): string {
   return `boards.id, boards.revision, boards.is_public AS "isPublic", boards.creator_id AS "creatorId",
     (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_user_permissions p
       WHERE p.board_id = boards.id AND p.user_id = ${userIdSql}) AS "userPermissions",
     (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_group_permissions p
       WHERE p.board_id = boards.id AND ${groupMatchSql}) AS "groupPermissions"`;
 }
+
+/**
+ * The board access facts of an API key's owner, read in the key's own query (one round trip for a board request
+ * with a key): the request pipeline passes it to authentication with the board id of the route.
+ */
+export const boardAccessCompanion: KeyCompanionLookup = {
+  name: 'board_access',
+  subquerySql: (ownerIdSql, ownerGroupMatchSql) =>
+    `SELECT ${boardAccessColumnsSql(ownerIdSql, ownerGroupMatchSql)} FROM boards WHERE boards.id = asked.companion_id`,
+};
 
 /** Each question's board with the asker's own permission rows (undefined when the board does not exist), in one query. */
 async function loadAccessRows(db: Db, questions: readonly AccessQuestion[]): Promise<(BoardAccessRow | undefined)[]> {
@@ -105,10 +116,10 @@ const accessLookups = new WeakMap<Db, BatchedLookup<AccessQuestion, BoardAccessR
  * the facts read with the caller's API key for this request. Inside a transaction it reads in the transaction.
  */
 export async function loadBoardAccess(db: Db, boardId: string, principal: Principal | null): Promise<(BoardAccess & OwnBoardRows) | null> {
-  const known = principal?.knownBoardAccess;
+  const known = principal?.companion;
   const row =
-    known && known.boardId === boardId && !db.isTransaction
-      ? known.row
+    known && known.name === boardAccessCompanion.name && known.id === boardId && !db.isTransaction
+      ? (known.row as BoardAccessRow | undefined)
       : await batchedLoad(accessLookups, db, loadAccessRows, { boardId, userId: principal?.userId ?? null, groupIds: principal?.groupIds ?? [] });
   if (!row) return null;
   const rows = { userPermissions: principal ? row.userPermissions : [], groupPermissions: principal ? row.groupPermissions : [] };

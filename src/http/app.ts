@@ -11,6 +11,7 @@ import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, unauthorized } from '../core/errors';
 import { precompileRouting } from './fastRouter';
 import { createHandlers } from './handlers';
+import { boardAccessCompanion } from '../boards/access';
 import { jsonBodyParser } from './jsonBody';
 import { openApiDocument } from '../core/openapiDocument';
 import { PreSerializedJson } from '../core/operation';
@@ -133,7 +134,8 @@ async function dispatch(api: OpenAPIBackend, handlers: HandlerMap, request: Back
     throw new ApiError('NOT_FOUND', 'Not found');
   }
   if (!ignoresCredentials(operation)) {
-    ctx.principal = await authenticate(ctx.db, ctx.headers, { boardId: boardIdOf(request, operation) });
+    const boardId = boardIdOf(request, operation);
+    ctx.principal = await authenticate(ctx.db, ctx.headers, boardId === undefined ? {} : { companion: { lookup: boardAccessCompanion, id: boardId } });
     if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }

@@ -6,7 +6,6 @@ import { badRequest, conflict, forbidden, notFound } from '../core/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
 import { expandPermissions, GlobalPermission, globalPermissions, sortedPermissions } from './permissions';
 import { KeyBounds, Membership, membershipsJsonSql, principalFromMemberships } from './principal';
-import { boardAccessColumnsSql, type BoardAccessRow } from '../boards/access';
 import type { Principal } from './principal';
 
 export interface ApiKeyView {
@@ -58,51 +57,86 @@ export type KeyCheck =
   | { ok: true; principal: Principal }
   | { ok: false; reason: 'malformed' | 'invalid' | 'expired' };
 
+/**
+ * A lookup another part of the service asks to ride along with the key query, so that a request on one resource
+ * makes one database round trip: the key, its owner's memberships and the owner's facts about that resource. Identity
+ * knows nothing of the resource: `subquerySql` is fixed SQL text of a subquery returning at most one row about the
+ * resource whose id is `asked.companion_id`, for the owner whose id is the SQL `ownerIdSql` and whose groups are the
+ * `p.group_id` satisfying `ownerGroupMatchSql`. `name` names the lookup (and its prepared statement).
+ */
+export interface KeyCompanionLookup {
+  name: string;
+  subquerySql(ownerIdSql: string, ownerGroupMatchSql: string): string;
+}
+
 interface KeyQuestion {
   keyId: string;
-  /** The board the request is about, whose access facts for the key's owner come back in the same query. */
-  boardId: string | null;
+  /** The resource the companion lookup reads, or null. */
+  companionId: string | null;
 }
 
 interface KeyAnswer {
   key: Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt'> & { username: string; memberships: Membership[] };
-  board: BoardAccessRow | undefined;
+  companion: unknown;
 }
 
-/** The stored keys of the ids with their owners' memberships (and the boards asked about), in one query. */
-async function loadKeysWithOwners(db: Db, questions: readonly KeyQuestion[]): Promise<(KeyAnswer | undefined)[]> {
-  const asked = JSON.stringify(questions.map((q, i) => ({ i, key_id: q.keyId, board_id: q.boardId })));
+/** The stored keys of the ids with their owners' memberships (and the companion's rows), in one query. */
+function keysWithOwnersLoader(companion: KeyCompanionLookup | null) {
   const ownGroups = 'p.group_id IN (SELECT group_id FROM group_members WHERE user_id = api_keys.user_id)';
-  const { rows } = await db
-    .raw<{ rows: (KeyAnswer['key'] & { i: number; board: BoardAccessRow | null })[] }>(
-      `SELECT asked.i, api_keys.id, api_keys.user_id AS "userId", api_keys.token_hash AS "tokenHash", api_keys.scopes,
-              api_keys.expires_at AS "expiresAt", api_keys.last_used_at AS "lastUsedAt", users.username,
-              ${membershipsJsonSql('users.id')} AS memberships, to_json(board) AS board
-       FROM jsonb_to_recordset(?::jsonb) AS asked(i int, key_id text, board_id text)
-       JOIN api_keys ON api_keys.id = asked.key_id
-       JOIN users ON users.id = api_keys.user_id
-       LEFT JOIN LATERAL (SELECT ${boardAccessColumnsSql('api_keys.user_id', ownGroups)} FROM boards WHERE boards.id = asked.board_id) AS board ON true`,
-      [asked],
-    )
-    .options(preparedStatement('tessera_api_keys'));
-  const answers: (KeyAnswer | undefined)[] = new Array(questions.length);
-  for (const { i, board, ...key } of rows) answers[i] = { key, board: board ?? undefined };
-  return answers;
+  const [companionColumn, companionJoin] = companion
+    ? ['to_json(companion)', `LEFT JOIN LATERAL (${companion.subquerySql('api_keys.user_id', ownGroups)}) AS companion ON true`]
+    : ['NULL', ''];
+  const statement = companion ? `tessera_api_keys_${companion.name}` : 'tessera_api_keys';
+  return async (db: Db, questions: readonly KeyQuestion[]): Promise<(KeyAnswer | undefined)[]> => {
+    const asked = JSON.stringify(questions.map((q, i) => ({ i, key_id: q.keyId, companion_id: q.companionId })));
+    const { rows } = await db
+      .raw<{ rows: (KeyAnswer['key'] & { i: number; companion: unknown })[] }>(
+        `SELECT asked.i, api_keys.id, api_keys.user_id AS "userId", api_keys.token_hash AS "tokenHash", api_keys.scopes,
+                api_keys.expires_at AS "expiresAt", api_keys.last_used_at AS "lastUsedAt", users.username,
+                ${membershipsJsonSql('users.id')} AS memberships, ${companionColumn} AS companion
+         FROM jsonb_to_recordset(?::jsonb) AS asked(i int, key_id text, companion_id text)
+         JOIN api_keys ON api_keys.id = asked.key_id
+         JOIN users ON users.id = api_keys.user_id
+         ${companionJoin}`,
+        [asked],
+      )
+      .options(preparedStatement(statement));
+    const answers: (KeyAnswer | undefined)[] = new Array(questions.length);
+    for (const { i, companion: row, ...key } of rows) answers[i] = { key, companion: row ?? undefined };
+    return answers;
+  };
 }
 
-const keyLookups = new WeakMap<Db, BatchedLookup<KeyQuestion, KeyAnswer | undefined>>();
+/** One batched lookup (and loader) per companion and database. */
+const keyLookups = new Map<string, { load: ReturnType<typeof keysWithOwnersLoader>; batches: WeakMap<Db, BatchedLookup<KeyQuestion, KeyAnswer | undefined>> }>();
+
+function keyLookupFor(companion: KeyCompanionLookup | null) {
+  const name = companion?.name ?? '';
+  let lookup = keyLookups.get(name);
+  if (!lookup) {
+    lookup = { load: keysWithOwnersLoader(companion), batches: new WeakMap() };
+    keyLookups.set(name, lookup);
+  }
+  return lookup;
+}
 
 /**
  * Checks a presented `<id>.<token>` value against the stored hash, in constant time, and resolves the owner's
- * live groups and permissions in the same query (shared with the key checks of concurrent requests). With the
- * id of the board the request is about, that board's access facts for the owner are read in the same query too.
+ * live groups and permissions in the same query (shared with the key checks of concurrent requests). With a
+ * companion lookup and the id it is about, the owner's row of that lookup is read in the same query too and
+ * carried on the principal (`companion`), for this request only.
  */
-export async function verifyApiKey(db: Db, value: string, options: { boardId?: string; now?: Date } = {}): Promise<KeyCheck> {
+export async function verifyApiKey(
+  db: Db,
+  value: string,
+  options: { companion?: { lookup: KeyCompanionLookup; id: string }; now?: Date } = {},
+): Promise<KeyCheck> {
   const now = options.now ?? new Date();
   const parsed = parseApiKey(value);
   if (!parsed) return { ok: false, reason: 'malformed' };
-  const boardId = options.boardId ?? null;
-  const answer = await batchedLoad(keyLookups, db, loadKeysWithOwners, { keyId: parsed.id, boardId });
+  const companion = options.companion ?? null;
+  const lookup = keyLookupFor(companion?.lookup ?? null);
+  const answer = await batchedLoad(lookup.batches, db, lookup.load, { keyId: parsed.id, companionId: companion?.id ?? null });
   const key = answer?.key;
   // Hash even on a miss so that an unknown id and a wrong token take the same time.
   const matches = tokenMatchesHash(parsed.token, key?.tokenHash ?? '0'.repeat(64));
@@ -118,7 +152,7 @@ export async function verifyApiKey(db: Db, value: string, options: { boardId?: s
     scopes: key.scopes,
     expiresAt: key.expiresAt,
   });
-  if (boardId !== null) principal.knownBoardAccess = { boardId, row: answer.board };
+  if (companion !== null) principal.companion = { name: companion.lookup.name, id: companion.id, row: answer.companion };
   return { ok: true, principal };
 }
 

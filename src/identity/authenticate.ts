@@ -1,7 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from '../db/database';
 import { ApiError, unauthorized } from '../core/errors';
-import { verifyApiKey } from './apiKeys';
+import { KeyCompanionLookup, verifyApiKey } from './apiKeys';
 import { loadPrincipal, Principal } from './principal';
 import { findSessionUser, readCookie, sessionCookieName } from './sessions';
 
@@ -14,14 +14,18 @@ const keyFailureMessages = {
 /**
  * Resolves the caller of a request. An `ApiKey` header, when present, is the only credential considered
  * and must be valid (401 otherwise). Without it the session cookie is used; a missing, unknown or expired
- * session means an anonymous caller (null). `boardId`, for a request on a board, lets the key check read the
- * caller's access to that board in the same query.
+ * session means an anonymous caller (null). `companion`, for a request about one resource, lets the key check
+ * read the caller's facts about it in the same query (see KeyCompanionLookup).
  */
-export async function authenticate(db: Db, headers: IncomingHttpHeaders, hints: { boardId?: string } = {}): Promise<Principal | null> {
+export async function authenticate(
+  db: Db,
+  headers: IncomingHttpHeaders,
+  hints: { companion?: { lookup: KeyCompanionLookup; id: string } } = {},
+): Promise<Principal | null> {
   const apiKey = headers.apikey;
   if (apiKey !== undefined) {
     const value = Array.isArray(apiKey) ? apiKey[0] : apiKey;
-    const check = await verifyApiKey(db, value.trim(), { boardId: hints.boardId });
+    const check = await verifyApiKey(db, value.trim(), { companion: hints.companion });
     if (!check.ok) throw unauthorized(keyFailureMessages[check.reason]);
     return check.principal;
   }

@@ -1,4 +1,3 @@
-import type { BoardAccessRow } from '../boards/access';
 import type { Db } from '../db/database';
 import { preparedStatement } from '../db/prepared';
 import { forbidden } from '../core/errors';
@@ -16,10 +15,11 @@ export interface Principal {
   /** For an API-key caller, what the key holds beyond its owner's rights: what keys it may mint and manage (see apiKeys). */
   keyBounds?: KeyBounds;
   /**
-   * The access facts of the board the request is about, read in the same query as the API key (see
-   * authenticate): the request's board check then needs no query of its own. Request-scoped like the principal.
+   * The row a companion lookup read about the resource `id` in the same query as the API key (see
+   * KeyCompanionLookup in apiKeys): the lookup's owner then needs no query of its own. Request-scoped like the
+   * principal; undefined `row` = no such resource.
    */
-  knownBoardAccess?: { boardId: string; row: BoardAccessRow | undefined };
+  companion?: { name: string; id: string; row: unknown };
 }
 
 /** The bounds of an API key: its scopes (null = all of its owner's permissions) and its expiry (null = never). */
