@@ -12,6 +12,7 @@ import { ApiError, unauthorized } from './errors';
 import { precompileRouting } from './fastRouter';
 import { handlers } from './handlers';
 import { jsonBodyParser } from './jsonBody';
+import { assertStorableInput } from './requestInput';
 import { openApiDocument } from './openapiDocument';
 import { PreSerializedJson } from './operation';
 import type { Lifecycle, RequestContext } from './operation';
@@ -134,6 +135,9 @@ async function dispatch(api: OpenAPIBackend, request: BackendRequest, ctx: Reque
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
   request.query = declaredQuery(operation, request.query as Record<string, string | string[]>);
+  // Path parameters are decoded only when the path has percent-encoding: otherwise they are plain path text.
+  const rawParams = request.path.includes('%') ? api.router.parseRequest(request, operation).params : undefined;
+  assertStorableInput({ body: request.body, query: request.query, params: rawParams });
   const validation = api.validator.validateRequest(request, operation);
   if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
   const handler = handlers[operation.operationId as keyof typeof handlers] as OperationHandler | undefined;
