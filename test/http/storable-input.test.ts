@@ -82,3 +82,50 @@ describe('unstorable text in parameters', () => {
     expectError(board, 400, 'BAD_REQUEST', `Invalid text in path parameter id: ${reason}`);
   });
 });
+
+/**
+ * Widget options are not validated, but a number is stored as sent or refused: JSON.parse would turn `1e400` into
+ * Infinity (stored as null) and round `12345678901234567890`.
+ */
+describe('numbers that would not be stored as sent', () => {
+  /** The JSON text of `value` with each `"NUMBER:<text>"` string replaced by the raw number text. */
+  const rawJson = (value: unknown) => JSON.stringify(value).replace(/"NUMBER:([^"]+)"/g, '$1');
+  const send = (method: string, path: string, value: unknown) =>
+    server.call(method, path, { raw: rawJson(value), headers: { 'Content-Type': 'application/json' } });
+
+  function expectInvalidNumber(result: { status: number; body: any }, path: string): void {
+    expectError(result, 400, 'BAD_REQUEST', `Invalid number at ${path}: it cannot be stored exactly (out of range or too precise)`);
+    expect(result.body.data).toEqual({ path });
+  }
+
+  it.each([
+    ['1e400', '/items/0/options/big'],
+    ['-1e400', '/items/0/options/big'],
+    ['1e-400', '/items/0/options/big'],
+    ['12345678901234567890', '/items/0/options/big'],
+    ['0.1000000000000000000001', '/items/0/options/big'],
+  ])('PUT /api/boards/{id} refuses %s in item options', async (number, path) => {
+    const board = await createBoard(server);
+    const options = { fine: 'NUMBER:1.0', big: `NUMBER:${number}` };
+    const body = { sections: [emptySection(board.sectionId)], items: [item(uid('item'), [position(board.layoutId, board.sectionId)], { options })] };
+    expectInvalidNumber(await send('PUT', `/api/boards/${board.boardId}`, body), path);
+    expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(0);
+  });
+
+  it('POST /api/boards/items and PATCH an item refuse them, and keep numbers that round-trip', async () => {
+    const board = await createBoard(server);
+    const added = await send('POST', '/api/boards/items', { boardId: board.boardId, kind: 'clock', options: { n: ['NUMBER:12345678901234567890'] } });
+    expectInvalidNumber(added, '/options/n/0');
+    const created = await send('POST', '/api/boards/items', {
+      boardId: board.boardId,
+      kind: 'clock',
+      options: { a: 'NUMBER:1.0', b: 'NUMBER:1e2', c: 'NUMBER:0.10', d: 'NUMBER:-0', e: 'NUMBER:0.30000000000000004', f: 'NUMBER:5e-324' },
+    });
+    expect(created.status).toBe(201);
+    const stored = await server.db('items').where({ id: created.body.itemId }).first('options');
+    expect(stored.options).toEqual({ a: 1, b: 100, c: 0.1, d: 0, e: 0.30000000000000004, f: 5e-324 });
+    const patched = await send('PATCH', `/api/boards/${board.boardId}/items/${created.body.itemId}`, { options: { x: 'NUMBER:1e400' } });
+    expectInvalidNumber(patched, '/options/x');
+    expect((await server.db('items').where({ id: created.body.itemId }).first('options')).options).toEqual(stored.options);
+  });
+});
