@@ -1,8 +1,18 @@
 import { badRequest } from '../../http/errors';
 import type { BoardContent } from './types';
 
-/** Values listed in messages: unique, in first-seen order. */
-export const listIds = (ids: Iterable<string>) => [...new Set(ids)].join(', ');
+/** How many ids an error names; the rest are counted, so that a hostile payload cannot make its refusal large. */
+const shownIdCount = 20;
+
+/** The first ids an error names: unique, in first-seen order. */
+export const shownIds = (ids: Iterable<string>) => [...new Set(ids)].slice(0, shownIdCount);
+
+/** Values listed in messages: unique, in first-seen order, the first 20 then `… and N more`. */
+export function listIds(ids: Iterable<string>): string {
+  const unique = [...new Set(ids)];
+  const shown = unique.slice(0, shownIdCount).join(', ');
+  return unique.length > shownIdCount ? `${shown} … and ${unique.length - shownIdCount} more` : shown;
+}
 
 function duplicates(ids: readonly string[]): string[] {
   const seen = new Set<string>();
