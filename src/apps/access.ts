@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Db } from '../db/database';
 import { forbidden, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
+import { whereAmong } from '../db/idList';
 
 export type AppPermissionLevel = 'use' | 'modify' | 'full';
 export const appPermissionLevels: readonly AppPermissionLevel[] = ['use', 'modify', 'full'];
@@ -46,7 +47,7 @@ export function whereVisibleApp(query: Knex.QueryBuilder, db: Db, principal: Pri
 export async function loadAppAccess(db: Db, principal: Principal | null, ids: readonly string[]): Promise<Map<string, AppAccessFlags>> {
   if (ids.length === 0) return new Map();
   const levels = await loadOwnLevels(db, principal, ids);
-  const existing: { id: string }[] = await db('apps').whereIn('id', [...ids]).select('id');
+  const existing: { id: string }[] = await db('apps').modify(whereAmong, 'id', ids).select('id');
   return new Map(existing.map(({ id }) => [id, decideAppAccess(principal, levels.get(id) ?? [])]));
 }
 
@@ -58,9 +59,9 @@ export async function loadOwnLevels(db: Db, principal: Principal | null, ids: re
   const rows: { appId: string; permission: AppPermissionLevel }[] = await db
     .select('appId', 'permission')
     .from('app_user_permissions')
-    .whereIn('appId', [...ids])
+    .modify(whereAmong, 'appId', ids)
     .andWhere('userId', principal.userId)
-    .unionAll((q) => q.select('appId', 'permission').from('app_group_permissions').whereIn('appId', [...ids]).whereIn('groupId', groupIds));
+    .unionAll((q) => q.select('appId', 'permission').from('app_group_permissions').modify(whereAmong, 'appId', ids).whereIn('groupId', groupIds));
   for (const row of rows) levels.set(row.appId, [...(levels.get(row.appId) ?? []), row.permission]);
   return levels;
 }

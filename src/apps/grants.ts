@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import { isForeignKeyViolation } from '../db/errors';
 import { badRequest } from '../core/errors';
+import { whereAmong } from '../db/idList';
 
 /**
  * Per-resource grant rows (user and group tables with a permission level), shared by apps and integrations:
@@ -41,8 +42,8 @@ export async function replaceGrants<L extends string>(trx: Db, tables: GrantTabl
   const userIds = [...new Set(grants.users.map((u) => u.userId))];
   const groupIds = [...new Set(grants.groups.map((g) => g.groupId))];
   const [knownUsers, knownGroups] = [
-    userIds.length > 0 ? ((await trx('users').whereIn('id', userIds).select('id')) as { id: string }[]) : [],
-    groupIds.length > 0 ? ((await trx('groups').whereIn('id', groupIds).select('id')) as { id: string }[]) : [],
+    userIds.length > 0 ? ((await trx('users').modify(whereAmong, 'id', userIds).select('id')) as { id: string }[]) : [],
+    groupIds.length > 0 ? ((await trx('groups').modify(whereAmong, 'id', groupIds).select('id')) as { id: string }[]) : [],
   ];
   const missingUsers = userIds.filter((u) => !knownUsers.some((k) => k.id === u));
   const missingGroups = groupIds.filter((g) => !knownGroups.some((k) => k.id === g));

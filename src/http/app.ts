@@ -13,6 +13,7 @@ import { precompileRouting } from './fastRouter';
 import { createHandlers } from './handlers';
 import { boardAccessCompanion } from '../boards/access';
 import { jsonBodyParser } from './jsonBody';
+import { assertStorableInput } from './requestInput';
 import { openApiDocument } from '../core/openapiDocument';
 import { PreSerializedJson } from '../core/operation';
 import type { HandlerMap, Lifecycle, RequestContext } from '../core/operation';
@@ -140,6 +141,9 @@ async function dispatch(api: OpenAPIBackend, handlers: HandlerMap, request: Back
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
   request.query = declaredQuery(operation, request.query as Record<string, string | string[]>);
+  // Path parameters are decoded only when the path has percent-encoding: otherwise they are plain path text.
+  const rawParams = request.path.includes('%') ? api.router.parseRequest(request, operation).params : undefined;
+  assertStorableInput({ body: request.body, query: request.query, params: rawParams });
   const validation = api.validator.validateRequest(request, operation);
   if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
   const handler = handlers[operation.operationId as keyof typeof handlers] as OperationHandler | undefined;

@@ -1,5 +1,6 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import { ApiError } from '../core/errors';
+import { ApiError, badRequest } from '../core/errors';
+import { inexactNumberPath, mayHoldInexactNumber } from './exactNumbers';
 
 interface ParserError {
   type?: string;
@@ -13,18 +14,36 @@ interface ParserError {
 
 /**
  * express.json for request bodies (JSON and `+json` types, inflating gzip, deflate and br), with every refusal of
- * body-parser and what it reads through (raw-body, zlib) turned into an ApiError of its own 4xx status.
+ * body-parser and what it reads through (raw-body, zlib) turned into an ApiError of its own 4xx status, and a 400
+ * for a number the parsed body would not hold exactly (JSON.parse turns `1e400` into Infinity, later stored as
+ * null, and rounds `12345678901234567890`). That needs the number's source text, so the raw text of a body that
+ * may hold one (a cheap scan) is kept until the body is parsed.
  */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
-  const parse = express.json({ limit: limitBytes, type: ['application/json', 'application/*+json'], strict: false });
+  const suspicious = new WeakMap<Request, string>();
+  const parse = express.json({
+    limit: limitBytes,
+    type: ['application/json', 'application/*+json'],
+    strict: false,
+    verify: (req, _res, buf, encoding) => {
+      const text = buf.toString(Buffer.isEncoding(encoding) ? encoding : 'utf8');
+      if (mayHoldInexactNumber(text)) suspicious.set(req as Request, text);
+    },
+  });
   return (req: Request, res: Response, next: NextFunction) => {
-    const done = (error?: unknown) => (error === undefined ? next() : next(bodyRefusal(error, req)));
+    const done = (error?: unknown) => (error === undefined ? next(inexactNumberRefusal(suspicious.get(req))) : next(bodyRefusal(error, req)));
     try {
       parse(req, res, done);
     } catch (error) {
       done(error);
     }
   };
+}
+
+function inexactNumberRefusal(text: string | undefined): ApiError | undefined {
+  const path = text === undefined ? null : inexactNumberPath(text);
+  if (path === null) return undefined;
+  return badRequest(`Invalid number${path ? ` at ${path}` : ''}: it cannot be stored exactly (out of range or too precise)`, { path });
 }
 
 /**

@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
 import { badRequest, conflict, notFound } from '../core/errors';
 import { hashPassword, passwordFitsBcrypt } from './secrets';
+import { whereAmong } from '../db/idList';
 
 export interface UserView {
   id: string;
@@ -31,7 +32,7 @@ export async function createUser(db: Db, input: NewUser): Promise<string> {
   return db.transaction(async (trx) => {
     const groupIds = [...new Set(input.groupIds ?? [])];
     if (groupIds.length > 0) {
-      const found: { id: string }[] = await trx('groups').whereIn('id', groupIds).select('id');
+      const found: { id: string }[] = await trx('groups').modify(whereAmong, 'id', groupIds).select('id');
       const missing = groupIds.filter((g) => !found.some((f) => f.id === g));
       if (missing.length > 0) throw badRequest(`Unknown group ids: ${missing.join(', ')}`, { groupIds: missing });
     }

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
+import { whereAmong } from '../db/idList';
 
 export interface IntegrationAccessFlags {
   hasUseAccess: boolean;
@@ -33,14 +34,14 @@ export async function loadIntegrationAccess(
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const query = db('integrations').select('integrations.id');
-  if (ids !== null) query.whereIn('integrations.id', ids.length > 0 ? [...ids] : ['']);
+  if (ids !== null) query.modify(whereAmong, 'integrations.id', ids);
   const [integrations, userRows, groupRows] = await Promise.all([
     query as Promise<{ id: string }[]>,
     db('integration_user_permissions').where({ userId }).modify((q) => {
-      if (ids !== null) q.whereIn('integrationId', ids.length > 0 ? [...ids] : ['']);
+      if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
     }) as Promise<{ integrationId: string; permission: Level }[]>,
     db('integration_group_permissions').whereIn('groupId', groupIds).modify((q) => {
-      if (ids !== null) q.whereIn('integrationId', ids.length > 0 ? [...ids] : ['']);
+      if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
     }) as Promise<{ integrationId: string; permission: Level }[]>,
   ]);
   const levels = new Map<string, Level[]>();

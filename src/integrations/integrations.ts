@@ -4,6 +4,7 @@ import { badRequest, forbidden, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
 import { IntegrationAccessFlags, loadIntegrationAccess } from './access';
 import { IntegrationKind, kindPosition } from './kinds';
+import { whereAmong } from '../db/idList';
 
 export interface IntegrationEntry {
   id: string;
@@ -33,7 +34,7 @@ export async function listVisibleIntegrations(db: Db, principal: Principal): Pro
   const access = await loadIntegrationAccess(db, principal, null);
   const visibleIds = [...access].filter(([, flags]) => isVisible(flags)).map(([id]) => id);
   if (visibleIds.length === 0) return [];
-  const rows: Omit<IntegrationEntry, 'permissions'>[] = await db('integrations').whereIn('id', visibleIds).select(columns);
+  const rows: Omit<IntegrationEntry, 'permissions'>[] = await db('integrations').modify(whereAmong, 'id', visibleIds).select(columns);
   return rows.map((row) => ({ ...row, permissions: access.get(row.id)! })).sort(compareIntegrations);
 }
 

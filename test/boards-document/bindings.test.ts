@@ -139,3 +139,29 @@ describe('binding integrations to items', () => {
     );
   });
 });
+
+describe('a flood of integration ids', () => {
+  it('70,000 distinct unknown ids are a small 400 (not a 503 from too many bind parameters)', async () => {
+    const board = await createBoard(server);
+    const ids = Array.from({ length: 70_000 }, (_, i) => `unknown-integration-${i}`);
+    const perItem = 64; // IntegrationIdList maxItems
+    const items = Array.from({ length: Math.ceil(ids.length / perItem) }, (_, i) =>
+      item(`flood${i}`, [], { integrationIds: ids.slice(i * perItem, (i + 1) * perItem) }),
+    );
+    const result = await put(board.boardId, { sections: [emptySection(board.sectionId)], items });
+    expectError(result, 400, 'BAD_REQUEST', `Invalid integration IDs: ${ids.slice(0, 20).join(', ')} … and 69980 more`);
+    expect(result.body.message.length).toBeLessThan(2048);
+    expect(result.body.data).toEqual({ integrationIds: ids.slice(0, 20), count: 70_000 });
+    expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(0);
+  }, 60_000);
+
+  it('caps the refused ids of a 403 the same way', async () => {
+    const { editor, board } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 25; i++) ids.push(await createIntegration(server));
+    const result = await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(uid('it'), [], { integrationIds: ids })] }, editor.key);
+    expectError(result, 403, 'FORBIDDEN', `No access to integrations: ${ids.slice(0, 20).join(', ')} … and 5 more`);
+    expect(result.body.data).toEqual({ integrationIds: ids.slice(0, 20), count: 25 });
+  });
+});
+

@@ -209,7 +209,6 @@ describe('PATCH /api/boards/{id}/layouts', () => {
       { ...base(board.layoutId), breakpoint: 32768 },
       { ...base(board.layoutId), name: '' },
       { ...base(board.layoutId), name: 'x'.repeat(33) },
-      { ...base(board.layoutId), name: 'a\u0000' },
       { ...base(board.layoutId), columnCount: 2.5 },
     ]) {
       expectError(await patchLayouts(board.boardId, [bad]), 400, 'BAD_REQUEST', 'Input validation failed');

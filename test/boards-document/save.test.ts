@@ -264,12 +264,12 @@ describe('PUT /api/boards/{id}', () => {
       [
         'NUL inside widget options',
         (b) => ({ sections: [emptySection(b.sectionId)], items: [item('x5', [], { options: { deep: ['ok', 'bad\u0000'] } })] }),
-        'Cannot store options of item x5: text must not contain NUL characters',
+        'Invalid text at /items/0/options/deep/1: lone UTF-16 surrogates and NUL characters cannot be stored',
       ],
       [
         'a lone surrogate inside widget options',
         (b) => ({ sections: [emptySection(b.sectionId)], items: [item('x6', [], { options: { ['k\ud800']: 1 } })] }),
-        'Cannot store options of item x6: text must be valid Unicode',
+        'Invalid text at /items/0/options/k\ud800: lone UTF-16 surrogates and NUL characters cannot be stored',
       ],
       [
         'widget options nested too deeply',
@@ -282,7 +282,7 @@ describe('PUT /api/boards/{id}', () => {
           sections: [emptySection(b.sectionId), { id: 'd9', kind: 'dynamic', options: { title: '\udc00' }, layouts: [] }],
           items: [],
         }),
-        'Cannot store options of section d9: text must be valid Unicode',
+        'Invalid text at /sections/1/options/title: lone UTF-16 surrogates and NUL characters cannot be stored',
       ],
     ];
     it.each(cases)('%s', async (_name, build, message) => {
@@ -298,7 +298,6 @@ describe('PUT /api/boards/{id}', () => {
       ['an offset beyond 32767', (b: any) => ({ sections: [emptySection(b.sectionId)], items: [item('k', [position(b.layoutId, b.sectionId, 40000)])] })],
       ['a zero width', (b: any) => ({ sections: [emptySection(b.sectionId)], items: [item('k', [position(b.layoutId, b.sectionId, 0, 0, 0)])] })],
       ['an expectedVersion beyond int32', (b: any) => ({ sections: [emptySection(b.sectionId)], items: [], expectedVersion: 2147483647 })],
-      ['NUL in a category name', (b: any) => ({ sections: [categorySection(b.sectionId, 'a\u0000b')], items: [] })],
       ['a section id with spaces', () => ({ sections: [emptySection('has space')], items: [] })],
     ])('%s is an input validation failure', async (_name, build) => {
       const board = await createBoard(server);

@@ -66,7 +66,6 @@ describe('POST /api/boards', () => {
     ['a space', { name: 'my board', columnCount: 1, isPublic: false }],
     ['a dot', { name: 'my.board', columnCount: 1, isPublic: false }],
     ['a non-ASCII letter', { name: 'über', columnCount: 1, isPublic: false }],
-    ['a NUL byte', { name: 'a\u0000b', columnCount: 1, isPublic: false }],
     ['256 characters', { name: 'a'.repeat(256), columnCount: 1, isPublic: false }],
     ['columnCount 0', { name: 'ok-name', columnCount: 0, isPublic: false }],
     ['columnCount 25', { name: 'ok-name', columnCount: 25, isPublic: false }],

@@ -14,7 +14,7 @@ afterAll(async () => {
 it('POST /api/auth/login {"username":"\\u0000","password":"a"} is a 400, not a 500 (NUL reached PostgreSQL)', async () => {
   const { response, error } = await server.clientFor(null).POST('/api/auth/login', { body: { username: '\u0000', password: 'a' } });
   expect(response.status).toBe(400);
-  expect(error).toMatchObject({ code: 'BAD_REQUEST', message: 'Input validation failed' });
+  expect(error).toMatchObject({ code: 'BAD_REQUEST', message: 'Invalid text at /username: lone UTF-16 surrogates and NUL characters cannot be stored' });
   // An ordinary wrong login still answers 401.
   const wrong = await server.clientFor(null).POST('/api/auth/login', { body: { username: 'nobody', password: 'a' } });
   expect(wrong.response.status).toBe(401);
@@ -31,7 +31,7 @@ it('PATCH /api/boards/a%00/name with an API key is a 400, not a 500 (the unvalid
       path,
       status: 400,
       code: 'BAD_REQUEST',
-      message: 'Input validation failed',
+      message: 'Invalid text in path parameter id: lone UTF-16 surrogates and NUL characters cannot be stored',
     });
   }
 });

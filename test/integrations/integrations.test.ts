@@ -65,7 +65,6 @@ describe('POST /api/integrations', () => {
     ['a url without scheme', { url: 'jellyfin.internal' }],
     ['a blank name', { name: '   ' }],
     ['a 65-character name', { name: 'n'.repeat(65) }],
-    ['a NUL in the name', { name: 'a\u0000b' }],
     ['a secret property', { apiKey: 'secret' }],
   ])('refuses %s with 400 and writes nothing', async (_label, override) => {
     const before = await server.db('integrations').count({ count: '*' }).first();

@@ -2,15 +2,16 @@ import type { Knex } from 'knex';
 import { badRequest, forbidden } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
-import { listIds } from './validate';
+import { listIds, shownIds } from './validate';
+import { whereAmong } from '../../db/idList';
 
 /** 400 `Invalid integration IDs: <ids>` for ids that are not integrations. One query, also for an empty list. */
 export async function assertIntegrationsExist(q: Knex, ids: readonly string[]): Promise<void> {
   const unique = [...new Set(ids)];
-  const found: { id: string }[] = await q('integrations').whereIn('id', unique).select('id');
+  const found: { id: string }[] = await q('integrations').modify(whereAmong, 'id', unique).select('id');
   const known = new Set(found.map((row) => row.id));
   const missing = unique.filter((id) => !known.has(id));
-  if (missing.length > 0) throw badRequest(`Invalid integration IDs: ${listIds(missing)}`, { integrationIds: missing });
+  if (missing.length > 0) throw badRequest(`Invalid integration IDs: ${listIds(missing)}`, { integrationIds: shownIds(missing), count: missing.length });
 }
 
 /**
@@ -28,5 +29,5 @@ export async function assertCanBind(
   if (added.length === 0) return;
   const usable = await usableIntegrationIds(q, principal, added);
   const refused = added.filter((id) => !usable.has(id));
-  if (refused.length > 0) throw forbidden(`No access to integrations: ${listIds(refused)}`, { integrationIds: refused });
+  if (refused.length > 0) throw forbidden(`No access to integrations: ${listIds(refused)}`, { integrationIds: shownIds(refused), count: refused.length });
 }

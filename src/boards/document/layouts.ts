@@ -9,6 +9,7 @@ import { BoardState, readableItems, readableSections } from './read';
 import { DocumentResult, freshRead, json, loadLockedState, lockBoardForWrite, positionColumns } from './save';
 import type { BreakpointLayout, LayoutRow } from './types';
 import { listIds } from './validate';
+import { whereAmong } from '../../db/idList';
 
 export interface LayoutPlan {
   insertLayouts: BreakpointLayout[];
@@ -175,7 +176,7 @@ export async function saveBoardLayouts(
        WHERE l.id = v.id AND l.board_id = ?`,
       [json(plan.updateLayouts.map((l) => ({ id: l.id, name: l.name, column_count: l.columnCount, breakpoint: l.breakpoint }))), boardId],
     );
-    await trx('layouts').where({ boardId }).whereIn('id', plan.deleteLayoutIds).del();
+    await trx('layouts').where({ boardId }).modify(whereAmong, 'id', plan.deleteLayoutIds).del();
     return freshRead(trx, boardId, principal, state);
   });
 }

@@ -17,7 +17,8 @@ import {
 } from './read';
 import { assertWithinBoardLimits, measureBoard } from './limits';
 import type { BoardContent, BoardDocument, BoardSectionInput, SectionRow } from './types';
-import { listIds, unknownLayoutIds, validateContent } from './validate';
+import { listIds, shownIds, unknownLayoutIds, validateContent } from './validate';
+import { whereAmong } from '../../db/idList';
 
 export const versionConflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
 export const etagMismatchMessage = 'Board has changed since the ETag was issued';
@@ -134,15 +135,18 @@ async function assertIdsFree(trx: Knex.Transaction, boardId: string, newItemIds:
   const taken: { id: string; boardId: string }[] = await trx
     .select('id', 'boardId')
     .from('items')
-    .whereIn('id', newItemIds)
+    .modify(whereAmong, 'id', newItemIds)
     .unionAll((union) => {
-      union.select('id', 'boardId').from('sections').whereIn('id', newSectionIds);
+      union.select('id', 'boardId').from('sections').modify(whereAmong, 'id', newSectionIds);
     });
   const elsewhere = taken.filter((row) => row.boardId !== boardId).map((row) => row.id);
-  if (elsewhere.length > 0) throw conflict(`Ids already used on another board: ${listIds(elsewhere)}`, { ids: [...new Set(elsewhere)] });
+  if (elsewhere.length > 0) throw conflict(`Ids already used on another board: ${listIds(elsewhere)}`, { ids: shownIds(elsewhere), count: new Set(elsewhere).size });
   const hidden = taken.map((row) => row.id);
   if (hidden.length > 0) {
-    throw conflict(`Ids already used by elements of this board that this server cannot read: ${listIds(hidden)}`, { ids: [...new Set(hidden)] });
+    throw conflict(`Ids already used by elements of this board that this server cannot read: ${listIds(hidden)}`, {
+      ids: shownIds(hidden),
+      count: new Set(hidden).size,
+    });
   }
 }
 
@@ -342,11 +346,11 @@ async function applyContent(trx: Knex.Transaction, state: BoardState, content: B
   );
   if (removedItemIds.length > 0) {
     wrote = true;
-    await trx('items').where({ boardId }).whereIn('id', removedItemIds).del();
+    await trx('items').where({ boardId }).modify(whereAmong, 'id', removedItemIds).del();
   }
   if (removedSectionIds.length > 0) {
     wrote = true;
-    await trx('sections').where({ boardId }).whereIn('id', removedSectionIds).del();
+    await trx('sections').where({ boardId }).modify(whereAmong, 'id', removedSectionIds).del();
   }
   return wrote;
 }

@@ -1,8 +1,18 @@
 import { badRequest } from '../../core/errors';
 import type { BoardContent } from './types';
 
-/** Values listed in messages: unique, in first-seen order. */
-export const listIds = (ids: Iterable<string>) => [...new Set(ids)].join(', ');
+/** How many ids an error names; the rest are counted, so that a hostile payload cannot make its refusal large. */
+const shownIdCount = 20;
+
+/** The first ids an error names: unique, in first-seen order. */
+export const shownIds = (ids: Iterable<string>) => [...new Set(ids)].slice(0, shownIdCount);
+
+/** Values listed in messages: unique, in first-seen order, the first 20 then `… and N more`. */
+export function listIds(ids: Iterable<string>): string {
+  const unique = [...new Set(ids)];
+  const shown = unique.slice(0, shownIdCount).join(', ');
+  return unique.length > shownIdCount ? `${shown} … and ${unique.length - shownIdCount} more` : shown;
+}
 
 function duplicates(ids: readonly string[]): string[] {
   const seen = new Set<string>();
@@ -11,42 +21,33 @@ function duplicates(ids: readonly string[]): string[] {
   return [...twice];
 }
 
-const loneSurrogate = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
-
 /** Deepest nesting accepted in a stored JSON map (PostgreSQL's jsonb parser has a stack limit). */
 export const maxJsonDepth = 64;
 
 /**
- * Why PostgreSQL would refuse to store the value as jsonb, or null: a NUL character or a lone UTF-16 surrogate
- * in a string or key, or nesting deeper than maxJsonDepth. Iterative, so hostile nesting cannot overflow the stack.
+ * Whether PostgreSQL's jsonb parser would refuse the value for nesting deeper than maxJsonDepth. Iterative, so
+ * hostile nesting cannot overflow the stack. (NUL characters and lone surrogates, which jsonb cannot store either,
+ * are refused for every request in src/http/requestInput.ts.)
  */
-export function jsonProblem(value: unknown): string | null {
+export function nestedTooDeeply(value: unknown): boolean {
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [current, depth] = stack.pop()!;
-    if (typeof current === 'string') {
-      if (current.includes('\u0000')) return 'text must not contain NUL characters';
-      if (loneSurrogate.test(current)) return 'text must be valid Unicode';
-    } else if (typeof current === 'object' && current !== null) {
-      if (depth > maxJsonDepth) return `nesting deeper than ${maxJsonDepth} levels`;
-      for (const [key, inner] of Object.entries(current)) {
-        if (!Array.isArray(current)) stack.push([key, depth]);
-        stack.push([inner, depth + 1]);
-      }
-    }
+    if (typeof current !== 'object' || current === null) continue;
+    if (depth > maxJsonDepth) return true;
+    for (const inner of Object.values(current)) stack.push([inner, depth + 1]);
   }
-  return null;
+  return false;
 }
 
-/** 400 naming the value when it cannot be stored as jsonb. */
+/** 400 naming the value when it is nested too deeply to be stored as jsonb. */
 export function assertStorableJson(value: unknown, what: string): void {
-  const problem = jsonProblem(value);
-  if (problem) throw badRequest(`Cannot store ${what}: ${problem}`);
+  if (nestedTooDeeply(value)) throw badRequest(`Cannot store ${what}: nesting deeper than ${maxJsonDepth} levels`);
 }
 
 /**
  * Checks of a PUT payload that need no database: duplicate ids, positions referencing sections that are not in
- * the payload, dynamic sections nested in themselves, two positions for one layout, NUL in option maps.
+ * the payload, dynamic sections nested in themselves, two positions for one layout, option maps nested too deeply.
  * Each failure is a 400 naming the offending ids.
  */
 export function validateContent(content: BoardContent): void {

@@ -12,6 +12,7 @@ import { boardSettingsColumns, type BoardSettings } from '../settings';
 import { assertWithinBoardLimits, measureBoard } from '../document/limits';
 import { loadBoardState, toBoardDocument } from '../document/read';
 import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
+import { whereAmong } from '../../db/idList';
 
 export interface BoardSummary {
   id: string;
@@ -158,16 +159,16 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
       const sectionIds = sections.map((s) => s.id);
       const itemIds = items.map((i) => i.id);
       const [sectionLayouts, collapseStates, itemLayouts, bindings] = await Promise.all([
-        trx('section_layouts').whereIn('sectionId', orNone(sectionIds)).select('*') as Promise<
+        trx('section_layouts').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
           { sectionId: string; layoutId: string; parentSectionId: string | null; xOffset: number; yOffset: number; width: number; height: number }[]
         >,
-        trx('section_collapse_states').whereIn('sectionId', orNone(sectionIds)).select('*') as Promise<
+        trx('section_collapse_states').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
           { userId: string; sectionId: string; collapsed: boolean }[]
         >,
-        trx('item_layouts').whereIn('itemId', orNone(itemIds)).select('*') as Promise<
+        trx('item_layouts').modify(whereAmong, 'itemId', itemIds).select('*') as Promise<
           { itemId: string; sectionId: string; layoutId: string; xOffset: number; yOffset: number; width: number; height: number }[]
         >,
-        trx('integration_items').whereIn('itemId', orNone(itemIds)).select('itemId', 'integrationId') as Promise<
+        trx('integration_items').modify(whereAmong, 'itemId', itemIds).select('itemId', 'integrationId') as Promise<
           { itemId: string; integrationId: string }[]
         >,
       ]);
@@ -314,10 +315,6 @@ export async function touchBoard(trx: Db, boardId: string, columns: Record<strin
     .where({ id: boardId })
     .update({ ...columns, revision: trx.raw('revision + 1'), updatedAt: trx.fn.now() });
   if (updated === 0) throw boardNotFound();
-}
-
-function orNone(ids: string[]): string[] {
-  return ids.length > 0 ? ids : [''];
 }
 
 function freshIds(rows: { id: string }[]): Map<string, string> {

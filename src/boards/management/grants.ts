@@ -4,6 +4,7 @@ import { badRequest } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
 import { touchBoard } from './boards';
+import { whereAmong } from '../../db/idList';
 
 export interface BoardGrants {
   users: { userId: string; permission: BoardPermissionLevel }[];
@@ -50,8 +51,8 @@ export async function setBoardGrants(db: Db, principal: Principal, boardId: stri
     const userIds = [...new Set(users.map((u) => u.userId))];
     const groupIds = [...new Set(groups.map((g) => g.groupId))];
     const [knownUsers, knownGroups] = await Promise.all([
-      trx('users').whereIn('id', userIds.length > 0 ? userIds : ['']).select('id') as Promise<{ id: string }[]>,
-      trx('groups').whereIn('id', groupIds.length > 0 ? groupIds : ['']).select('id') as Promise<{ id: string }[]>,
+      trx('users').modify(whereAmong, 'id', userIds).select('id') as Promise<{ id: string }[]>,
+      trx('groups').modify(whereAmong, 'id', groupIds).select('id') as Promise<{ id: string }[]>,
     ]);
     const unknownUsers = userIds.filter((id) => !knownUsers.some((u) => u.id === id));
     if (unknownUsers.length > 0) throw badRequest(`Unknown user IDs: ${unknownUsers.join(', ')}`, { userIds: unknownUsers });
