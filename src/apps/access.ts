@@ -80,7 +80,7 @@ export async function assertAppAccess(db: Db, appId: string, principal: Principa
 
 /**
  * True when a vouched placement of the app (an app or bookmarks widget written by someone who could use the app,
- * src/apps/placements.ts) is on a public board: such apps are readable by anyone (homarr-facts §2.4). A placement
+ * src/apps/placements.ts) is on a public board: such apps are readable by anyone (APP-3). A placement
  * nobody with use access wrote does not count.
  */
 export async function isPlacedOnPublicBoard(db: Db, appId: string): Promise<boolean> {

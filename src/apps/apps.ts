@@ -75,7 +75,7 @@ export async function readApp(db: Db, principal: Principal | null, id: string): 
 export type CreateOutcome = { referencedExisting: false; app: App } | { referencedExisting: true; appId: string };
 
 /**
- * POST /api/apps rules 1-3: dedupe on (name, href) across the instance. Decided by the unique index: the insert
+ * APP-1: dedupe on (name, href) across the instance. Decided by the unique index: the insert
  * does nothing on a conflict, and the existing app is then referenced (the caller gets a `use` row unless it
  * already holds a user row on it). A new app gets the caller as `full` holder. One transaction per attempt; an
  * attempt is repeated when the referenced app was deleted in between.

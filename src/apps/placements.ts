@@ -10,7 +10,7 @@ export interface WrittenItem {
 }
 
 /**
- * The app ids an item places (homarr-facts §2.4): `options.appId` of an `app` widget, the string entries of
+ * The app ids an item places (APP-3): `options.appId` of an `app` widget, the string entries of
  * `options.items` of a `bookmarks` widget. Any other kind or shape places nothing.
  */
 export function placedAppIds(item: { kind: string; options: unknown }): string[] {

@@ -51,7 +51,7 @@ function optionalText(value: string | null | undefined): string | null | undefin
 }
 
 /**
- * The rules of homarr-facts §3.4 the schema cannot express: trimming, "" -> null, the trimmed lengths, no
+ * The rules of APP-4 the schema cannot express: trimming, "" -> null, the trimmed lengths, no
  * `javascript:` href, an http(s) pingUrl. Returns only the fields given (PATCH) with their stored values; 400
  * `Input validation failed` with `data.issues` otherwise.
  */

@@ -25,7 +25,7 @@ export interface OwnBoardRows {
 }
 
 /**
- * Board permission resolution (homarr-facts §2.1): creator, the caller's user rows, rows of its groups,
+ * Board permission resolution (ACCESS-1): creator, the caller's user rows, rows of its groups,
  * the global board-*-all permissions (admin implies them), and isPublic for view. Anonymous callers only
  * ever view public boards.
  */

@@ -1,4 +1,4 @@
-/** The board settings columns (homarr-facts §1.1), as they appear at the top level of the board document. */
+/** The board settings columns (SET-1), as they appear at the top level of the board document. */
 export const boardSettingsColumns = [
   'pageTitle',
   'metaTitle',

@@ -1,4 +1,4 @@
-/** Global (group) permissions and what each implies (homarr-facts §2.2). */
+/** Global (group) permissions and what each implies (ACCESS-5). */
 export const globalPermissions = [
   'admin',
   'board-create',

@@ -11,7 +11,7 @@ export interface IntegrationAccessFlags {
 type Level = 'use' | 'interact' | 'full';
 
 /**
- * Integration permission resolution (homarr-facts §2.3, including the global integration-* permissions):
+ * Integration permission resolution (ACCESS-4, BIND-5: including the global integration-* permissions):
  * use = any own user or group row, or integration-use-all; interact = an interact/full row or
  * integration-interact-all; full = a full row or integration-full-all.
  * The single source of truth for both GET /api/integrations and the binding check of the board routes.

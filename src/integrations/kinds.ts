@@ -1,5 +1,5 @@
 /**
- * Integration kinds (homarr-facts §6.2), in upstream order. The order is the sort order of GET /api/integrations.
+ * Integration kinds (INTEG-1), in the reference service's order. The order is the sort order of GET /api/integrations.
  * Keep in sync with IntegrationKind in openapi/components/integrations.yaml (a test compares them).
  */
 export const integrationKinds = [

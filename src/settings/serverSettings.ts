@@ -1,7 +1,7 @@
 import type { Db } from '../db/database';
 import { badRequest } from '../core/errors';
 
-/** Server-wide board defaults, stored as jsonb in server_settings under the key `board` (homarr-facts §1.10). */
+/** Server-wide board defaults, stored as jsonb in server_settings under the key `board` (SET-2). */
 export interface ServerBoardSettings {
   homeBoardId: string | null;
   mobileHomeBoardId: string | null;

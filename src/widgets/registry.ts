@@ -1,7 +1,7 @@
 /**
- * Widget kinds known to this build (homarr-facts §6.1): each kind's supported integration kinds and default
+ * Widget kinds known to this build (WIDGET-1): each kind's supported integration kinds and default
  * size. Default sizes are 1x1 unless listed. Items of a kind missing here are skipped on read and never
- * deleted or updated by a save (spec, PUT rule 13). The `WidgetKind` enum of the OpenAPI document must list
+ * deleted or updated by a save (PUT-13, DOC-3). The `WidgetKind` enum of the OpenAPI document must list
  * exactly these kinds (a test checks it).
  */
 export interface WidgetDefinition {

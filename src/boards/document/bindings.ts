@@ -15,7 +15,7 @@ export async function assertIntegrationsExist(q: Knex, ids: readonly string[]): 
 }
 
 /**
- * Binding rules 1-5: a binding grants access to the integration's data, so every id the write adds on top of
+ * BIND-1..5: a binding grants access to the integration's data, so every id the write adds on top of
  * `alreadyBound` (the ids bound anywhere on the board) needs use access (a direct or group grant, or a global
  * integration permission; src/integrations/access.ts). 403 `No access to integrations: <ids>` otherwise.
  */

@@ -1,5 +1,5 @@
 /**
- * Grid algorithms (homarr-facts §5.2, §5.3): occupancy, first-free placement and the refit of a layout's
+ * Grid algorithms (GRID-1, GRID-2): occupancy, first-free placement and the refit of a layout's
  * positions to a new column count. Pure functions; no database.
  */
 import { openApiDocument } from '../../core/openapiDocument';

@@ -18,7 +18,7 @@ type AddItemRequest = components['schemas']['AddBoardItemRequest'];
 type UpdateItemRequest = components['schemas']['UpdateBoardItemRequest'];
 
 /**
- * Where POST /api/boards/items puts a widget (homarr-facts §5.3): in the first section of kind empty by
+ * Where POST /api/boards/items puts a widget (ADD-1, ADD-2, GRID-1): in the first section of kind empty by
  * yOffset, at the first free cell of each layout for the widget's default size (items of that section occupy
  * cells, dynamic sections do not). 400 when there is no such section or no cell.
  */

@@ -53,7 +53,7 @@ function elementsOf(state: BoardState, layoutId: string): GridElement[] {
 
 /**
  * Positions of every readable item and dynamic section for a layout of `columns` columns, refitted from
- * `source` (homarr-facts §5.2). Elements without a position in the source (or whose parent has none) are
+ * `source` (LAYOUT-3, LAYOUT-4, GRID-2). Elements without a position in the source (or whose parent has none) are
  * placed at the first free cell of a root section: the section of their position in another layout when that
  * is a root section, else the first root section; sized like that other position, else the widget default.
  */
@@ -85,13 +85,13 @@ export function regeneratePositions(state: BoardState, source: LayoutRow | undef
   return [...refitted, ...placeMissing(refitted, missing, columns)];
 }
 
-/** Clone source for a new layout (rule 3): the smallest columnCount >= the new one, else the largest. */
+/** Clone source for a new layout (LAYOUT-3): the smallest columnCount >= the new one, else the largest. */
 export function cloneSource(layouts: readonly LayoutRow[], columns: number): LayoutRow | undefined {
   const sorted = [...layouts].sort((a, b) => a.columnCount - b.columnCount);
   return sorted.find((layout) => layout.columnCount >= columns) ?? sorted[sorted.length - 1];
 }
 
-/** PATCH layouts rules 1-4, computed against the board as stored before the change. */
+/** LAYOUT-1..4, computed against the board as stored before the change. */
 export function planLayoutChange(state: BoardState, payload: readonly BreakpointLayout[], mintId: () => string = newId): LayoutPlan {
   const stored = new Map(state.layouts.map((layout) => [layout.id, layout]));
   const payloadIds = new Set(payload.map((layout) => layout.id));
@@ -130,7 +130,7 @@ function assertWithinGrid(plan: LayoutPlan): void {
 
 /**
  * PATCH /api/boards/{id}/layouts: full replacement of the breakpoint layouts in one transaction (stricter than
- * the spec's rule 5). Bumps the revision only; the version is not touched (rule 6).
+ * LAYOUT-5). Bumps the revision only; the version is not touched (LAYOUT-8).
  */
 export async function saveBoardLayouts(
   db: Knex,

@@ -1,7 +1,7 @@
 /**
  * Board limits: what PUT /api/boards/{id} accepts, read from its request schema so that no route can drift from
  * it. Every route that grows a board checks the board as it would stand after the write against them, so that
- * `{sections, items}` taken from a GET always is a valid PUT body (spec, PUT rule 2).
+ * `{sections, items}` taken from a GET always is a valid PUT body (PUT-2, LIMIT-1).
  */
 import { badRequest } from '../../core/errors';
 import { openApiDocument } from '../../core/openapiDocument';

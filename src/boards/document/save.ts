@@ -126,7 +126,7 @@ async function checkAgainstBoard(trx: Knex.Transaction, state: BoardState, conte
   const newSectionIds = content.sections.map((section) => section.id).filter((id) => !knownSections.has(id));
   if (newItemIds.length > 0 || newSectionIds.length > 0) await assertIdsFree(trx, state.board.id, newItemIds, newSectionIds);
 
-  // Binding rules 2-4: only ids not yet bound anywhere on the board are checked.
+  // BIND-2..4: only ids not yet bound anywhere on the board are checked.
   await assertCanBind(trx, principal, requestedIntegrations, new Set(state.bindings.map((binding) => binding.integrationId)));
 }
 
@@ -150,7 +150,7 @@ async function assertIdsFree(trx: Knex.Transaction, boardId: string, newItemIds:
   }
 }
 
-/** Stored values of an existing section after a save: the stored kind decides what is written (PUT rule 6). */
+/** Stored values of an existing section after a save: the stored kind decides what is written (PUT-6, PUT-7). */
 function updatedSection(stored: SectionRow, payload: BoardSectionInput) {
   let { xOffset, yOffset, name, options } = stored;
   if (stored.kind !== 'dynamic' && payload.kind !== 'dynamic') {
@@ -195,7 +195,7 @@ type Position = { xOffset: number; yOffset: number; width: number; height: numbe
 const samePosition = (a: Position, b: Position) => a.xOffset === b.xOffset && a.yOffset === b.yOffset && a.width === b.width && a.height === b.height;
 
 /**
- * The diff of PUT rules 3-8 and 13, each kind of change as one statement (jsonb_to_recordset batches). Rows whose
+ * The diff of PUT-3..8, PUT-13 and PUT-15, each kind of change as one statement (jsonb_to_recordset batches). Rows whose
  * stored values already equal what would be written are left alone, and a kind of change with no rows sends no
  * statement: an unchanged document writes nothing here. Returns whether anything was written.
  */
@@ -280,7 +280,7 @@ async function applyContent(trx: Knex.Transaction, state: BoardState, content: B
     (rows) => [rows],
   );
 
-  // Added items with exactly the positions supplied (rule 5), and their bindings.
+  // Added items with exactly the positions supplied (PUT-5), and their bindings.
   await batch(
     addedItems.map((item) => ({ id: item.id, kind: item.kind, options: item.options, advanced_options: normalizeAdvancedOptions(item.advancedOptions) })),
     `INSERT INTO items (id, board_id, kind, options, advanced_options)

@@ -29,7 +29,7 @@ export interface BoardSummary {
 const boardNotFound = () => notFound('Board not found');
 
 /**
- * GET /api/boards: the boards the caller can access (homarr-facts §3.2/§3.3), in creation order.
+ * GET /api/boards: the boards the caller can access (BOARD-6), in creation order.
  * Two queries whatever the number of boards: the caller's home pointers, and the boards with their creator
  * and the caller's own rows aggregated per board.
  */
@@ -105,7 +105,7 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
 }
 
 /**
- * POST /api/boards (homarr-facts §3.2): board, one empty section and the layout `Base` at breakpoint 0, in one
+ * POST /api/boards (BOARD-1, NAME-2): board, one empty section and the layout `Base` at breakpoint 0, in one
  * transaction; the board becomes the caller's home board when it has none. Names collide case-insensitively (409).
  */
 export async function createBoard(
@@ -128,7 +128,7 @@ export async function createBoard(
 }
 
 /**
- * POST /api/boards/{id}/duplicate (homarr-facts §3.2): 403 without board-create, 404 without view on the
+ * POST /api/boards/{id}/duplicate (BOARD-2): 403 without board-create, 404 without view on the
  * source, 409 on a name collision; then one transaction copies the board row (settings and visibility, version
  * 0, the caller as creator), layouts, sections, dynamic-section positions, collapse states, items, item
  * positions and the bindings of integrations the caller may use, all with fresh ids. Grants are not copied.
@@ -254,7 +254,7 @@ export async function changeBoardVisibility(db: Db, principal: Principal, boardI
 
 const blankToNullColumns = new Set(['pageTitle', 'metaTitle', 'logoImageUrl', 'faviconImageUrl', 'backgroundImageUrl', 'iconColor']);
 
-/** Whitespace-only text becomes null (homarr-facts §8.3); everything else is stored as sent. */
+/** Whitespace-only text becomes null (SET-1); everything else is stored as sent. */
 export function normalizeSettingsPatch(patch: Partial<Record<keyof BoardSettings, unknown>>): Partial<BoardSettings> {
   const normalized: Record<string, unknown> = {};
   for (const column of boardSettingsColumns) {

@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * The whole data model of the spec (see shared/reference/homarr-facts.md §1), plus what Tessera adds:
+ * The whole data model of the board document (docs/rules.md, DOC-1), plus what Tessera adds:
  * board version and revision, API-key name/scopes/expiry, sessions, login throttling, app grants.
  * Column names are snake_case; the knex mappers expose them as camelCase.
  */
