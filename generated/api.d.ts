@@ -178,7 +178,7 @@ export interface paths {
         put?: never;
         /**
          * Create a user (admin)
-         * @description Usernames are unique case-insensitively (409 `Username already taken`). Unknown group ids are a 400.
+         * @description Usernames are unique case-insensitively (409 `Username already taken`). Unknown group ids are a 400. A password never expires, so an API key with an expiry cannot create one: 403 `Permission denied: an API key cannot create a credential that outlives itself`.
          */
         post: operations["createUser"];
         delete?: never;

@@ -247,6 +247,17 @@ export function boundsOfNewKey(
   return { scopes, expiresAt };
 }
 
+/**
+ * A password never expires, so a caller whose key does will not create one (KEY-6): whoever holds the key would
+ * keep a way in after it expired.
+ */
+export function assertMayCreatePassword(caller: Principal): void {
+  const expiresAt = caller.keyBounds?.expiresAt ?? null;
+  if (expiresAt !== null) {
+    throw forbidden('Permission denied: an API key cannot create a credential that outlives itself', { expiresAt: expiresAt.toISOString() });
+  }
+}
+
 /** A user's keys that the caller may manage (see holdsNoMoreThanCaller). */
 export async function listApiKeys(db: Db, caller: Principal, userId: string): Promise<ApiKeyView[]> {
   const rows: ApiKeyRow[] = await db('api_keys').where({ userId }).orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);

@@ -1,6 +1,6 @@
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
-import { assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
+import { assertMayCreatePassword, assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
 import { addMember, createGroup, deleteGroup, listGroups, removeMember, setGroupPermissions } from './groups';
 import { countLoginAttempt, loginSucceeded } from './loginThrottle';
 import { assertPermission, loadPrincipal } from './principal';
@@ -62,7 +62,9 @@ export const identityHandlers = {
   },
 
   async createUser({ body }, ctx) {
-    assertPermission(requirePrincipal(ctx), 'admin');
+    const principal = requirePrincipal(ctx);
+    assertPermission(principal, 'admin');
+    assertMayCreatePassword(principal);
     const userId = await createUser(ctx.db, body);
     return { status: 201, body: { userId } };
   },

@@ -158,3 +158,16 @@ describe('keys managed with an API key', () => {
     expect((await server.call('GET', '/api/auth/session', { key: other.key })).status).toBe(200);
   });
 });
+
+describe('passwords created with an API key', () => {
+  it('KEY-6: an expiring admin key cannot create a user, whose password would outlive the key; an unscoped key can', async () => {
+    const admin = await createActor(server, { permissions: ['admin'] });
+    const expiring = await keyFor(admin, { expiresAt: inHours(1) });
+    const username = unique('lasting');
+    const refused = await server.call('POST', '/api/users', { key: expiring.apiKey, body: { username, password: 'lasting-pass-1' } });
+    expectError(refused, 403, 'FORBIDDEN', 'Permission denied: an API key cannot create a credential that outlives itself');
+    expect(await server.db('users').where({ username }).first('id')).toBeUndefined();
+    const allowed = await server.call('POST', '/api/users', { key: admin.key, body: { username, password: 'lasting-pass-1' } });
+    expect(allowed.status).toBe(201);
+  });
+});
