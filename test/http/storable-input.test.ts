@@ -1,6 +1,6 @@
 import { categorySection, createBoard, emptySection, item, position, uid } from '../boards-document/helpers';
 import { expectError } from '../support/expect';
-import { startTestServer, TestServer } from '../support/server';
+import { call, startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
 
 /**
@@ -90,8 +90,10 @@ describe('unstorable text in parameters', () => {
 describe('numbers that would not be stored as sent', () => {
   /** The JSON text of `value` with each `"NUMBER:<text>"` string replaced by the raw number text. */
   const rawJson = (value: unknown) => JSON.stringify(value).replace(/"NUMBER:([^"]+)"/g, '$1');
+  // Straight to the server: a proxy in front (the contract run's Prism) parses and re-serializes JSON bodies, which
+  // is the very rounding under test.
   const send = (method: string, path: string, value: unknown) =>
-    server.call(method, path, { raw: rawJson(value), headers: { 'Content-Type': 'application/json' } });
+    call(server.directUrl, method, path, { key: server.adminKey, raw: rawJson(value), headers: { 'Content-Type': 'application/json' } });
 
   function expectInvalidNumber(result: { status: number; body: any }, path: string): void {
     expectError(result, 400, 'BAD_REQUEST', `Invalid number at ${path}: it cannot be stored exactly (out of range or too precise)`);
