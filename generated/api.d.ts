@@ -583,6 +583,172 @@ export interface paths {
         patch: operations["updateBoardSection"];
         trace?: never;
     };
+    "/api/boards/{id}/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan a whole-board save without writing
+         * @description Takes exactly the body of `PUT /api/boards/{id}` and answers what that save would do, writing nothing: the
+         *     sections and items it would add, remove and update (an item counts as updated when its options, advanced
+         *     options, bindings or positions change), the parts of the payload the save rules ignore (`ignored`, each with
+         *     its rule: PUT-5 positions of existing elements on layouts they have no position on, PUT-6 section kind
+         *     changes, PUT-7 xOffset other than 0, PUT-8 collapsed, PUT-13 items of unknown kinds kept) and `warnings`
+         *     (missing positions, positions past the layout's columns, overlapping items, options the widget does not
+         *     define or of the wrong type, app ids you cannot see, integrations the widget does not support).
+         *     Every check of the save runs with the same answers: 404 `Board not found`, 400, 403 `No access to
+         *     integrations: …`, 409 version conflict (`expectedVersion`), 409 ids used on another board, 412 (`If-Match`).
+         *     The plan of a body taken from a GET has empty lists of changes. Modify permission.
+         */
+        post: operations["planBoardSave"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/layouts/plan": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Plan a layouts change without writing
+         * @description Takes exactly the body of `PATCH /api/boards/{id}/layouts` and answers what it would do, writing nothing:
+         *     layouts created (with the layout each clones its positions from), deleted and updated, and how many item and
+         *     dynamic-section positions would be computed anew or removed. The same checks and answers as the PATCH. Modify
+         *     permission.
+         */
+        post: operations["planBoardLayouts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/history": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * List a board's history
+         * @description Every committed change of the board's content or fields (by any route, including those that do not move the
+         *     version), newest first: revision (consecutive, 1 = creation), version after it, time, actor, operation and a
+         *     summary in counts. `BOARD_HISTORY_LIMIT` entries are kept per board (default 500) besides the creation
+         *     entry. View permission (public boards without credentials).
+         */
+        get: operations["getBoardHistory"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/history/{revision}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description A revision of the board's history. */
+                revision: number;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the board as it was after a revision
+         * @description The whole board document as it was after that revision, in the schema of `GET /api/boards/{id}`, with the
+         *     version it had then (what belongs to the caller, such as collapsed sections and own permission rows, is as
+         *     it is now). 404 `Revision not found` for a revision the board never had or that retention removed. View
+         *     permission.
+         */
+        get: operations["getBoardRevision"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/diff": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Compare two revisions
+         * @description What changed from revision `from` to revision `to` (default: the board as it stands): sections, items and
+         *     layouts added, removed and updated, in the shape of the plan's `changes`, and the board fields (name,
+         *     isPublic, settings) that changed, each with its values. View permission.
+         */
+        get: operations["getBoardDiff"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/restore": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Put the board back as it was after a revision
+         * @description Puts layouts (with their ids), sections, items, positions, bindings and settings back as they were after the
+         *     revision, in one transaction, as one new revision and a version bump; name and visibility stay. Guarded like
+         *     PUT: 409 `This board was modified by another request. Reload the latest board and retry.` on a stale
+         *     `expectedVersion`, 412 on `If-Match`. Bindings that are not on the board now are new bindings: 403 `No access
+         *     to integrations: …` when you may not bind them. Integrations deleted since lose their bindings and app widgets
+         *     of apps deleted since are left out: both are listed in the `Tessera-Restore-Dropped` header (and in the new
+         *     history entry). 404 `Revision not found`. Modify permission. Answers the board as it now stands.
+         */
+        post: operations["restoreBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards": {
         parameters: {
             query?: never;
@@ -1792,6 +1958,294 @@ export interface components {
             layouts?: components["schemas"]["ItemPosition"][];
         };
         /**
+         * @description What `PUT /api/boards/{id}` with the same body would do. Nothing was written.
+         * @example {
+         *       "version": 3,
+         *       "changes": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ],
+         *           "removed": [],
+         *           "updated": []
+         *         }
+         *       },
+         *       "ignored": [],
+         *       "warnings": [
+         *         {
+         *           "code": "UNKNOWN_OPTION",
+         *           "path": "/items/0/options/is24hourformat",
+         *           "message": "Item w2e4r6t8y0u2i4o6p8a0s2d4 (clock): option \"is24hourformat\" is not an option of clock widgets (did you mean \"is24HourFormat\"?)"
+         *         }
+         *       ]
+         *     }
+         */
+        SavePlan: {
+            /** @description The board's version now; send it as expectedVersion with the save. */
+            version: number;
+            changes: {
+                sections: components["schemas"]["ElementChanges"];
+                items: components["schemas"]["ElementChanges"];
+            };
+            ignored: components["schemas"]["IgnoredPart"][];
+            warnings: components["schemas"]["PlanWarning"][];
+        };
+        /**
+         * @description What `PATCH /api/boards/{id}/layouts` with the same body would do. Nothing was written.
+         * @example {
+         *       "version": 3,
+         *       "layouts": {
+         *         "created": [
+         *           {
+         *             "name": "Mobile",
+         *             "columnCount": 4,
+         *             "breakpoint": 0,
+         *             "clonedFrom": "clx5u1hxa0000a8ml2c0f4e7d"
+         *           }
+         *         ],
+         *         "deleted": [],
+         *         "updated": []
+         *       },
+         *       "positions": {
+         *         "regenerated": {
+         *           "items": 12,
+         *           "sections": 1
+         *         },
+         *         "removed": {
+         *           "items": 0,
+         *           "sections": 0
+         *         }
+         *       }
+         *     }
+         */
+        LayoutsPlan: {
+            version: number;
+            layouts: {
+                created: {
+                    name: string;
+                    columnCount: number;
+                    breakpoint: number;
+                    /** @description The layout the new layout's positions are cloned from (null when the board has none). */
+                    clonedFrom: components["schemas"]["Id"] | null;
+                }[];
+                deleted: components["schemas"]["Id"][];
+                updated: components["schemas"]["Id"][];
+            };
+            /** @description Positions computed anew (new layouts, changed column counts) and removed (deleted layouts). */
+            positions: {
+                regenerated: components["schemas"]["PositionCounts"];
+                removed: components["schemas"]["PositionCounts"];
+            };
+        };
+        /**
+         * @description A part of the payload the save would not write, with the save rule that ignores it (docs/rules.md).
+         * @example {
+         *       "rule": "PUT-7",
+         *       "path": "/sections/1/xOffset",
+         *       "message": "xOffset of section k3m9q2w7e5r1t8y4u6i0o2pa is stored as 0: order category and empty sections with yOffset"
+         *     }
+         */
+        IgnoredPart: {
+            /** @enum {string} */
+            rule: "PUT-5" | "PUT-6" | "PUT-7" | "PUT-8" | "PUT-13";
+            /** @description JSON pointer into the payload; null for a stored item the payload cannot name (PUT-13). */
+            path: string | null;
+            message: string;
+        };
+        /**
+         * @description Something the save would store as sent but is probably a mistake. Warnings never refuse a save.
+         * @example {
+         *       "code": "UNKNOWN_OPTION",
+         *       "path": "/items/0/options/is24hourformat",
+         *       "message": "Item w2e4r6t8y0u2i4o6p8a0s2d4 (clock): option \"is24hourformat\" is not an option of clock widgets (did you mean \"is24HourFormat\"?)"
+         *     }
+         */
+        PlanWarning: {
+            /** @enum {string} */
+            code: "MISSING_POSITION" | "OUTSIDE_COLUMNS" | "OVERLAP" | "UNKNOWN_OPTION" | "OPTION_TYPE" | "UNKNOWN_APP" | "UNSUPPORTED_INTEGRATION";
+            /** @description JSON pointer into the payload. */
+            path: string;
+            message: string;
+        };
+        /**
+         * @description Ids of the elements added, removed and updated.
+         * @example {
+         *       "added": [
+         *         "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *       ],
+         *       "removed": [],
+         *       "updated": [
+         *         "q1w2e3r4t5y6u7i8o9p0a1s2"
+         *       ]
+         *     }
+         */
+        ElementChanges: {
+            added: components["schemas"]["Id"][];
+            removed: components["schemas"]["Id"][];
+            updated: components["schemas"]["Id"][];
+        };
+        /**
+         * @description One committed change of the board.
+         * @example {
+         *       "revision": 7,
+         *       "version": 4,
+         *       "at": "2026-11-23T10:15:00.000Z",
+         *       "operation": "saveBoard",
+         *       "actor": {
+         *         "userId": "u1s2e3r4i5d6u7s8e9r0i1d2",
+         *         "name": "alice",
+         *         "apiKeyId": "k1e2y3i4d5k6e7y8"
+         *       },
+         *       "summary": {
+         *         "sections": {
+         *           "added": 0,
+         *           "removed": 0,
+         *           "updated": 0
+         *         },
+         *         "items": {
+         *           "added": 1,
+         *           "removed": 0,
+         *           "updated": 2
+         *         },
+         *         "layouts": {
+         *           "added": 0,
+         *           "removed": 0,
+         *           "updated": 0
+         *         },
+         *         "fields": []
+         *       }
+         *     }
+         */
+        HistoryEntry: {
+            /** @description Consecutive per board; 1 is the creation (or, for boards older than history, the baseline). */
+            revision: number;
+            /** @description The board's version after the change. */
+            version: number;
+            /** Format: date-time */
+            at: string;
+            /** @description The operationId of the route that made the change (`baseline` for the first entry of an older board). */
+            operation: string;
+            actor: {
+                userId: string | null;
+                name: string | null;
+                apiKeyId: string | null;
+            };
+            summary: components["schemas"]["HistorySummary"];
+        };
+        /**
+         * @example {
+         *       "entries": [
+         *         {
+         *           "revision": 7,
+         *           "version": 4,
+         *           "at": "2026-11-23T10:15:00.000Z",
+         *           "operation": "saveBoard",
+         *           "actor": {
+         *             "userId": "u1s2e3r4i5d6u7s8e9r0i1d2",
+         *             "name": "alice",
+         *             "apiKeyId": null
+         *           },
+         *           "summary": {
+         *             "sections": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 0
+         *             },
+         *             "items": {
+         *               "added": 1,
+         *               "removed": 0,
+         *               "updated": 2
+         *             },
+         *             "layouts": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 0
+         *             },
+         *             "fields": []
+         *           }
+         *         }
+         *       ],
+         *       "nextCursor": "cjY"
+         *     }
+         */
+        HistoryPage: {
+            entries: components["schemas"]["HistoryEntry"][];
+            /** @description Pass as `cursor` for the next (older) page; null on the last page. */
+            nextCursor: string | null;
+        };
+        /** @description What an entry changed, in counts, and the board fields it changed. */
+        HistorySummary: {
+            sections: components["schemas"]["CountedChanges"];
+            items: components["schemas"]["CountedChanges"];
+            layouts: components["schemas"]["CountedChanges"];
+            fields: string[];
+            dropped?: components["schemas"]["RestoreDropped"];
+        };
+        /**
+         * @description What changed from revision `from` to revision `to` (or to the board as it stands when `to` is null).
+         * @example {
+         *       "from": 3,
+         *       "to": null,
+         *       "sections": {
+         *         "added": [],
+         *         "removed": [],
+         *         "updated": []
+         *       },
+         *       "items": {
+         *         "added": [],
+         *         "removed": [
+         *           "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *         ],
+         *         "updated": []
+         *       },
+         *       "layouts": {
+         *         "added": [],
+         *         "removed": [],
+         *         "updated": []
+         *       },
+         *       "board": {
+         *         "pageTitle": {
+         *           "from": "Home",
+         *           "to": "Start"
+         *         }
+         *       }
+         *     }
+         */
+        RevisionDiff: {
+            from: number;
+            to: number | null;
+            sections: components["schemas"]["ElementChanges"];
+            items: components["schemas"]["ElementChanges"];
+            layouts: components["schemas"]["ElementChanges"];
+            /** @description Board fields that changed (name, isPublic, settings), each with its value before and after. */
+            board: {
+                [key: string]: components["schemas"]["FieldChange"];
+            };
+        };
+        /**
+         * @example {
+         *       "revision": 3,
+         *       "expectedVersion": 7
+         *     }
+         */
+        RestoreRequest: {
+            revision: number;
+            /** @description When sent, the restore only succeeds if the board's version still equals it (else 409). */
+            expectedVersion?: number;
+        };
+        /** @description What the revision held that no longer exists and was not put back. */
+        RestoreDropped: {
+            /** @description Integrations deleted since (their bindings are not restored). */
+            integrationIds: components["schemas"]["Id"][];
+            /** @description App widgets whose app was deleted since (not restored). */
+            itemIds: components["schemas"]["Id"][];
+        };
+        /**
          * @description A new board. It starts with one section of kind `empty` and one breakpoint layout `Base` at breakpoint 0.
          * @example {
          *       "name": "home-lab",
@@ -2270,6 +2724,19 @@ export interface components {
         OwnPermissionRow: {
             permission: components["schemas"]["BoardPermissionLevel"];
         };
+        PositionCounts: {
+            items: number;
+            sections: number;
+        };
+        CountedChanges: {
+            added: number;
+            removed: number;
+            updated: number;
+        };
+        FieldChange: {
+            from: unknown;
+            to: unknown;
+        };
         "BoardCreator-2": {
             id: components["schemas"]["Id"];
             /** @description The creator's username. */
@@ -2548,6 +3015,54 @@ export interface components {
                  * @example {
                  *       "message": "Board has changed since the ETag was issued",
                  *       "code": "PRECONDITION_FAILED",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The board does not exist or the caller lacks the permission needed. */
+        boardNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Board not found",
+                 *       "code": "NOT_FOUND",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The board's version is not `expectedVersion` any more, or ids of new elements are used on another board; nothing was written. */
+        versionConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This board was modified by another request. Reload the latest board and retry.",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The board does not exist, the caller may not view it, or the revision is not in its history. */
+        revisionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Revision not found",
+                 *       "code": "NOT_FOUND",
                  *       "data": {}
                  *     }
                  */
@@ -3497,6 +4012,232 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    planBoardSave: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveBoardRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["SavePlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["boardNotFound"];
+            409: components["responses"]["versionConflict"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    planBoardLayouts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SaveBoardLayoutsRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["LayoutsPlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["boardNotFound"];
+            412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardHistory: {
+        parameters: {
+            query?: {
+                /** @description Entries per page. */
+                limit?: number;
+                /** @description The `nextCursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of entries. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["HistoryPage"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["boardNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardRevision: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description A revision of the board's history. */
+                revision: number;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board document after the revision. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETagHeader"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["revisionNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardDiff: {
+        parameters: {
+            query: {
+                from: number;
+                to?: number;
+            };
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The differences. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["RevisionDiff"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["revisionNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    restoreBoard: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
+                 *     nothing is written. `*` always matches.
+                 */
+                "If-Match"?: components["parameters"]["ifMatch"];
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["RestoreRequest"];
+            };
+        };
+        responses: {
+            /** @description The board after the restore. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETagHeader"];
+                    /** @description JSON `{"integrationIds": [...], "itemIds": [...]}`: what the revision held that no longer exists. */
+                    "Tessera-Restore-Dropped"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardDocument"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["revisionNotFound"];
+            409: components["responses"]["versionConflict"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];

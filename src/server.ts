@@ -6,6 +6,10 @@ import { createDatabase, Db } from './db/database';
 import { lockDataDir } from './db/dataDirLock';
 import { migrateToLatest } from './db/migrate';
 import { createApp } from './http/app';
+import { boardAccessKeyCompanion } from './boards/access';
+import { BoardDocumentCache } from './boards/document/cache';
+import { BoardStateCache } from './boards/document/stateCache';
+import { createHandlers } from './handlers';
 import { trackConnections } from './http/gracefulClose';
 import { createHttpServer } from './http/httpServer';
 import type { Lifecycle } from './core/operation';
@@ -26,6 +30,16 @@ export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'tessera' } });
 }
 
+/** The app of one instance: its handlers with their own caches, and the request pipeline. */
+export function buildApp(deps: { db: Db; config: Config; logger: Logger; lifecycle: Lifecycle }) {
+  const handlers = createHandlers({
+    boardDocuments: new BoardDocumentCache(deps.config.boardCacheBytes),
+    // The same budget for the rows of recently written boards, at about 200 bytes a row.
+    boardStates: new BoardStateCache(Math.floor(deps.config.boardCacheBytes / 200)),
+  });
+  return createApp({ ...deps, handlers, companion: boardAccessKeyCompanion });
+}
+
 export async function startServer(config: Config, options: { db?: Db; logger?: Logger } = {}): Promise<RunningServer> {
   const logger = options.logger ?? createLogger(config);
   if (config.bodyLimitBytes < largestBoardBodyBytes) {
@@ -43,7 +57,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
 
   await migrateToLatest(db);
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
-  const app = await createApp({ db, config, logger, lifecycle });
+  const app = await buildApp({ db, config, logger, lifecycle });
 
   const server = createHttpServer(app);
   const connections = trackConnections(server);

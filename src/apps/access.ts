@@ -1,4 +1,6 @@
 import type { Knex } from 'knex';
+import type { GrantTables } from '../access/grants';
+import { resolveLevels } from '../access/levels';
 import type { Db } from '../db/database';
 import { forbidden, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
@@ -6,6 +8,12 @@ import { whereAmong } from '../db/idList';
 
 export type AppPermissionLevel = 'use' | 'modify' | 'full';
 export const appPermissionLevels: readonly AppPermissionLevel[] = ['use', 'modify', 'full'];
+export const appGrantTables: GrantTables<AppPermissionLevel> = {
+  userTable: 'app_user_permissions',
+  groupTable: 'app_group_permissions',
+  column: 'appId',
+  levels: appPermissionLevels,
+};
 
 export interface AppAccessFlags {
   hasUseAccess: boolean;
@@ -13,18 +21,10 @@ export interface AppAccessFlags {
   hasFullAccess: boolean;
 }
 
-/**
- * App permission resolution, the one rule for every app route (mirrors src/integrations/access.ts):
- * full = a `full` row (user or group) or app-full-all; modify = full, a `modify` row or app-modify-all;
- * use = modify, any row or app-use-all. Global permissions arrive expanded (admin implies app-full-all, which
- * implies app-modify-all and app-use-all).
- */
+/** App permission resolution (ACCESS-3), the one rule for every app route: the access lattice over use/modify/full. */
 export function decideAppAccess(principal: Principal | null, ownLevels: readonly AppPermissionLevel[]): AppAccessFlags {
-  const has = (permission: 'app-use-all' | 'app-modify-all' | 'app-full-all') => principal?.permissions.has(permission) ?? false;
-  const hasFullAccess = ownLevels.includes('full') || has('app-full-all');
-  const hasModifyAccess = hasFullAccess || ownLevels.includes('modify') || has('app-modify-all');
-  const hasUseAccess = hasModifyAccess || ownLevels.length > 0 || has('app-use-all');
-  return { hasUseAccess, hasModifyAccess, hasFullAccess };
+  const held = resolveLevels(appPermissionLevels, ownLevels, (level) => principal?.permissions.has(`app-${level}-all`) ?? false);
+  return { hasUseAccess: held.use, hasModifyAccess: held.modify, hasFullAccess: held.full };
 }
 
 /**

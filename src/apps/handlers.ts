@@ -1,9 +1,9 @@
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
-import { assertAppAccess, AppPermissionLevel } from './access';
+import { appGrantTables, assertAppAccess } from './access';
 import { createOrReferenceApp, deleteApp, listVisibleApps, pageVisibleApps, readApp, searchVisibleApps, updateApp } from './apps';
-import { appGrantTables, readGrants, replaceGrants } from './grants';
+import { readGrants, replaceGrants } from '../access/grants';
 import { normalizeAppInput, normalizeNewApp } from './validation';
 
 /** App routes (spec "App routes"). */
@@ -59,7 +59,7 @@ export const appHandlers = {
 
   async getAppPermissions({ params }, ctx) {
     await assertAppAccess(ctx.db, params.id, requirePrincipal(ctx), 'full');
-    return { status: 200, body: await readGrants<AppPermissionLevel>(ctx.db, appGrantTables, params.id) };
+    return { status: 200, body: await readGrants(ctx.db, appGrantTables, params.id) };
   },
 
   async setAppPermissions({ params, body }, ctx) {
@@ -67,7 +67,7 @@ export const appHandlers = {
     const grants = await ctx.db.transaction(async (trx) => {
       await assertAppAccess(trx, params.id, principal, 'full');
       await replaceGrants(trx, appGrantTables, params.id, body);
-      return readGrants<AppPermissionLevel>(trx, appGrantTables, params.id);
+      return readGrants(trx, appGrantTables, params.id);
     });
     return { status: 200, body: grants };
   },

@@ -1,11 +1,21 @@
+import type { GrantTables } from '../access/grants';
+import { resolveLevels } from '../access/levels';
 import type { Db } from '../db/database';
 import { BatchedLookup, batchedLoad } from '../db/batchedLookup';
 import { preparedStatement } from '../db/prepared';
 import { notFound } from '../core/errors';
+import { openApiDocument } from '../core/openapiDocument';
 import type { KeyCompanionLookup } from '../identity/apiKeys';
 import type { Principal } from '../identity/principal';
 
 export type BoardPermissionLevel = 'view' | 'modify' | 'full';
+export const boardPermissionLevels: readonly BoardPermissionLevel[] = ['view', 'modify', 'full'];
+export const boardGrantTables: GrantTables<BoardPermissionLevel> = {
+  userTable: 'board_user_permissions',
+  groupTable: 'board_group_permissions',
+  column: 'boardId',
+  levels: boardPermissionLevels,
+};
 
 export interface BoardAccess {
   boardId: string;
@@ -34,21 +44,19 @@ export function decideBoardAccess(
   principal: Principal | null,
   rows: OwnBoardRows,
 ): BoardAccess & OwnBoardRows {
+  // The creator holds full as if through a row of its own.
   const own = [...rows.userPermissions, ...rows.groupPermissions];
-  const isCreator = principal !== null && board.creatorId === principal.userId;
-  const has = (permission: 'board-view-all' | 'board-modify-all' | 'board-full-all') => principal?.permissions.has(permission) ?? false;
-  const canFull = isCreator || own.includes('full') || has('board-full-all');
-  const canModify = canFull || own.includes('modify') || has('board-modify-all');
-  const canView = canModify || own.length > 0 || board.isPublic || has('board-view-all');
+  if (principal !== null && board.creatorId === principal.userId) own.push('full');
+  const held = resolveLevels(boardPermissionLevels, own, (level) => principal?.permissions.has(`board-${level}-all`) ?? false);
   // One literal (no spread of a partial result): V8 gives `{ ...a, b }` a hidden class of its own on every call.
   return {
     boardId: board.id,
     revision: board.revision,
     isPublic: board.isPublic,
     creatorId: board.creatorId,
-    canView,
-    canModify,
-    canFull,
+    canView: held.view || board.isPublic,
+    canModify: held.modify,
+    canFull: held.full,
     userPermissions: rows.userPermissions,
     groupPermissions: rows.groupPermissions,
   };
@@ -90,6 +98,23 @@ export const boardAccessCompanion: KeyCompanionLookup = {
   name: 'board_access',
   subquerySql: (ownerIdSql, ownerGroupMatchSql) =>
     `SELECT ${boardAccessColumnsSql(ownerIdSql, ownerGroupMatchSql)} FROM boards WHERE boards.id = asked.companion_id`,
+};
+
+const idSchema = openApiDocument.components?.schemas?.Id as { pattern: string; maxLength: number };
+const idPattern = new RegExp(idSchema.pattern);
+
+/**
+ * The board access lookup as the request pipeline runs it with the API-key check: for operations under
+ * `/api/boards/{id}`, the board of the path. Validation comes after authentication (a missing credential is a 401
+ * before any 400), so the raw path segment is checked against the Id schema here: anything else gives no hint.
+ */
+export const boardAccessKeyCompanion = {
+  lookup: boardAccessCompanion,
+  idOf(operation: { path: string }, rawParams: Record<string, string>): string | undefined {
+    if (!operation.path.startsWith('/api/boards/{id}')) return undefined;
+    const id = rawParams.id;
+    return id !== undefined && id.length <= idSchema.maxLength && idPattern.test(id) ? id : undefined;
+  },
 };
 
 /** Each question's board with the asker's own permission rows (undefined when the board does not exist), in one query. */

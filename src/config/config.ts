@@ -22,6 +22,8 @@ export interface Config {
   shutdownGraceMs: number;
   /** Memory for serialized board documents (0 disables the cache). */
   boardCacheBytes: number;
+  /** History entries kept per board (BOARD_HISTORY_LIMIT), the creation entry besides; 0 records no history. */
+  boardHistoryLimit: number;
   /** Validate every response against the OpenAPI document (tests turn this on). */
   validateResponses: boolean;
 }
@@ -72,6 +74,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     shutdownGraceMs: intFrom(env, 'SHUTDOWN_GRACE_MS', 1000, 0, 60_000),
     boardCacheBytes: intFrom(env, 'BOARD_CACHE_MB', 64, 0, 16384) * 1024 * 1024,
+    boardHistoryLimit: intFrom(env, 'BOARD_HISTORY_LIMIT', 500, 0, 1_000_000),
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
   };
 }

@@ -26,12 +26,18 @@ type Responses<K extends OperationId> = operations[K]['responses'];
 type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, number>;
 
 /**
- * A JSON body already serialized (for example a cached board document): sent as is, without re-encoding.
- * The phantom type keeps it tied to the schema of the response it stands for.
+ * A JSON body already serialized (for example a cached board document): sent as is, without re-encoding. Large
+ * documents come as a list of byte parts (written to the socket together, never joined into one buffer). The
+ * phantom type keeps it tied to the schema of the response it stands for.
  */
 export class PreSerializedJson<T = unknown> {
   declare readonly _type: T;
-  constructor(readonly json: string | Buffer) {}
+  constructor(readonly json: string | Buffer | readonly Buffer[]) {}
+
+  /** The body as one buffer (for checks; sending does not need it). */
+  bytes(): Buffer {
+    return typeof this.json === 'string' ? Buffer.from(this.json) : Buffer.isBuffer(this.json) ? this.json : Buffer.concat(this.json as Buffer[]);
+  }
 }
 
 /** What a handler returns: one of the operation's declared responses, typed from generated/. Errors are thrown as ApiError. */

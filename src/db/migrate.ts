@@ -3,6 +3,7 @@ import * as initial from './migrations/0001_initial';
 import * as apps from './migrations/0002_apps';
 import * as boardRevisionTrigger from './migrations/0003_board_revision_trigger';
 import * as appPlacements from './migrations/0004_app_placements';
+import * as boardHistory from './migrations/0005_board_history';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -10,6 +11,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0002_apps': apps,
   '0003_board_revision_trigger': boardRevisionTrigger,
   '0004_app_placements': appPlacements,
+  '0005_board_history': boardHistory,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -2,28 +2,40 @@ import { randomUUID } from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import OpenAPIBackend, { Operation, Request as BackendRequest } from 'openapi-backend';
+import { OpenAPIValidator } from 'openapi-backend';
+import type { Document, Operation, Request as BackendRequest } from 'openapi-backend';
+import { dereferenceSync } from 'dereference-json-schema';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import { isDatabaseUnavailable } from '../db/errors';
 import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, unauthorized } from '../core/errors';
-import { precompileRouting } from './fastRouter';
-import { createHandlers } from './handlers';
-import { boardAccessCompanion } from '../boards/access';
+import { RouteTable } from './routes';
 import { jsonBodyParser } from './jsonBody';
 import { assertStorableInput } from './requestInput';
 import { openApiDocument } from '../core/openapiDocument';
 import { PreSerializedJson } from '../core/operation';
 import type { HandlerMap, Lifecycle, RequestContext } from '../core/operation';
-import { BoardDocumentCache } from '../boards/document/cache';
+import type { KeyCompanionLookup } from '../identity/apiKeys';
+
+/**
+ * A lookup the API-key check may run in its own query for the resource a request is about (see KeyCompanionLookup):
+ * `idOf` names that resource from the routed operation and its path parameters, or gives undefined.
+ */
+export interface KeyCompanion {
+  lookup: KeyCompanionLookup;
+  idOf(operation: Operation, params: Record<string, string>): string | undefined;
+}
 
 export interface AppDeps {
   db: Db;
   config: Config;
   logger: Logger;
   lifecycle: Lifecycle;
+  /** operationId -> handler (src/handlers.ts builds it from the capabilities). */
+  handlers: HandlerMap;
+  companion?: KeyCompanion;
 }
 
 interface Reply {
@@ -55,12 +67,13 @@ function errorReply(error: ApiError): Reply {
   return { status: error.status, body: error.toBody(), headers: error.headers };
 }
 
-function buildApi(): OpenAPIBackend {
-  const api = new OpenAPIBackend({
-    definition: structuredClone(openApiDocument),
-    strict: false,
-    validate: true,
+/** Request validation for the routes' operations: Ajv2020 with formats, validators compiled on first use. */
+function buildValidator(routes: RouteTable, definition: Document): OpenAPIValidator {
+  return new OpenAPIValidator({
+    definition,
+    router: routes,
     coerceTypes: true,
+    lazyCompileValidators: true,
     ajvOpts: { strict: false, allErrors: true },
     customizeAjv: (_original, ajvOpts) => {
       const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true });
@@ -71,10 +84,6 @@ function buildApi(): OpenAPIBackend {
       return ajv;
     },
   });
-  // openapi-backend checks documents against the OAS 3.0 meta-schema only; redocly lints ours instead.
-  api.validateDefinition = () => api.document;
-
-  return api;
 }
 
 type OperationHandler = (input: { params: unknown; query: unknown; body: unknown }, ctx: RequestContext) => Promise<Reply>;
@@ -86,21 +95,6 @@ function isAuthorized(operation: Operation, principal: RequestContext['principal
   const satisfies = (scheme: string) =>
     (scheme === 'ApiKey' && principal?.authMethod === 'apiKey') || (scheme === 'SessionCookie' && principal?.authMethod === 'session');
   return requirements.some((requirement) => Object.keys(requirement).every(satisfies));
-}
-
-const idSchema = openApiDocument.components?.schemas?.Id as { pattern: string; maxLength: number };
-const idPattern = new RegExp(idSchema.pattern);
-const boardRoute = /^\/api\/boards\/([^/]+)/;
-
-/**
- * The board a `/api/boards/{id}…` request is about, as a hint for authentication. Request validation comes after
- * authentication (a missing credential is a 401 before any 400), so the raw path segment is checked against the
- * Id schema here (Id characters need no percent-decoding): anything else gives no hint.
- */
-function boardIdOf(request: BackendRequest, operation: Operation): string | undefined {
-  if (!operation.path.startsWith('/api/boards/{id}')) return undefined;
-  const id = boardRoute.exec(request.path)?.[1];
-  return id !== undefined && id.length <= idSchema.maxLength && idPattern.test(id) ? id : undefined;
 }
 
 const declaredQueryNames = new WeakMap<Operation, ReadonlySet<string>>();
@@ -121,46 +115,59 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
   return query;
 }
 
+interface Dispatcher {
+  routes: RouteTable;
+  validator: OpenAPIValidator;
+  handlers: HandlerMap;
+  companion?: KeyCompanion;
+}
+
 /**
  * Routes, authenticates, validates and runs one request, in that order (so a missing credential is a 401 before any
- * 400), with openapi-backend's router and validator. Its own handleRequest is not used: it parses every request
- * four times and runs a promise per security scheme, which costs more than the rest of a cached board read.
+ * 400). HEAD runs the GET operation of the path (the body is not sent); OPTIONS answers 204 with `Allow`; a 405 names
+ * the allowed methods in `Allow` (HTTP-5).
  */
-async function dispatch(api: OpenAPIBackend, handlers: HandlerMap, request: BackendRequest, ctx: RequestContext): Promise<Reply> {
-  let operation: Operation;
-  try {
-    operation = api.router.matchOperation(request, true);
-  } catch (error) {
-    if (error instanceof Error && error.message.startsWith('405')) throw new ApiError('METHOD_NOT_SUPPORTED', 'Method not allowed on this path');
+async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestContext): Promise<Reply> {
+  if (request.method === 'OPTIONS') {
+    const allow = app.routes.allowedMethods(request.path);
+    if (allow.length === 0) throw new ApiError('NOT_FOUND', 'Not found');
+    return { status: 204, headers: { Allow: allow.join(', ') } };
+  }
+  const match = app.routes.route(request.method === 'HEAD' ? 'GET' : request.method, request.path);
+  if (!match.found) {
+    if (match.status === 405) throw new ApiError('METHOD_NOT_SUPPORTED', 'Method not allowed on this path', {}, { Allow: match.allow.join(', ') });
     throw new ApiError('NOT_FOUND', 'Not found');
   }
+  const { operation } = match;
   if (!ignoresCredentials(operation)) {
-    const boardId = boardIdOf(request, operation);
-    ctx.principal = await authenticate(ctx.db, ctx.headers, boardId === undefined ? {} : { companion: { lookup: boardAccessCompanion, id: boardId } });
+    const companionId = app.companion?.idOf(operation, match.rawParams);
+    ctx.principal = await authenticate(ctx.db, ctx.headers, companionId === undefined ? {} : { companion: { lookup: app.companion!.lookup, id: companionId } });
     if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
   request.query = declaredQuery(operation, request.query as Record<string, string | string[]>);
-  // Path parameters are decoded only when the path has percent-encoding: otherwise they are plain path text.
-  const rawParams = request.path.includes('%') ? api.router.parseRequest(request, operation).params : undefined;
-  assertStorableInput({ body: request.body, query: request.query, params: rawParams });
-  const validation = api.validator.validateRequest(request, operation);
+  const params = app.routes.decodeParams(match.rawParams);
+  assertStorableInput({ body: request.body, query: request.query, params });
+  const validation = app.validator.validateRequest(request, operation);
   if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
-  const handler = handlers[operation.operationId as keyof typeof handlers] as OperationHandler | undefined;
+  const handler = app.handlers[operation.operationId as keyof HandlerMap] as OperationHandler | undefined;
   if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
   // The validator coerced path and query parameters (and the body, in place) to their declared types; an operation
-  // without parameters has no parameter validator, hence the parse.
+  // without parameters has no parameter validator, hence the routed ones.
   const coerced = validation.coerced;
-  const params = coerced?.params ?? api.router.parseRequest(request, operation).params;
-  return handler({ params, query: coerced?.query ?? request.query ?? {}, body: request.body }, ctx);
+  return handler({ params: coerced?.params ?? params, query: coerced?.query ?? request.query ?? {}, body: request.body }, ctx);
+}
+
+/** The bundled document with every $ref resolved: what routing and validation work on. */
+export function dereferencedDocument(): Document {
+  return dereferenceSync(structuredClone(openApiDocument)) as Document;
 }
 
 export async function createApp(deps: AppDeps): Promise<express.Express> {
   const { db, config, logger, lifecycle } = deps;
-  const api = buildApi();
-  await api.init();
-  precompileRouting(api);
-  const handlers = createHandlers({ boardDocuments: new BoardDocumentCache(config.boardCacheBytes) });
+  const definition = dereferencedDocument();
+  const routes = new RouteTable(definition);
+  const dispatcher: Dispatcher = { routes, validator: buildValidator(routes, definition), handlers: deps.handlers, companion: deps.companion };
 
   const app = express();
   app.disable('x-powered-by');
@@ -226,8 +233,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     };
     try {
       const reply = await dispatch(
-        api,
-        handlers,
+        dispatcher,
         {
           method: req.method,
           path: req.path,
@@ -241,7 +247,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         ctx,
       );
       res.locals.userId = ctx.principal?.userId;
-      if (config.validateResponses) assertReplyMatchesContract(api, req, reply, ctx);
+      if (config.validateResponses) assertReplyMatchesContract(dispatcher, req, reply, ctx);
       sendReply(res, reply, lifecycle);
     } catch (error) {
       res.locals.userId = ctx.principal?.userId;
@@ -278,7 +284,16 @@ function sendReply(res: Response, reply: Reply, lifecycle: Lifecycle): void {
   }
   if (reply.body instanceof PreSerializedJson) {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
-    res.end(reply.body.json);
+    const { json } = reply.body;
+    if (typeof json === 'string' || Buffer.isBuffer(json)) {
+      res.end(json);
+      return;
+    }
+    // Parts: one writev of all of them (corked), without joining them into one buffer first.
+    res.setHeader('Content-Length', json.reduce((sum, part) => sum + part.length, 0));
+    res.cork();
+    for (const part of json) res.write(part);
+    res.end();
     return;
   }
   // A handler that set a non-JSON content type (the HTML reference) sends its string body as is.
@@ -291,17 +306,17 @@ function sendReply(res: Response, reply: Reply, lifecycle: Lifecycle): void {
 }
 
 /** Test-mode contract check: a reply that breaks the OpenAPI document becomes a 500 and a log line. */
-function assertReplyMatchesContract(api: OpenAPIBackend, req: Request, reply: Reply, ctx: RequestContext): void {
-  const operation = api.matchOperation({ method: req.method, path: req.path, headers: {}, query: {} } as never);
-  if (!operation) return;
+function assertReplyMatchesContract(app: Dispatcher, req: Request, reply: Reply, ctx: RequestContext): void {
+  const match = app.routes.route(req.method === 'HEAD' ? 'GET' : req.method, req.path);
+  if (!match.found) return;
+  const { operation } = match;
   const declared = operation.responses?.[String(reply.status)];
   if (!declared) throw new Error(`Contract violation: ${operation.operationId} returned undeclared status ${reply.status}`);
   if (reply.body === undefined) return;
-  const body = reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.json.toString()) : reply.body;
-  const result = api.validateResponse(body, operation, reply.status);
+  const body = reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.bytes().toString()) : reply.body;
+  const result = app.validator.validateResponse(body, operation, reply.status);
   if (result.errors && result.errors.length > 0) {
     ctx.logger.error({ operationId: operation.operationId, errors: result.errors }, 'response violates the contract');
     throw new Error(`Contract violation: ${operation.operationId} ${reply.status}: ${JSON.stringify(result.errors).slice(0, 500)}`);
   }
 }
-

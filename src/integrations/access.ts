@@ -1,3 +1,5 @@
+import type { GrantTables } from '../access/grants';
+import { resolveLevels } from '../access/levels';
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
 import { whereAmong } from '../db/idList';
@@ -8,21 +10,24 @@ export interface IntegrationAccessFlags {
   hasFullAccess: boolean;
 }
 
-type Level = 'use' | 'interact' | 'full';
+export type IntegrationPermissionLevel = 'use' | 'interact' | 'full';
+type Level = IntegrationPermissionLevel;
+export const integrationPermissionLevels: readonly Level[] = ['use', 'interact', 'full'];
+export const integrationGrantTables: GrantTables<Level> = {
+  userTable: 'integration_user_permissions',
+  groupTable: 'integration_group_permissions',
+  column: 'integrationId',
+  levels: integrationPermissionLevels,
+};
 
 /**
- * Integration permission resolution (ACCESS-4, BIND-5: including the global integration-* permissions):
- * use = any own user or group row, or integration-use-all; interact = an interact/full row or
- * integration-interact-all; full = a full row or integration-full-all.
- * The single source of truth for both GET /api/integrations and the binding check of the board routes.
+ * Integration permission resolution (ACCESS-4, BIND-5: including the global integration-* permissions): the access
+ * lattice over use/interact/full. The single source of truth for both GET /api/integrations and the binding check
+ * of the board routes.
  */
 export function decideIntegrationAccess(principal: Principal | null, ownLevels: readonly Level[]): IntegrationAccessFlags {
-  const has = (permission: 'integration-use-all' | 'integration-interact-all' | 'integration-full-all') =>
-    principal?.permissions.has(permission) ?? false;
-  const hasFullAccess = ownLevels.includes('full') || has('integration-full-all');
-  const hasInteractAccess = ownLevels.includes('full') || ownLevels.includes('interact') || has('integration-interact-all');
-  const hasUseAccess = ownLevels.length > 0 || has('integration-use-all');
-  return { hasUseAccess, hasInteractAccess, hasFullAccess };
+  const held = resolveLevels(integrationPermissionLevels, ownLevels, (level) => principal?.permissions.has(`integration-${level}-all`) ?? false);
+  return { hasUseAccess: held.use, hasInteractAccess: held.interact, hasFullAccess: held.full };
 }
 
 /** Access flags for the given integrations (or every integration when ids is null), keyed by id. */

@@ -1,7 +1,9 @@
-import { integrationGrantTables, readGrants, replaceGrants } from '../apps/grants';
+import { readGrants, replaceGrants } from '../access/grants';
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
+import { integrationGrantTables } from './access';
+import { historyContext } from '../boards/history/record';
 import {
   assertIntegrationFullAccess,
   createIntegration,
@@ -10,8 +12,6 @@ import {
   normalizeIntegrationInput,
   readIntegration,
 } from './integrations';
-
-type Level = 'use' | 'interact' | 'full';
 
 /** Integration routes (spec "Integration listing", "Binding integrations to items"). */
 export const integrationHandlers = {
@@ -31,13 +31,13 @@ export const integrationHandlers = {
   },
 
   async deleteIntegration({ params }, ctx) {
-    await deleteIntegration(ctx.db, requirePrincipal(ctx), params.id);
+    await deleteIntegration(ctx.db, requirePrincipal(ctx), params.id, historyContext(ctx, 'deleteIntegration'));
     return { status: 204, body: undefined };
   },
 
   async getIntegrationPermissions({ params }, ctx) {
     await assertIntegrationFullAccess(ctx.db, requirePrincipal(ctx), params.id);
-    return { status: 200, body: await readGrants<Level>(ctx.db, integrationGrantTables, params.id) };
+    return { status: 200, body: await readGrants(ctx.db, integrationGrantTables, params.id) };
   },
 
   async setIntegrationPermissions({ params, body }, ctx) {
@@ -45,7 +45,7 @@ export const integrationHandlers = {
     const grants = await ctx.db.transaction(async (trx) => {
       await assertIntegrationFullAccess(trx, principal, params.id);
       await replaceGrants(trx, integrationGrantTables, params.id, body);
-      return readGrants<Level>(trx, integrationGrantTables, params.id);
+      return readGrants(trx, integrationGrantTables, params.id);
     });
     return { status: 200, body: grants };
   },

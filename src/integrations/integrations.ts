@@ -1,4 +1,6 @@
 import type { Db } from '../db/database';
+import { recordIntegrationUnbound } from '../boards/document/bindings';
+import type { HistoryContext } from '../boards/history/record';
 import { newId } from '../db/ids';
 import { badRequest, forbidden, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
@@ -87,14 +89,13 @@ export async function createIntegration(
 
 /**
  * DELETE: full access; bindings (integration_items), grants and secrets go by cascade. Boards that had an item
- * bound to it change (their items lose the id), so their internal revision moves; their version does not.
+ * bound to it change (their items lose the id): each is locked (its internal revision moves, its version does not)
+ * and the change enters its history.
  */
-export async function deleteIntegration(db: Db, principal: Principal, id: string): Promise<void> {
+export async function deleteIntegration(db: Db, principal: Principal, id: string, history: HistoryContext): Promise<void> {
   await db.transaction(async (trx) => {
     await assertIntegrationFullAccess(trx, principal, id);
-    await trx('boards')
-      .whereIn('id', trx('integration_items').join('items', 'items.id', 'integration_items.itemId').where('integration_items.integrationId', id).select('items.boardId'))
-      .increment('revision', 1);
+    await recordIntegrationUnbound(trx, id, principal, history);
     await trx('integrations').where('id', id).del();
   });
 }

@@ -4,18 +4,12 @@ import { isJavascriptUrl } from '../../src/apps/validation';
 import type { Principal } from '../../src/identity/principal';
 import { expandPermissions, GlobalPermission } from '../../src/identity/permissions';
 import { Actor, createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { expectError } from '../support/expect';
 import { unique } from '../support/unique';
 import { createBoard, emptySection, item, position } from '../boards-document/helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 
 const icon = 'https://cdn.example.com/icon.svg';

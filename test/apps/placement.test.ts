@@ -1,24 +1,20 @@
 import { vouchExistingPlacements } from '../../src/db/migrations/0004_app_placements';
 import { Actor, createActor } from '../support/actors';
 import { expectError } from '../support/expect';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { createBoard, emptySection, expectOk, grantBoard, item, position, TestBoard } from '../boards-document/helpers';
 
-let server: TestServer;
+const server = useTestServer();
 let alice: Actor; // holds `full` on the apps she creates
 let bob: Actor; // no access to alice's apps
 let carol: Actor; // another authenticated caller without access
 beforeAll(async () => {
-  server = await startTestServer();
   [alice, bob, carol] = await Promise.all([
     createActor(server, { permissions: ['app-create', 'board-create'] }),
     createActor(server, { permissions: ['board-create'] }),
     createActor(server),
   ]);
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 async function aliceApp(): Promise<string> {

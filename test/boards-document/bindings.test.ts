@@ -1,16 +1,11 @@
+import { unique } from '../support/unique';
 import { loadIntegrationAccess } from '../../src/integrations/access';
 import { loadPrincipal } from '../../src/identity/principal';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { createBoard, createIntegration, emptySection, expectError, expectOk, grantIntegration, item, readContent, uid } from './helpers';
+import { useTestServer } from '../support/server';
+import { createBoard, createIntegration, emptySection, expectError, expectOk, grantIntegration, item, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const put = (boardId: string, body: unknown, key?: string) => server.call('PUT', `/api/boards/${boardId}`, key === undefined ? { body } : { body, key });
 
@@ -23,25 +18,25 @@ async function setup() {
 }
 
 describe('binding integrations to items', () => {
-  it('rule 1: modify permission on the board is not enough to add a binding (403, nothing written)', async () => {
+  it('BIND-1: modify permission on the board is not enough to add a binding (403, nothing written)', async () => {
     const { editor, board } = await setup();
     const a = await createIntegration(server);
     const b = await createIntegration(server);
-    const result = await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(uid('it'), [], { integrationIds: [a, b] })] }, editor.key);
+    const result = await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(unique('it'), [], { integrationIds: [a, b] })] }, editor.key);
     expectError(result, 403, 'FORBIDDEN', `No access to integrations: ${a}, ${b}`);
     expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(0);
     expect((await readContent(server, board.boardId)).doc.version).toBe(0);
   });
 
-  it('rule 2: only ids not yet bound anywhere on the board are checked', async () => {
+  it('BIND-2: only ids not yet bound anywhere on the board are checked', async () => {
     const { editor, board } = await setup();
     const bound = await createIntegration(server);
     const fresh = await createIntegration(server);
-    const first = item(uid('first'), [], { integrationIds: [bound] });
+    const first = item(unique('first'), [], { integrationIds: [bound] });
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [first] }));
-    const second = item(uid('second'), [], { integrationIds: [bound] });
+    const second = item(unique('second'), [], { integrationIds: [bound] });
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [first, second] }, editor.key));
-    const third = item(uid('third'), [], { integrationIds: [bound, fresh] });
+    const third = item(unique('third'), [], { integrationIds: [bound, fresh] });
     expectError(
       await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [first, second, third] }, editor.key),
       403,
@@ -50,21 +45,21 @@ describe('binding integrations to items', () => {
     );
   });
 
-  it('rule 3: existing bindings survive a save by a user without a grant', async () => {
+  it('BIND-3: existing bindings survive a save by a user without a grant', async () => {
     const { editor, board } = await setup();
     const integrationId = await createIntegration(server);
-    const bound = item(uid('bound'), [], { integrationIds: [integrationId] });
+    const bound = item(unique('bound'), [], { integrationIds: [integrationId] });
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [bound] }));
     const { sections, items } = await readContent(server, board.boardId);
-    const doc = expectOk(await put(board.boardId, { sections, items: [...items, item(uid('plain'), [])] }, editor.key));
+    const doc = expectOk(await put(board.boardId, { sections, items: [...items, item(unique('plain'), [])] }, editor.key));
     expect(doc.items.find((i: any) => i.id === bound.id).integrationIds).toEqual([integrationId]);
   });
 
-  it('rule 4: moving a binding between items of the board is not re-checked', async () => {
+  it('BIND-4: moving a binding between items of the board is not re-checked', async () => {
     const { editor, board } = await setup();
     const integrationId = await createIntegration(server);
-    const from = item(uid('from'), [], { integrationIds: [integrationId] });
-    const to = item(uid('to'), []);
+    const from = item(unique('from'), [], { integrationIds: [integrationId] });
+    const to = item(unique('to'), []);
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [from, to] }));
     const doc = expectOk(
       await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [{ ...from, integrationIds: [] }, { ...to, integrationIds: [integrationId] }] }, editor.key),
@@ -73,7 +68,7 @@ describe('binding integrations to items', () => {
     expect(doc.items.find((i: any) => i.id === to.id).integrationIds).toEqual([integrationId]);
   });
 
-  it('rule 5: a direct grant, a group grant or a global integration permission qualifies', async () => {
+  it('BIND-5: a direct grant, a group grant or a global integration permission qualifies', async () => {
     const { editor, board } = await setup();
     const direct = await createIntegration(server);
     const viaGroup = await createIntegration(server);
@@ -86,34 +81,34 @@ describe('binding integrations to items', () => {
     const anyIntegration = await createIntegration(server);
 
     const s = [emptySection(board.sectionId)];
-    const one = item(uid('one'), [], { integrationIds: [direct] });
+    const one = item(unique('one'), [], { integrationIds: [direct] });
     expectOk(await put(board.boardId, { sections: s, items: [one] }, editor.key));
-    const two = item(uid('two'), [], { integrationIds: [viaGroup] });
+    const two = item(unique('two'), [], { integrationIds: [viaGroup] });
     expectOk(await put(board.boardId, { sections: s, items: [one, two] }, member.key));
-    const three = item(uid('three'), [], { integrationIds: [anyIntegration] });
+    const three = item(unique('three'), [], { integrationIds: [anyIntegration] });
     expectOk(await put(board.boardId, { sections: s, items: [one, two, three] }, global.key));
   });
 
-  it('rule 5: seeing an integration through a viewable board does not qualify', async () => {
+  it('BIND-5: seeing an integration through a viewable board does not qualify', async () => {
     const { editor, board } = await setup();
     const integrationId = await createIntegration(server);
     const publicBoard = await createBoard(server, { isPublic: true });
-    expectOk(await put(publicBoard.boardId, { sections: [emptySection(publicBoard.sectionId)], items: [item(uid('pub'), [], { integrationIds: [integrationId] })] }));
+    expectOk(await put(publicBoard.boardId, { sections: [emptySection(publicBoard.sectionId)], items: [item(unique('pub'), [], { integrationIds: [integrationId] })] }));
     expect((await readContent(server, publicBoard.boardId)).items[0].integrationIds).toEqual([integrationId]);
     expectError(
-      await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(uid('copy'), [], { integrationIds: [integrationId] })] }, editor.key),
+      await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(unique('copy'), [], { integrationIds: [integrationId] })] }, editor.key),
       403,
       'FORBIDDEN',
       `No access to integrations: ${integrationId}`,
     );
   });
 
-  it('rule 6: hasUseAccess of the shared integration access rule decides (false cannot be bound, true can)', async () => {
+  it('BIND-6: hasUseAccess of the shared integration access rule decides (false cannot be bound, true can)', async () => {
     const { editor, board } = await setup();
     const integrationId = await createIntegration(server);
     const principal = (await loadPrincipal(server.db, editor.userId, { authMethod: 'apiKey', apiKeyId: null, scopes: null }))!;
     expect((await loadIntegrationAccess(server.db, principal, [integrationId])).get(integrationId)!.hasUseAccess).toBe(false);
-    const body = { sections: [emptySection(board.sectionId)], items: [item(uid('it'), [], { integrationIds: [integrationId] })] };
+    const body = { sections: [emptySection(board.sectionId)], items: [item(unique('it'), [], { integrationIds: [integrationId] })] };
     expectError(await put(board.boardId, body, editor.key), 403, 'FORBIDDEN');
     await grantIntegration(server, integrationId, editor.userId, 'use');
     expect((await loadIntegrationAccess(server.db, principal, [integrationId])).get(integrationId)!.hasUseAccess).toBe(true);
@@ -126,13 +121,13 @@ describe('binding integrations to items', () => {
     const integrationId = await createIntegration(server);
     const s = [emptySection(board.sectionId)];
     expectError(
-      await put(board.boardId, { sections: s, items: [item(uid('a'), [], { integrationIds: [integrationId, 'ghost'] })] }, editor.key),
+      await put(board.boardId, { sections: s, items: [item(unique('a'), [], { integrationIds: [integrationId, 'ghost'] })] }, editor.key),
       400,
       'BAD_REQUEST',
       'Invalid integration IDs: ghost',
     );
     expectError(
-      await put(board.boardId, { sections: [...s, emptySection(other.sectionId, 1)], items: [item(uid('b'), [], { integrationIds: [integrationId] })] }, editor.key),
+      await put(board.boardId, { sections: [...s, emptySection(other.sectionId, 1)], items: [item(unique('b'), [], { integrationIds: [integrationId] })] }, editor.key),
       409,
       'CONFLICT',
       `Ids already used on another board: ${other.sectionId}`,
@@ -159,7 +154,7 @@ describe('a flood of integration ids', () => {
     const { editor, board } = await setup();
     const ids: string[] = [];
     for (let i = 0; i < 25; i++) ids.push(await createIntegration(server));
-    const result = await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(uid('it'), [], { integrationIds: ids })] }, editor.key);
+    const result = await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(unique('it'), [], { integrationIds: ids })] }, editor.key);
     expectError(result, 403, 'FORBIDDEN', `No access to integrations: ${ids.slice(0, 20).join(', ')} … and 5 more`);
     expect(result.body.data).toEqual({ integrationIds: ids.slice(0, 20), count: 25 });
   });

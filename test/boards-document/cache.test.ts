@@ -1,11 +1,12 @@
+import { unique } from '../support/unique';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config';
-import { createApp } from '../../src/http/app';
+import { buildApp } from '../../src/server';
 import { createActor } from '../support/actors';
 import { call, startTestServer, TestServer } from '../support/server';
-import { categorySection, createBoard, emptySection, expectOk, getBoard, item, position, uid } from './helpers';
+import { categorySection, createBoard, emptySection, expectOk, getBoard, item, position } from './helpers';
 
 /**
  * Each instance caches serialized board documents. These tests run two instances on one database and check
@@ -17,7 +18,7 @@ let second: { url: string; close: () => Promise<void> };
 beforeAll(async () => {
   server = await startTestServer();
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true' }), port: 0, host: '127.0.0.1' };
-  const app = await createApp({ db: server.db, config, logger: pino({ level: 'silent' }), lifecycle: { ready: true, shuttingDown: false } });
+  const app = await buildApp({ db: server.db, config, logger: pino({ level: 'silent' }), lifecycle: { ready: true, shuttingDown: false } });
   const listener = http.createServer(app);
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   second = {
@@ -48,7 +49,7 @@ describe('board document cache', () => {
     const saved = await server.call('PUT', `/api/boards/${board.boardId}`, {
       body: {
         sections: [emptySection(board.sectionId)],
-        items: [item(uid('item'), [position(board.layoutId, board.sectionId)])],
+        items: [item(unique('item'), [position(board.layoutId, board.sectionId)])],
         expectedVersion: before.version,
       },
     });
@@ -72,10 +73,10 @@ describe('board document cache', () => {
   it("follows the caller's permission rows, memberships and collapsed sections", async () => {
     const actor = await createActor(server);
     const board = await createBoard(server, { isPublic: true });
-    const group = await server.call('POST', '/api/groups', { body: { name: uid('cachegroup') } });
+    const group = await server.call('POST', '/api/groups', { body: { name: unique('cachegroup') } });
     const groupId = group.body.groupId;
     await server.db('board_group_permissions').insert({ boardId: board.boardId, groupId, permission: 'view' });
-    const categoryId = uid('cat');
+    const categoryId = unique('cat');
     await server.call('PUT', `/api/boards/${board.boardId}`, {
       body: { sections: [emptySection(board.sectionId), categorySection(categoryId, 'Media')], items: [] },
     });
@@ -116,9 +117,11 @@ describe('board document cache', () => {
 
   it('builds a board once for concurrent reads that miss the cache together', async () => {
     const board = await createBoard(server);
-    const items = Array.from({ length: 200 }, (_, n) => item(uid('item'), [position(board.layoutId, board.sectionId, n % 12, Math.floor(n / 12))]));
+    const items = Array.from({ length: 200 }, (_, n) => item(unique('item'), [position(board.layoutId, board.sectionId, n % 12, Math.floor(n / 12))]));
     expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: [emptySection(board.sectionId)], items } }));
-    // The snapshot's read of the item positions, once per build.
+    // A revision the instance's state cache does not hold (as if another instance had written), so the build reads
+    // the board: the snapshot's read of the item positions, once per build.
+    await server.db('boards').where({ id: board.boardId }).increment('revision', 1);
     let builds = 0;
     const listener = (query: { sql: string }) => {
       if (query.sql.includes('from "item_layouts"')) builds += 1;
@@ -132,5 +135,37 @@ describe('board document cache', () => {
       server.db.removeListener('query', listener);
     }
     expect(builds).toBe(1);
+  });
+});
+
+describe('DOC-7: the state cache of board rows', () => {
+  const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
+  (onPostgres ? it : it.skip)('never misses a write another instance made in between (PostgreSQL: two instances)', async () => {
+    const sibling = await server.startSibling();
+    const board = await createBoard(server);
+    const [x, y] = [unique('x'), unique('y')];
+    const start = expectOk(await server.call('GET', `/api/boards/${board.boardId}`));
+    // This instance writes (and keeps the rows), the other writes on top, then this one changes one item.
+    const first = expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: start.sections, items: [item(x, [position(board.layoutId, board.sectionId)])] } }));
+    expectOk(await sibling.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: first.sections, items: [...first.items, item(y, [position(board.layoutId, board.sectionId, 1)])] } }));
+    const patched = expectOk(await server.call('PATCH', `/api/boards/${board.boardId}/items/${x}`, { body: { options: { n: 1 } } }));
+    expect(patched.items.map((i: any) => i.id).sort()).toEqual([x, y].sort());
+    expect(patched).toEqual(expectOk(await sibling.call('GET', `/api/boards/${board.boardId}`)));
+  });
+
+  it('answers later writes from the rows it kept exactly as the database has them', async () => {
+    const board = await createBoard(server);
+    const start = expectOk(await server.call('GET', `/api/boards/${board.boardId}`));
+    const ids = Array.from({ length: 5 }, () => unique('i'));
+    expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: start.sections, items: ids.map((id, n) => item(id, [position(board.layoutId, board.sectionId, n)])) } }));
+    for (const [n, id] of ids.entries()) {
+      // The first write reads the board; the second starts from the rows the first one left.
+      expectOk(await server.call('PATCH', `/api/boards/${board.boardId}/items/${id}`, { body: { advancedOptions: { title: `t${n}` } } }));
+      const answer = expectOk(await server.call('PATCH', `/api/boards/${board.boardId}/items/${id}`, { body: { options: { n, z: { b: 1, a: 2 } } } }));
+      // A document read with the caches bypassed: a revision this instance never wrote.
+      await server.db('boards').where({ id: board.boardId }).increment('revision', 1);
+      const read = await server.call('GET', `/api/boards/${board.boardId}`);
+      expect(JSON.stringify(answer)).toBe(JSON.stringify(expectOk(read)));
+    }
   });
 });

@@ -1,40 +1,35 @@
-import { startTestServer, TestServer } from '../support/server';
-import { createBoard, emptySection, expectError, expectOk, item, position, readContent, uid } from './helpers';
+import { unique } from '../support/unique';
+import { useTestServer } from '../support/server';
+import { createBoard, emptySection, expectError, expectOk, item, position, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
 const put = (boardId: string, body: unknown, headers?: Record<string, string>) => server.call('PUT', `/api/boards/${boardId}`, { body, headers });
 
 describe('optimistic concurrency', () => {
-  it('rule 1 and 2: version starts at 0; a stale expectedVersion is a 409 CONFLICT and nothing is written', async () => {
+  it('CONC-1, CONC-2: version starts at 0; a stale expectedVersion is a 409 CONFLICT and nothing is written', async () => {
     const board = await createBoard(server);
     const { doc, sections } = await readContent(server, board.boardId);
     expect(doc.version).toBe(0);
     expectOk(await put(board.boardId, { sections, items: [], expectedVersion: 0 }));
-    const stale = await put(board.boardId, { sections, items: [item(uid('late'), [position(board.layoutId, board.sectionId)])], expectedVersion: 0 });
+    const stale = await put(board.boardId, { sections, items: [item(unique('late'), [position(board.layoutId, board.sectionId)])], expectedVersion: 0 });
     expectError(stale, 409, 'CONFLICT', conflictMessage);
     const after = (await readContent(server, board.boardId)).doc;
     expect(after.version).toBe(1);
     expect(after.items).toEqual([]);
   });
 
-  it('rule 2: a guarded save on a board at the expected version succeeds and increments it', async () => {
+  it('CONC-2: a guarded save on a board at the expected version succeeds and increments it', async () => {
     const board = await createBoard(server);
     await server.db('boards').where({ id: board.boardId }).update({ version: 41 });
     const doc = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [], expectedVersion: 41 }));
     expect(doc.version).toBe(42);
   });
 
-  it('rule 3: of N concurrent guarded saves with the same expectedVersion exactly one wins; the rest get 409 and write nothing', async () => {
+  it('CONC-3: of N concurrent guarded saves with the same expectedVersion exactly one wins; the rest get 409 and write nothing', async () => {
     const board = await createBoard(server);
-    const writers = Array.from({ length: 6 }, (_, n) => item(`writer${n}-${uid()}`, [position(board.layoutId, board.sectionId, n, 0)]));
+    const writers = Array.from({ length: 6 }, (_, n) => item(`writer${n}-${unique()}`, [position(board.layoutId, board.sectionId, n, 0)]));
     const results = await Promise.all(
       writers.map((writerItem) => put(board.boardId, { sections: [emptySection(board.sectionId)], items: [writerItem], expectedVersion: 0 })),
     );
@@ -48,29 +43,29 @@ describe('optimistic concurrency', () => {
     expect((await server.db('boards').where({ id: board.boardId }).first()).version).toBe(1);
   });
 
-  it('rule 4: without expectedVersion the version still moves and the write wins over concurrent edits', async () => {
+  it('CONC-4: without expectedVersion the version still moves and the write wins over concurrent edits', async () => {
     const board = await createBoard(server);
     const { sections } = await readContent(server, board.boardId);
-    const other = item(uid('other'), [position(board.layoutId, board.sectionId)]);
+    const other = item(unique('other'), [position(board.layoutId, board.sectionId)]);
     expectOk(await put(board.boardId, { sections, items: [other] }));
     const doc = expectOk(await put(board.boardId, { sections, items: [] }));
     expect(doc.version).toBe(2);
     expect(doc.items).toEqual([]);
   });
 
-  it('rule 5: after a 409, re-reading and reapplying succeeds and keeps the other writer’s change', async () => {
+  it('CONC-2: after a 409, re-reading and reapplying succeeds and keeps the other writer’s change', async () => {
     const board = await createBoard(server);
     const stale = await readContent(server, board.boardId);
-    const theirs = item(uid('theirs'), [position(board.layoutId, board.sectionId)]);
+    const theirs = item(unique('theirs'), [position(board.layoutId, board.sectionId)]);
     expectOk(await put(board.boardId, { sections: stale.sections, items: [theirs], expectedVersion: stale.doc.version }));
-    const mine = item(uid('mine'), [position(board.layoutId, board.sectionId, 1)]);
+    const mine = item(unique('mine'), [position(board.layoutId, board.sectionId, 1)]);
     expectError(await put(board.boardId, { sections: stale.sections, items: [mine], expectedVersion: stale.doc.version }), 409, 'CONFLICT', conflictMessage);
     const fresh = await readContent(server, board.boardId);
     const doc = expectOk(await put(board.boardId, { sections: fresh.sections, items: [...fresh.items, mine], expectedVersion: fresh.doc.version }));
     expect(doc.items.map((i: any) => i.id).sort()).toEqual([theirs.id, mine.id].sort());
   });
 
-  it('rule 6: a read taken before POST /api/boards/items passes the guard and deletes the added item (read right before writing)', async () => {
+  it('CONC-5: a read taken before POST /api/boards/items passes the guard and deletes the added item (read right before writing)', async () => {
     const board = await createBoard(server);
     const before = await readContent(server, board.boardId);
     const added = expectOk(await server.call('POST', '/api/boards/items', { body: { boardId: board.boardId, kind: 'clock' } }), 201);
@@ -94,7 +89,7 @@ describe('ETag and If-Match', () => {
     expect(nextEtag).not.toBe(etag);
     expect((await readContent(server, board.boardId)).etag).toBe(nextEtag);
 
-    const stale = await put(board.boardId, { sections, items: [item(uid('x'), [])] }, { 'If-Match': etag });
+    const stale = await put(board.boardId, { sections, items: [item(unique('x'), [])] }, { 'If-Match': etag });
     expectError(stale, 412, 'PRECONDITION_FAILED', 'Board has changed since the ETag was issued');
     const after = await readContent(server, board.boardId);
     expect(after.doc.version).toBe(1);
@@ -119,8 +114,8 @@ describe('ETag and If-Match', () => {
 
   it('PATCH layouts, item and section routes honour If-Match', async () => {
     const board = await createBoard(server);
-    const it = item(uid('it'), [position(board.layoutId, board.sectionId)]);
-    const spare = uid('spare');
+    const it = item(unique('it'), [position(board.layoutId, board.sectionId)]);
+    const spare = unique('spare');
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId), emptySection(spare, 1)], items: [it] }));
     const { doc, etag } = await readContent(server, board.boardId);
     const stale = { 'If-Match': '"stale"' };
@@ -129,7 +124,7 @@ describe('ETag and If-Match', () => {
       server.call('PATCH', `${base}/layouts`, { body: { layouts: doc.layouts }, headers: stale }),
       server.call('PATCH', `${base}/items/${it.id}`, { body: { options: { a: 1 } }, headers: stale }),
       server.call('DELETE', `${base}/items/${it.id}`, { headers: stale }),
-      server.call('POST', `${base}/sections`, { body: emptySection(uid('s'), 3), headers: stale }),
+      server.call('POST', `${base}/sections`, { body: emptySection(unique('s'), 3), headers: stale }),
       server.call('PATCH', `${base}/sections/${board.sectionId}`, { body: emptySection(board.sectionId, 2), headers: stale }),
       server.call('DELETE', `${base}/sections/${spare}`, { headers: stale }),
     ];

@@ -15,7 +15,7 @@ const el = (type: 'item' | 'section', id: string, parentId: string, x: number, y
 
 const byId = (elements: GridElement[]) => Object.fromEntries(elements.map((e) => [e.id, [e.x, e.y, e.width, e.height]]));
 
-describe('grid refit (homarr-facts §5.2)', () => {
+describe('GRID-2: grid refit', () => {
   // row0 abbbbbccdd, row1 efffffccdd, row2 efffffggdd, row3 efffffgg; inside f (5 columns): hhhhh / iiijj / iii
   const example = [
     el('item', 'a', 'root', 0, 0, 1, 1),
@@ -75,7 +75,7 @@ describe('occupancy', () => {
   });
 });
 
-describe('widget registry (homarr-facts §6.1)', () => {
+describe('WIDGET-1: widget registry', () => {
   it('lists exactly the kinds of the WidgetKind enum in the OpenAPI document', () => {
     const document = JSON.parse(readFileSync(path.join(__dirname, '../../generated/openapi.json'), 'utf8'));
     expect(document.components.schemas.WidgetKind.enum).toEqual(widgetKinds);

@@ -1,9 +1,7 @@
-import { randomBytes } from 'node:crypto';
 import type { TestServer } from '../support/server';
 export { expectError } from '../support/expect';
 
-let counter = 0;
-export const uid = (prefix = 'id') => `${prefix}${(counter++).toString(36)}${randomBytes(5).toString('hex')}`;
+import { unique } from '../support/unique';
 
 export interface TestBoard {
   boardId: string;
@@ -19,10 +17,10 @@ export async function createBoard(
   server: TestServer,
   options: { columns?: number; isPublic?: boolean; creatorId?: string | null; name?: string } = {},
 ): Promise<TestBoard> {
-  const board: TestBoard = { boardId: uid('board'), sectionId: uid('section'), layoutId: uid('layout') };
+  const board: TestBoard = { boardId: unique('board'), sectionId: unique('section'), layoutId: unique('layout') };
   await server.db('boards').insert({
     id: board.boardId,
-    name: options.name ?? uid('board-'),
+    name: options.name ?? unique('board-'),
     isPublic: options.isPublic ?? false,
     creatorId: options.creatorId ?? null,
   });
@@ -32,7 +30,7 @@ export async function createBoard(
 }
 
 export async function createIntegration(server: TestServer, kind = 'mock'): Promise<string> {
-  const id = uid('integration');
+  const id = unique('integration');
   await server.db('integrations').insert({ id, name: `Integration ${id}`, kind, url: 'http://127.0.0.1:1' });
   return id;
 }

@@ -1,35 +1,30 @@
+import { unique } from '../support/unique';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { createBoard, createIntegration, emptySection, expectError, expectOk, grantIntegration, item, position, readContent, uid } from './helpers';
+import { useTestServer } from '../support/server';
+import { createBoard, createIntegration, emptySection, expectError, expectOk, grantIntegration, item, position, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const addItem = (body: unknown, key?: string | null) => server.call('POST', '/api/boards/items', key === undefined ? { body } : { body, key });
 const put = (boardId: string, body: unknown) => server.call('PUT', `/api/boards/${boardId}`, { body });
 const boardRow = (id: string) => server.db('boards').where({ id }).first();
 
 describe('POST /api/boards/items', () => {
-  it('rule 1: places the default size at the first free cell of the first empty section by yOffset, in every layout', async () => {
+  it('ADD-1: places the default size at the first free cell of the first empty section by yOffset, in every layout', async () => {
     const board = await createBoard(server, { columns: 4 });
-    const mobile = uid('mobile');
+    const mobile = unique('mobile');
     await server.db('layouts').insert({ id: mobile, boardId: board.boardId, name: 'Mobile', columnCount: 2, breakpoint: 300 });
-    const lower = uid('lower');
-    const cat = uid('cat');
+    const lower = unique('lower');
+    const cat = unique('cat');
     expectOk(
       await put(board.boardId, {
         sections: [
           { id: cat, kind: 'category', name: 'First', yOffset: 0, xOffset: 0, collapsed: false },
           emptySection(board.sectionId, 1),
           emptySection(lower, 2),
-          { id: uid('dyn'), kind: 'dynamic', options: {}, layouts: [{ layoutId: board.layoutId, parentSectionId: board.sectionId, xOffset: 2, yOffset: 1, width: 2, height: 2 }] },
+          { id: unique('dyn'), kind: 'dynamic', options: {}, layouts: [{ layoutId: board.layoutId, parentSectionId: board.sectionId, xOffset: 2, yOffset: 1, width: 2, height: 2 }] },
         ],
-        items: [item(uid('occupant'), [position(board.layoutId, board.sectionId, 0, 0, 3, 1), position(mobile, board.sectionId, 0, 0, 1, 1)])],
+        items: [item(unique('occupant'), [position(board.layoutId, board.sectionId, 0, 0, 3, 1), position(mobile, board.sectionId, 0, 0, 1, 1)])],
       }),
     );
     const created = expectOk(await addItem({ boardId: board.boardId, kind: 'uptimeKuma', options: { showUptimeRing: true } }), 201);
@@ -42,35 +37,35 @@ describe('POST /api/boards/items', () => {
     expect(added.layouts).toEqual([position(board.layoutId, board.sectionId, 0, 1, 2, 3), position(mobile, board.sectionId, 0, 1, 2, 3)]);
   });
 
-  it('rule 1: 400 when the board has no empty section', async () => {
+  it('ADD-1: 400 when the board has no empty section', async () => {
     const board = await createBoard(server);
     await server.db('sections').where({ id: board.sectionId }).update({ kind: 'category', name: 'C' });
     expectError(await addItem({ boardId: board.boardId, kind: 'clock' }), 400, 'BAD_REQUEST', 'Board has no empty section to place items in');
     expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(0);
   });
 
-  it('rule 2: 400 when the default size does not fit the grid; nothing is inserted', async () => {
+  it('ADD-2: 400 when the default size does not fit the grid; nothing is inserted', async () => {
     const board = await createBoard(server, { columns: 3 });
     expectError(await addItem({ boardId: board.boardId, kind: 'mediaMissing' }), 400, 'BAD_REQUEST', 'Board section is full, no free grid position available');
     expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(0);
     expect((await boardRow(board.boardId)).revision).toBe(0);
   });
 
-  it('rule 2: 400 when the only free cell would lie below the last row a document can hold (32767)', async () => {
+  it('ADD-2: 400 when the only free cell would lie below the last row a document can hold (32767)', async () => {
     const board = await createBoard(server, { columns: 12 });
     const L = board.layoutId;
     const S = board.sectionId;
     expectOk(
       await put(board.boardId, {
         sections: [emptySection(S)],
-        items: [item(uid('tall'), [position(L, S, 0, 0, 12, 32767)]), item(uid('last'), [position(L, S, 0, 32767, 12, 1)])],
+        items: [item(unique('tall'), [position(L, S, 0, 0, 12, 32767)]), item(unique('last'), [position(L, S, 0, 32767, 12, 1)])],
       }),
     );
     expectError(await addItem({ boardId: board.boardId, kind: 'clock' }), 400, 'BAD_REQUEST', 'Board section is full, no free grid position available');
     expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(2);
   });
 
-  it('rule 3: the version is unchanged, the revision moves', async () => {
+  it('ADD-3: the version is unchanged, the revision moves', async () => {
     const board = await createBoard(server);
     expectOk(await addItem({ boardId: board.boardId, kind: 'clock' }), 201);
     const row = await boardRow(board.boardId);
@@ -78,7 +73,7 @@ describe('POST /api/boards/items', () => {
     expect(row.revision).toBe(1);
   });
 
-  it('rule 4: unknown integration ids are a 400 listing them; then every id needs use access (403)', async () => {
+  it('ADD-4: unknown integration ids are a 400 listing them; then every id needs use access (403)', async () => {
     const actor = await createActor(server);
     const board = await createBoard(server, { creatorId: actor.userId });
     const granted = await createIntegration(server);
@@ -91,7 +86,7 @@ describe('POST /api/boards/items', () => {
       'Invalid integration IDs: ghost1, ghost2',
     );
     // Already bound on the board (by someone else) does not matter: an added item's ids are all new bindings.
-    expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(uid('other'), [], { integrationIds: [notGranted] })] }));
+    expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [item(unique('other'), [], { integrationIds: [notGranted] })] }));
     expectError(
       await addItem({ boardId: board.boardId, kind: 'calendar', integrationIds: [granted, notGranted] }, actor.key),
       403,
@@ -116,14 +111,14 @@ describe('POST /api/boards/items', () => {
 describe('PATCH and DELETE /api/boards/{id}/items/{itemId}', () => {
   async function boardWithItem() {
     const board = await createBoard(server);
-    const mobile = uid('mobile');
-    const third = uid('third');
+    const mobile = unique('mobile');
+    const third = unique('third');
     await server.db('layouts').insert([
       { id: mobile, boardId: board.boardId, name: 'Mobile', columnCount: 4, breakpoint: 300 },
       { id: third, boardId: board.boardId, name: 'Third', columnCount: 6, breakpoint: 900 },
     ]);
     const integrationId = await createIntegration(server);
-    const it = item(uid('it'), [position(board.layoutId, board.sectionId, 0, 0, 2, 1), position(mobile, board.sectionId, 0, 0, 1, 1)], {
+    const it = item(unique('it'), [position(board.layoutId, board.sectionId, 0, 0, 2, 1), position(mobile, board.sectionId, 0, 0, 1, 1)], {
       options: { a: 1, b: 2 },
       advancedOptions: { title: 'T', customCssClasses: ['x'], borderColor: '#fff' },
       integrationIds: [integrationId],
@@ -176,7 +171,7 @@ describe('PATCH and DELETE /api/boards/{id}/items/{itemId}', () => {
     expectError(await server.call('DELETE', `/api/boards/${b.boardId}/items/${b.it.id}`), 404, 'NOT_FOUND', 'Item not found');
     expectError(await patchItem(b.boardId, 'nope', { options: {} }), 404, 'NOT_FOUND', 'Item not found');
     // An item of an unknown kind is not reachable either.
-    const legacy = uid('legacy');
+    const legacy = unique('legacy');
     await server.db('items').insert({ id: legacy, boardId: b.boardId, kind: 'retiredWidget', options: '{}', advancedOptions: '{}' });
     expectError(await server.call('DELETE', `/api/boards/${b.boardId}/items/${legacy}`), 404, 'NOT_FOUND', 'Item not found');
     expectError(await server.call('DELETE', `/api/boards/missing/items/${legacy}`), 404, 'NOT_FOUND', 'Board not found');

@@ -1,14 +1,9 @@
+import { unique } from '../support/unique';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { createBoard, emptySection, expectError, expectOk, item, position, readContent, uid } from './helpers';
+import { useTestServer } from '../support/server';
+import { createBoard, emptySection, expectError, expectOk, item, position, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const patchLayouts = (boardId: string, layouts: unknown, key?: string | null) =>
   server.call('PATCH', `/api/boards/${boardId}/layouts`, key === undefined ? { body: { layouts } } : { body: { layouts }, key });
@@ -22,7 +17,7 @@ const positionsIn = (doc: any, layoutId: string) =>
       .flatMap((s: any) => s.layouts.filter((p: any) => p.layoutId === layoutId).map((p: any) => [s.id, [p.xOffset, p.yOffset, p.width, p.height]])),
   ]);
 
-/** The §5.2 worked example on a 10-column board. */
+/** The worked example of GRID-2 on a 10-column board. */
 async function exampleBoard() {
   const board = await createBoard(server, { columns: 10 });
   const L = board.layoutId;
@@ -33,8 +28,8 @@ async function exampleBoard() {
     options: {},
     layouts: [{ layoutId: L, parentSectionId: S, xOffset: x, yOffset: y, width: w, height: h }],
   });
-  const f = uid('f');
-  const g = uid('g');
+  const f = unique('f');
+  const g = unique('g');
   const it = (id: string, section: string, x: number, y: number, w: number, h: number) => item(id, [position(L, section, x, y, w, h)]);
   expectOk(
     await put(board.boardId, {
@@ -55,7 +50,7 @@ async function exampleBoard() {
 }
 
 describe('PATCH /api/boards/{id}/layouts', () => {
-  it('rule 2 and 3: a new layout gets a server id and positions cloned and refitted (10 -> 3 columns)', async () => {
+  it('LAYOUT-2, LAYOUT-3: a new layout gets a server id and positions cloned and refitted (10 -> 3 columns)', async () => {
     const board = await exampleBoard();
     const doc = expectOk(await patchLayouts(board.boardId, [base(board.layoutId), { id: 'client-made', name: 'Mobile', columnCount: 3, breakpoint: 0 }]));
     expect(doc.layouts).toHaveLength(2);
@@ -81,7 +76,7 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect(doc.items.find((i: any) => i.id === 'h-' + s).layouts.find((p: any) => p.layoutId === created.id).sectionId).toBe(board.f);
   });
 
-  it('rule 2: re-sending a payload with the discarded client id deletes the layout created before and creates another', async () => {
+  it('LAYOUT-2: re-sending a payload with the discarded client id deletes the layout created before and creates another', async () => {
     const board = await createBoard(server);
     const payload = [base(board.layoutId, 12), { id: 'phone', name: 'Phone', columnCount: 4, breakpoint: 300 }];
     const first = expectOk(await patchLayouts(board.boardId, payload));
@@ -93,11 +88,11 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect(await server.db('layouts').where({ id: firstId })).toHaveLength(0);
   });
 
-  it('rule 3: the clone source is the smallest columnCount >= the new one, else the largest layout', async () => {
+  it('LAYOUT-3: the clone source is the smallest columnCount >= the new one, else the largest layout', async () => {
     const board = await createBoard(server, { columns: 12 });
-    const mid = uid('mid');
+    const mid = unique('mid');
     await server.db('layouts').insert({ id: mid, boardId: board.boardId, name: 'Mid', columnCount: 6, breakpoint: 600 });
-    const it = item(uid('it'), [position(board.layoutId, board.sectionId, 8, 0, 4, 1), position(mid, board.sectionId, 2, 3, 2, 1)]);
+    const it = item(unique('it'), [position(board.layoutId, board.sectionId, 8, 0, 4, 1), position(mid, board.sectionId, 2, 3, 2, 1)]);
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [it] }));
     const doc = expectOk(
       await patchLayouts(board.boardId, [
@@ -115,7 +110,7 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect(positionsIn(doc, wide)[it.id]).toEqual([8, 0, 4, 1]);
   });
 
-  it('rule 4: a changed columnCount regenerates that layout’s positions', async () => {
+  it('LAYOUT-4: a changed columnCount regenerates that layout’s positions', async () => {
     const board = await exampleBoard();
     const doc = expectOk(await patchLayouts(board.boardId, [{ ...base(board.layoutId), columnCount: 3, name: 'Narrow', breakpoint: 10 }]));
     expect(doc.layouts).toEqual([{ id: board.layoutId, name: 'Narrow', columnCount: 3, breakpoint: 10 }]);
@@ -123,11 +118,11 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect(positionsIn(doc, board.layoutId)['j-' + board.suffix]).toEqual([0, 3, 2, 1]);
   });
 
-  it('rule 1: a layout missing from the payload is deleted with its positions', async () => {
+  it('LAYOUT-1: a layout missing from the payload is deleted with its positions', async () => {
     const board = await createBoard(server);
-    const mobile = uid('mobile');
+    const mobile = unique('mobile');
     await server.db('layouts').insert({ id: mobile, boardId: board.boardId, name: 'Mobile', columnCount: 4, breakpoint: 400 });
-    const it = item(uid('it'), [position(board.layoutId, board.sectionId), position(mobile, board.sectionId)]);
+    const it = item(unique('it'), [position(board.layoutId, board.sectionId), position(mobile, board.sectionId)]);
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [it] }));
     const doc = expectOk(await patchLayouts(board.boardId, [{ id: mobile, name: 'Mobile', columnCount: 4, breakpoint: 400 }]));
     expect(doc.layouts.map((l: any) => l.id)).toEqual([mobile]);
@@ -137,13 +132,13 @@ describe('PATCH /api/boards/{id}/layouts', () => {
 
   it('places items and dynamic sections without a source position instead of failing (spec 500 case)', async () => {
     const board = await createBoard(server, { columns: 4 });
-    const other = uid('other');
+    const other = unique('other');
     await server.db('layouts').insert({ id: other, boardId: board.boardId, name: 'Other', columnCount: 8, breakpoint: 800 });
-    const placed = item('c-placed-' + uid(), [position(board.layoutId, board.sectionId, 0, 0, 4, 1)]);
-    const onlyOther = item('b-only-other-' + uid(), [position(other, board.sectionId, 5, 5, 2, 2)]);
-    const nowhere = item('a-nowhere-' + uid(), [], { kind: 'uptimeKuma' });
+    const placed = item('c-placed-' + unique(), [position(board.layoutId, board.sectionId, 0, 0, 4, 1)]);
+    const onlyOther = item('b-only-other-' + unique(), [position(other, board.sectionId, 5, 5, 2, 2)]);
+    const nowhere = item('a-nowhere-' + unique(), [], { kind: 'uptimeKuma' });
     const dyn = {
-      id: uid('dyn'),
+      id: unique('dyn'),
       kind: 'dynamic',
       options: {},
       layouts: [{ layoutId: other, parentSectionId: board.sectionId, xOffset: 0, yOffset: 0, width: 3, height: 1 }],
@@ -164,7 +159,7 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect(Object.keys(positionsIn(shrunk, board.layoutId)).sort()).toEqual([placed.id, onlyOther.id, nowhere.id, dyn.id].sort());
   });
 
-  it('rule 6: the version is not touched (the revision is)', async () => {
+  it('LAYOUT-8: the version is not touched (the revision is)', async () => {
     const board = await createBoard(server);
     const before = await server.db('boards').where({ id: board.boardId }).first();
     const doc = expectOk(await patchLayouts(board.boardId, [{ ...base(board.layoutId, 12), name: 'Renamed' }]));
@@ -174,7 +169,7 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect(after.revision).toBe(before.revision + 1);
   });
 
-  it('rule 5 (stricter): one transaction, so a refused request changes nothing', async () => {
+  it('LAYOUT-5 (stricter): one transaction, so a refused request changes nothing', async () => {
     const board = await createBoard(server);
     const result = await server.call('PATCH', `/api/boards/${board.boardId}/layouts`, {
       body: { layouts: [{ id: 'added', name: 'New', columnCount: 4, breakpoint: 10 }] },
@@ -190,7 +185,7 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     const board = await createBoard(server, { columns: 3 });
     const L = board.layoutId;
     const S = board.sectionId;
-    const tall = (x: number) => item(uid('tall'), [position(L, S, x, 0, 1, 20000)]);
+    const tall = (x: number) => item(unique('tall'), [position(L, S, x, 0, 1, 20000)]);
     expectOk(await put(board.boardId, { sections: [emptySection(S)], items: [tall(0), tall(1), tall(2)] }));
     const result = await patchLayouts(board.boardId, [base(L, 3), { id: 'narrow', name: 'Narrow', columnCount: 1, breakpoint: 400 }]);
     expectError(result, 400, 'BAD_REQUEST', 'Layout change would place elements below row 32767 in layout Narrow');

@@ -1,21 +1,16 @@
+import { unique } from '../support/unique';
 import { boardLimits } from '../../src/boards/document/limits';
-import { startTestServer, TestServer } from '../support/server';
-import { createBoard, emptySection, expectError, expectOk, getBoard, item, position, readContent, uid } from './helpers';
+import { useTestServer } from '../support/server';
+import { createBoard, emptySection, expectError, expectOk, getBoard, item, position, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const put = (boardId: string, body: unknown) => server.call('PUT', `/api/boards/${boardId}`, { body });
 const addItem = (boardId: string, extra: Record<string, unknown> = {}) => server.call('POST', '/api/boards/items', { body: { boardId, kind: 'clock', ...extra } });
 const addSection = (boardId: string, section: unknown) => server.call('POST', `/api/boards/${boardId}/sections`, { body: section });
 const patchLayouts = (boardId: string, layouts: unknown[]) => server.call('PATCH', `/api/boards/${boardId}/layouts`, { body: { layouts } });
 const patchItem = (boardId: string, itemId: string, body: unknown) => server.call('PATCH', `/api/boards/${boardId}/items/${itemId}`, { body });
-const duplicate = (boardId: string) => server.call('POST', `/api/boards/${boardId}/duplicate`, { body: { name: uid('copy-') } });
+const duplicate = (boardId: string) => server.call('POST', `/api/boards/${boardId}/duplicate`, { body: { name: unique('copy-') } });
 /** Server-shaped ids (24 characters), so that a copy with fresh ids is no larger than its source. */
 const longId = (prefix: string, i: number) => `${prefix}${i.toString().padStart(24 - prefix.length, '0')}`;
 const newLayout = (i: number) => ({ id: `new-${i}`, name: `L${i}`, columnCount: 12, breakpoint: 100 + i });
@@ -26,7 +21,7 @@ const itemsMessage = `A board holds at most ${boardLimits.items} items`;
 const sectionsMessage = `A board holds at most ${boardLimits.sections} sections`;
 const bytesMessage = `A board's sections and items take at most ${boardLimits.contentBytes} bytes as JSON`;
 
-/** The GET of the board, put back as it is: 200 (spec, PUT rule 2). */
+/** The GET of the board, put back as it is: 200 (PUT-2). */
 async function expectReadsBackAsValidPut(boardId: string) {
   const { sections, items } = await readContent(server, boardId);
   const saved = expectOk(await put(boardId, { sections, items }));
@@ -67,9 +62,9 @@ describe('board limits', () => {
     const tooManyItems = await addItem(board.boardId);
     expectError(tooManyItems, 400, 'BAD_REQUEST', itemsMessage);
     expect(tooManyItems.body.data).toEqual({ limit: boardLimits.items, actual: boardLimits.items + 1 });
-    expectError(await addSection(board.boardId, emptySection(uid('section'), 0)), 400, 'BAD_REQUEST', sectionsMessage);
+    expectError(await addSection(board.boardId, emptySection(unique('section'), 0)), 400, 'BAD_REQUEST', sectionsMessage);
     const current = await readContent(server, board.boardId);
-    const extraItem = item(uid('item'), [position(layouts[0].id, board.sectionId, 0, 500)]);
+    const extraItem = item(unique('item'), [position(layouts[0].id, board.sectionId, 0, 500)]);
     const bigPut = await put(board.boardId, { sections: current.sections, items: [...current.items, extraItem] });
     expectError(bigPut, 400, 'BAD_REQUEST', 'Input validation failed');
     expect(bigPut.body.data.issues).toEqual(expect.arrayContaining([expect.objectContaining({ keyword: 'maxItems' })]));
@@ -122,7 +117,7 @@ describe('board limits', () => {
     // At the limit, every growing route is refused.
     const full = await readContent(server, board.boardId);
     expectError(await addItem(board.boardId), 400, 'BAD_REQUEST', bytesMessage);
-    expectError(await addSection(board.boardId, emptySection(uid('s'), 1)), 400, 'BAD_REQUEST', bytesMessage);
+    expectError(await addSection(board.boardId, emptySection(unique('s'), 1)), 400, 'BAD_REQUEST', bytesMessage);
     expectError(await patchItem(board.boardId, 's1', { options: { pad: full.items[1].options.pad + 'z' } }), 400, 'BAD_REQUEST', bytesMessage);
     expectError(await patchLayouts(board.boardId, [...full.doc.layouts, newLayout(1)]), 400, 'BAD_REQUEST', bytesMessage);
     // Fresh ids (24 characters) are longer than the source's: the copy would be past the limit.

@@ -1,13 +1,8 @@
-import { startTestServer, TestServer } from '../support/server';
-import { createBoard, createIntegration, emptySection, expectOk, item, position, readContent, uid } from './helpers';
+import { unique } from '../support/unique';
+import { useTestServer } from '../support/server';
+import { createBoard, createIntegration, emptySection, expectOk, item, position, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 /** Runs `action` and counts the SQL statements the server sends meanwhile (knex 'query' event). */
 async function countQueries(action: () => Promise<unknown>): Promise<number> {
@@ -27,7 +22,7 @@ async function countQueries(action: () => Promise<unknown>): Promise<number> {
 /** A board with `size` items spread over sections, dynamic sections and three layouts, with bindings. */
 async function buildBoard(size: number, integrations: string[]) {
   const board = await createBoard(server, { columns: 12 });
-  const layouts = [board.layoutId, uid('mid'), uid('small')];
+  const layouts = [board.layoutId, unique('mid'), unique('small')];
   await server.db('layouts').insert([
     { id: layouts[1], boardId: board.boardId, name: 'Mid', columnCount: 6, breakpoint: 600 },
     { id: layouts[2], boardId: board.boardId, name: 'Small', columnCount: 3, breakpoint: 300 },
@@ -56,7 +51,7 @@ async function buildBoard(size: number, integrations: string[]) {
 
 /** The same kinds of change on any board: update everything, add and remove an item and a section, move a binding. */
 function changed(doc: any, boardId: string, layouts: string[], integrations: string[]) {
-  const sections = [...doc.sections.filter((s: any) => s.id !== `${boardId}-s1`), emptySection(uid('new-section'), 99)];
+  const sections = [...doc.sections.filter((s: any) => s.id !== `${boardId}-s1`), emptySection(unique('new-section'), 99)];
   const keptSectionIds = new Set(sections.map((s: any) => s.id));
   const items = doc.items
     .filter((i: any) => i.id !== `${boardId}-i1`)
@@ -67,7 +62,7 @@ function changed(doc: any, boardId: string, layouts: string[], integrations: str
       layouts: i.layouts.filter((p: any) => keptSectionIds.has(p.sectionId)).map((p: any) => ({ ...p, xOffset: p.xOffset + 1 })),
     }));
   // integrations[3] is bound on neither board, so both saves run the binding access check.
-  items.push(item(uid('new-item'), layouts.map((layoutId) => position(layoutId, sections[0].id, 0, 500)), { integrationIds: [integrations[2], integrations[3]] }));
+  items.push(item(unique('new-item'), layouts.map((layoutId) => position(layoutId, sections[0].id, 0, 500)), { integrationIds: [integrations[2], integrations[3]] }));
   return { sections, items, expectedVersion: doc.version };
 }
 

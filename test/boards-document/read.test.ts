@@ -1,19 +1,14 @@
+import { unique } from '../support/unique';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { categorySection, createBoard, emptySection, expectError, expectOk, getBoard, item, position, uid } from './helpers';
+import { useTestServer } from '../support/server';
+import { categorySection, createBoard, emptySection, expectError, expectOk, getBoard, item, position } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 describe('GET /api/boards/{id}: the board document', () => {
   it('returns metadata, version 0, creator, settings columns, layouts, sections, items', async () => {
     const actor = await createActor(server);
-    const board = await createBoard(server, { creatorId: actor.userId, name: uid('doc-') });
+    const board = await createBoard(server, { creatorId: actor.userId, name: unique('doc-') });
     await server.db('boards').where({ id: board.boardId }).update({ pageTitle: 'My page', customCss: '.a{}' });
     const doc = expectOk(await getBoard(server, board.boardId));
     expect(doc).toMatchObject({
@@ -41,8 +36,8 @@ describe('GET /api/boards/{id}: the board document', () => {
   it('sorts layouts by breakpoint ascending', async () => {
     const board = await createBoard(server);
     await server.db('layouts').insert([
-      { id: uid('l'), boardId: board.boardId, name: 'Wide', columnCount: 16, breakpoint: 1400 },
-      { id: uid('l'), boardId: board.boardId, name: 'Mid', columnCount: 8, breakpoint: 600 },
+      { id: unique('l'), boardId: board.boardId, name: 'Wide', columnCount: 16, breakpoint: 1400 },
+      { id: unique('l'), boardId: board.boardId, name: 'Mid', columnCount: 8, breakpoint: 600 },
     ]);
     const doc = expectOk(await getBoard(server, board.boardId));
     expect(doc.layouts.map((l: any) => l.breakpoint)).toEqual([0, 600, 1400]);
@@ -50,7 +45,7 @@ describe('GET /api/boards/{id}: the board document', () => {
 
   it('shows category, empty and dynamic sections in their shapes and items with bindings', async () => {
     const board = await createBoard(server);
-    const integrationId = uid('int');
+    const integrationId = unique('int');
     await server.db('integrations').insert({ id: integrationId, name: 'I', kind: 'mock', url: 'http://x' });
     const body = {
       sections: [
@@ -109,7 +104,7 @@ describe('GET /api/boards/{id}: the board document', () => {
   it('reports collapsed per caller', async () => {
     const actor = await createActor(server);
     const board = await createBoard(server, { isPublic: true });
-    await server.db('sections').insert({ id: uid('cat'), boardId: board.boardId, kind: 'category', name: 'C', xOffset: 0, yOffset: 1 });
+    await server.db('sections').insert({ id: unique('cat'), boardId: board.boardId, kind: 'category', name: 'C', xOffset: 0, yOffset: 1 });
     const category = await server.db('sections').where({ boardId: board.boardId, kind: 'category' }).first();
     await server.db('section_collapse_states').insert({ userId: actor.userId, sectionId: category.id, collapsed: true });
     const mine = expectOk(await getBoard(server, board.boardId, actor.key));
@@ -142,9 +137,9 @@ describe('GET /api/boards/{id}: the board document', () => {
     expectError(await getBoard(server, pub.boardId, `nope1234.${'a'.repeat(48)}`), 401, 'UNAUTHORIZED');
   });
 
-  it('skips items of a widget kind unknown to this build (rule 13)', async () => {
+  it('skips items of a widget kind unknown to this build (PUT-13)', async () => {
     const board = await createBoard(server);
-    await server.db('items').insert({ id: uid('legacy'), boardId: board.boardId, kind: 'retiredWidget', options: '{}', advancedOptions: '{}' });
+    await server.db('items').insert({ id: unique('legacy'), boardId: board.boardId, kind: 'retiredWidget', options: '{}', advancedOptions: '{}' });
     const doc = expectOk(await getBoard(server, board.boardId));
     expect(doc.items).toEqual([]);
   });

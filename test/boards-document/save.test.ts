@@ -1,26 +1,9 @@
+import { unique } from '../support/unique';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import {
-  categorySection,
-  createBoard,
-  createIntegration,
-  emptySection,
-  expectError,
-  expectOk,
-  getBoard,
-  item,
-  position,
-  readContent,
-  uid,
-} from './helpers';
+import { useTestServer } from '../support/server';
+import { categorySection, createBoard, createIntegration, emptySection, expectError, expectOk, getBoard, item, position, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const put = (boardId: string, body: unknown, key?: string | null) =>
   server.call('PUT', `/api/boards/${boardId}`, key === undefined ? { body } : { body, key });
@@ -32,7 +15,7 @@ async function versionOf(boardId: string): Promise<number> {
 }
 
 describe('PUT /api/boards/{id}', () => {
-  it('rule 1: settings, name, visibility and layouts are not accepted in the body', async () => {
+  it('PUT-1: settings, name, visibility and layouts are not accepted in the body', async () => {
     const board = await createBoard(server);
     const { sections, items } = await readContent(server, board.boardId);
     for (const extra of [{ name: 'x' }, { pageTitle: 'x' }, { isPublic: true }, { layouts: [] }, { id: board.boardId }]) {
@@ -41,20 +24,20 @@ describe('PUT /api/boards/{id}', () => {
     expect(await versionOf(board.boardId)).toBe(0);
   });
 
-  it('rule 2 and 12: {sections, items} from a GET is a valid body; the answer is a fresh read with the next version', async () => {
+  it('PUT-2, PUT-12: {sections, items} from a GET is a valid body; the answer is a fresh read with the next version', async () => {
     const board = await createBoard(server);
     const body = {
       sections: [
         emptySection(board.sectionId),
-        categorySection(uid('cat'), 'Apps', 1),
+        categorySection(unique('cat'), 'Apps', 1),
         {
-          id: 'dyn-' + uid(),
+          id: 'dyn-' + unique(),
           kind: 'dynamic',
           options: { title: 'Box', customCssClasses: ['a'], borderColor: '#ff0000' },
           layouts: [{ layoutId: board.layoutId, parentSectionId: board.sectionId, xOffset: 4, yOffset: 0, width: 3, height: 2 }],
         },
       ],
-      items: [item(uid('it'), [position(board.layoutId, board.sectionId, 0, 0, 2, 1)], { options: { a: 1 } })],
+      items: [item(unique('it'), [position(board.layoutId, board.sectionId, 0, 0, 2, 1)], { options: { a: 1 } })],
     };
     const first = expectOk(await put(board.boardId, body));
     expect(first.version).toBe(1);
@@ -66,13 +49,13 @@ describe('PUT /api/boards/{id}', () => {
     expect(second.items).toEqual(first.items);
   });
 
-  it('rule 3: absent sections and items are deleted; deleting a section removes the positions inside it', async () => {
+  it('PUT-3: absent sections and items are deleted; deleting a section removes the positions inside it', async () => {
     const board = await createBoard(server);
-    const mobile = uid('layout');
+    const mobile = unique('layout');
     await server.db('layouts').insert({ id: mobile, boardId: board.boardId, name: 'Mobile', columnCount: 4, breakpoint: 400 });
-    const second = uid('sec');
-    const kept = item(uid('keep'), [position(board.layoutId, board.sectionId), position(mobile, second)]);
-    const dropped = item(uid('drop'), [position(board.layoutId, board.sectionId, 1, 0)]);
+    const second = unique('sec');
+    const kept = item(unique('keep'), [position(board.layoutId, board.sectionId), position(mobile, second)]);
+    const dropped = item(unique('drop'), [position(board.layoutId, board.sectionId, 1, 0)]);
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId), emptySection(second, 1)], items: [kept, dropped] }));
     const doc = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [{ ...kept, layouts: [kept.layouts[0]] }] }));
     expect(doc.sections.map((s: any) => s.id)).toEqual([board.sectionId]);
@@ -82,15 +65,15 @@ describe('PUT /api/boards/{id}', () => {
     expect(await server.db('items').where({ id: dropped.id })).toHaveLength(0);
   });
 
-  it('rule 4: elements are added with client-minted ids; an id used on another board is a 409 and nothing is written', async () => {
+  it('PUT-4: elements are added with client-minted ids; an id used on another board is a 409 and nothing is written', async () => {
     const board = await createBoard(server);
     const other = await createBoard(server);
-    const newItem = item(uid('new'), [position(board.layoutId, board.sectionId)]);
+    const newItem = item(unique('new'), [position(board.layoutId, board.sectionId)]);
     const added = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [newItem] }));
     expect(added.items.map((i: any) => i.id)).toEqual([newItem.id]);
 
     const stolen = { ...newItem, layouts: [position(other.layoutId, other.sectionId)] };
-    const otherNew = item(uid('fresh'), [position(other.layoutId, other.sectionId)]);
+    const otherNew = item(unique('fresh'), [position(other.layoutId, other.sectionId)]);
     expectError(
       await put(other.boardId, { sections: [emptySection(other.sectionId), emptySection(board.sectionId, 1)], items: [stolen, otherNew] }),
       409,
@@ -101,11 +84,11 @@ describe('PUT /api/boards/{id}', () => {
     expect(await server.db('items').where({ id: otherNew.id })).toHaveLength(0);
   });
 
-  it('rule 5: an existing item only gets its existing positions updated, never a new one; new items get exactly the entries sent', async () => {
+  it('PUT-5: an existing item only gets its existing positions updated, never a new one; new items get exactly the entries sent', async () => {
     const board = await createBoard(server);
-    const mobile = uid('layout');
+    const mobile = unique('layout');
     await server.db('layouts').insert({ id: mobile, boardId: board.boardId, name: 'Mobile', columnCount: 4, breakpoint: 400 });
-    const it = item(uid('it'), [position(board.layoutId, board.sectionId, 0, 0, 2, 1)]);
+    const it = item(unique('it'), [position(board.layoutId, board.sectionId, 0, 0, 2, 1)]);
     const created = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [it] }));
     expect(created.items[0].layouts).toEqual([position(board.layoutId, board.sectionId, 0, 0, 2, 1)]);
 
@@ -115,7 +98,7 @@ describe('PUT /api/boards/{id}', () => {
     expect(await server.db('item_layouts').where({ itemId: it.id, layoutId: mobile })).toHaveLength(0);
   });
 
-  it('rule 6: kind never changes; a category payload on a stored empty section leaves it empty with a null name', async () => {
+  it('PUT-6: kind never changes; a category payload on a stored empty section leaves it empty with a null name', async () => {
     const board = await createBoard(server);
     const doc = expectOk(
       await put(board.boardId, { sections: [{ id: board.sectionId, kind: 'category', name: 'Test', yOffset: 1, xOffset: 0, collapsed: true }], items: [] }),
@@ -125,9 +108,9 @@ describe('PUT /api/boards/{id}', () => {
     expect(row).toMatchObject({ kind: 'empty', name: null, yOffset: 1 });
   });
 
-  it('rule 6: a category is renamed and moved; sent as a dynamic payload it stays a readable category', async () => {
+  it('PUT-6: a category is renamed and moved; sent as a dynamic payload it stays a readable category', async () => {
     const board = await createBoard(server);
-    const cat = uid('cat');
+    const cat = unique('cat');
     expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId), categorySection(cat, 'Before', 1)], items: [] }));
     const renamed = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId), categorySection(cat, 'After', 3)], items: [] }));
     expect(renamed.sections[1]).toEqual({ id: cat, kind: 'category', name: 'After', yOffset: 3, xOffset: 0, collapsed: false });
@@ -143,9 +126,9 @@ describe('PUT /api/boards/{id}', () => {
     expectOk(await getBoard(server, board.boardId));
   });
 
-  it('rule 7: xOffset of category and empty sections is required but stored as 0', async () => {
+  it('PUT-7: xOffset of category and empty sections is required but stored as 0', async () => {
     const board = await createBoard(server);
-    const cat = uid('cat');
+    const cat = unique('cat');
     const doc = expectOk(
       await put(board.boardId, { sections: [{ ...emptySection(board.sectionId), xOffset: 7 }, { ...categorySection(cat, 'C', 2), xOffset: 5 }], items: [] }),
     );
@@ -155,38 +138,38 @@ describe('PUT /api/boards/{id}', () => {
     expectError(await put(board.boardId, { sections: [withoutX], items: [] }), 400, 'BAD_REQUEST', 'Input validation failed');
   });
 
-  it('rule 8: collapsed cannot be written', async () => {
+  it('PUT-8: collapsed cannot be written', async () => {
     const board = await createBoard(server);
-    const cat = uid('cat');
+    const cat = unique('cat');
     const doc = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId), { ...categorySection(cat, 'C'), collapsed: true }], items: [] }));
     expect(doc.sections[1].collapsed).toBe(false);
     expect(await server.db('section_collapse_states').where({ sectionId: cat })).toHaveLength(0);
   });
 
-  it('rule 9: widget options are stored as written, misspelled keys included', async () => {
+  it('PUT-9: widget options are stored as written, misspelled keys included', async () => {
     const board = await createBoard(server);
-    const it = item(uid('it'), [position(board.layoutId, board.sectionId)], { options: { is24HourFromat: true, nested: { list: [1, 'two'] } } });
+    const it = item(unique('it'), [position(board.layoutId, board.sectionId)], { options: { is24HourFromat: true, nested: { list: [1, 'two'] } } });
     const doc = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [it] }));
     expect(doc.items[0].options).toEqual({ is24HourFromat: true, nested: { list: [1, 'two'] } });
   });
 
-  it('rule 10: an item without a position for every layout is accepted', async () => {
+  it('PUT-10: an item without a position for every layout is accepted', async () => {
     const board = await createBoard(server);
-    const it = item(uid('it'), []);
+    const it = item(unique('it'), []);
     const doc = expectOk(await put(board.boardId, { sections: [emptySection(board.sectionId)], items: [it] }));
     expect(doc.items[0].layouts).toEqual([]);
   });
 
-  it('rule 13: items of unknown kinds are invisible, not deleted and not updated by a save', async () => {
+  it('PUT-13: items of unknown kinds are invisible, not deleted and not updated by a save', async () => {
     const board = await createBoard(server);
-    const legacy = uid('legacy');
+    const legacy = unique('legacy');
     const integrationId = await createIntegration(server);
     await server.db('items').insert({ id: legacy, boardId: board.boardId, kind: 'retiredWidget', options: '{"keep":true}', advancedOptions: '{}' });
     await server.db('item_layouts').insert({ itemId: legacy, layoutId: board.layoutId, sectionId: board.sectionId, xOffset: 5, yOffset: 5, width: 1, height: 1 });
     await server.db('integration_items').insert({ itemId: legacy, integrationId });
     const { sections, items } = await readContent(server, board.boardId);
     expect(items).toEqual([]);
-    expectOk(await put(board.boardId, { sections, items: [item(uid('new'), [position(board.layoutId, board.sectionId)])] }));
+    expectOk(await put(board.boardId, { sections, items: [item(unique('new'), [position(board.layoutId, board.sectionId)])] }));
     expectOk(await put(board.boardId, { sections, items: [] }));
     expect(await server.db('items').where({ id: legacy }).first()).toMatchObject({ kind: 'retiredWidget', options: { keep: true } });
     expect(await server.db('item_layouts').where({ itemId: legacy })).toHaveLength(1);

@@ -1,14 +1,9 @@
+import { unique } from '../support/unique';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { categorySection, createBoard, emptySection, expectError, expectOk, item, position, readContent, uid } from './helpers';
+import { useTestServer } from '../support/server';
+import { categorySection, createBoard, emptySection, expectError, expectOk, item, position, readContent } from './helpers';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
 const addSection = (boardId: string, body: unknown, key?: string | null) =>
@@ -19,12 +14,12 @@ const deleteSection = (boardId: string, sectionId: string) => server.call('DELET
 describe('POST /api/boards/{id}/sections', () => {
   it('adds one section (201, full document, version + 1)', async () => {
     const board = await createBoard(server);
-    const cat = categorySection(uid('cat'), 'Media', 1);
+    const cat = categorySection(unique('cat'), 'Media', 1);
     const doc = expectOk(await addSection(board.boardId, cat), 201);
     expect(doc.version).toBe(1);
     expect(doc.sections).toEqual([emptySection(board.sectionId), cat]);
     const dyn = {
-      id: uid('dyn'),
+      id: unique('dyn'),
       kind: 'dynamic',
       options: { title: 'Inner' },
       layouts: [{ layoutId: board.layoutId, parentSectionId: cat.id, xOffset: 0, yOffset: 0, width: 2, height: 2 }],
@@ -43,16 +38,16 @@ describe('POST /api/boards/{id}/sections', () => {
 
   it('validates the body and needs modify', async () => {
     const board = await createBoard(server, { isPublic: true });
-    expectError(await addSection(board.boardId, { id: uid('s'), kind: 'weird', yOffset: 0, xOffset: 0 }), 400, 'BAD_REQUEST', 'Input validation failed');
-    expectError(await addSection(board.boardId, { section: emptySection(uid('s')) }), 400, 'BAD_REQUEST', 'Input validation failed');
-    expectError(await addSection(board.boardId, emptySection(uid('s')), null), 401, 'UNAUTHORIZED');
+    expectError(await addSection(board.boardId, { id: unique('s'), kind: 'weird', yOffset: 0, xOffset: 0 }), 400, 'BAD_REQUEST', 'Input validation failed');
+    expectError(await addSection(board.boardId, { section: emptySection(unique('s')) }), 400, 'BAD_REQUEST', 'Input validation failed');
+    expectError(await addSection(board.boardId, emptySection(unique('s')), null), 401, 'UNAUTHORIZED');
     const viewer = await createActor(server);
-    expectError(await addSection(board.boardId, emptySection(uid('s')), viewer.key), 404, 'NOT_FOUND', 'Board not found');
+    expectError(await addSection(board.boardId, emptySection(unique('s')), viewer.key), 404, 'NOT_FOUND', 'Board not found');
   });
 
   it('concurrent granular changes never lose an update: each is saved or answered with the version conflict', async () => {
     const board = await createBoard(server);
-    const ids = Array.from({ length: 5 }, (_, n) => `concurrent${n}-${uid()}`);
+    const ids = Array.from({ length: 5 }, (_, n) => `concurrent${n}-${unique()}`);
     const results = await Promise.all(ids.map((id, n) => addSection(board.boardId, emptySection(id, n + 1))));
     const saved = ids.filter((_, n) => results[n].status === 201);
     for (const result of results) {
@@ -68,7 +63,7 @@ describe('POST /api/boards/{id}/sections', () => {
 describe('PATCH /api/boards/{id}/sections/{sectionId}', () => {
   it('replaces one section; the body is the section itself', async () => {
     const board = await createBoard(server);
-    const cat = categorySection(uid('cat'), 'Before', 1);
+    const cat = categorySection(unique('cat'), 'Before', 1);
     expectOk(await addSection(board.boardId, cat), 201);
     const doc = expectOk(await patchSection(board.boardId, cat.id, { ...cat, name: 'After', yOffset: 5, xOffset: 3 }));
     expect(doc.sections[1]).toEqual({ ...cat, name: 'After', yOffset: 5, xOffset: 0 });
@@ -92,15 +87,15 @@ describe('PATCH /api/boards/{id}/sections/{sectionId}', () => {
 describe('DELETE /api/boards/{id}/sections/{sectionId}', () => {
   it('400 while the section holds items or a nested dynamic section; removes it once empty', async () => {
     const board = await createBoard(server);
-    const holder = uid('holder');
-    const parent = uid('parent');
+    const holder = unique('holder');
+    const parent = unique('parent');
     const dyn = {
-      id: uid('dyn'),
+      id: unique('dyn'),
       kind: 'dynamic',
       options: {},
       layouts: [{ layoutId: board.layoutId, parentSectionId: parent, xOffset: 0, yOffset: 0, width: 1, height: 1 }],
     };
-    const it = item(uid('it'), [position(board.layoutId, holder)]);
+    const it = item(unique('it'), [position(board.layoutId, holder)]);
     expectOk(
       await server.call('PUT', `/api/boards/${board.boardId}`, {
         body: { sections: [emptySection(board.sectionId), emptySection(holder, 1), emptySection(parent, 2), dyn], items: [it] },

@@ -1,15 +1,10 @@
+import { unique } from '../support/unique';
 import { newId } from '../../src/db/ids';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { boardRow, createBoard, expectError, grantGroup, grantUser, uniqueName } from './fixtures';
+import { useTestServer } from '../support/server';
+import { boardRow, createBoard, expectError, grantGroup, grantUser } from './fixtures';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 async function serverSettings() {
   const result = await server.call('GET', '/api/settings/board');
@@ -243,13 +238,13 @@ describe('board grants: GET and PUT /api/boards/{id}/permissions', () => {
       }),
       400,
       'BAD_REQUEST',
-      'Unknown user IDs: ghost1, ghost2',
+      'Unknown user ids: ghost1, ghost2',
     );
     expectError(
       await server.call('PUT', `/api/boards/${boardId}/permissions`, { body: { users: [], groups: [{ groupId: 'ghostgroup', permission: 'view' }] } }),
       400,
       'BAD_REQUEST',
-      'Unknown group IDs: ghostgroup',
+      'Unknown group ids: ghostgroup',
     );
     expect(await server.db('board_user_permissions').where({ boardId })).toEqual(before);
   });
@@ -337,9 +332,9 @@ describe('server-wide board settings', () => {
 
 describe('names across routes', () => {
   it('a board renamed away frees its old name for a new board', async () => {
-    const name = uniqueName('Free');
+    const name = unique('Free');
     const boardId = await createBoard(server, { name });
-    expect((await server.call('PATCH', `/api/boards/${boardId}/name`, { body: { name: uniqueName() } })).status).toBe(204);
+    expect((await server.call('PATCH', `/api/boards/${boardId}/name`, { body: { name: unique('board-') } })).status).toBe(204);
     expect((await server.call('POST', '/api/boards', { body: { name: name.toLowerCase(), columnCount: 2, isPublic: false } })).status).toBe(201);
   });
 });

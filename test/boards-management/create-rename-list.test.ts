@@ -1,17 +1,12 @@
+import { unique } from '../support/unique';
 import { newId } from '../../src/db/ids';
 import { withNameConflictAs409 } from '../../src/boards/management/names';
 import { ApiError } from '../../src/core/errors';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { boardRow, createBoard, expectError, grantGroup, grantUser, uniqueName } from './fixtures';
+import { useTestServer } from '../support/server';
+import { boardRow, createBoard, expectError, grantGroup, grantUser } from './fixtures';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 async function boardCount(): Promise<number> {
   return Number((await server.db('boards').count({ n: '*' }))[0].n);
@@ -20,7 +15,7 @@ async function boardCount(): Promise<number> {
 describe('POST /api/boards', () => {
   it('creates the board with one empty section and the layout Base at breakpoint 0, in creation defaults', async () => {
     const actor = await createActor(server, { permissions: ['board-create'] });
-    const name = uniqueName('Home_Lab');
+    const name = unique('Home_Lab');
     const result = await server.call('POST', '/api/boards', { key: actor.key, body: { name, columnCount: 7, isPublic: true } });
     expect(result.status).toBe(201);
     expect(result.body).toEqual({ boardId: expect.stringMatching(/^[a-z][a-z0-9]{23}$/) });
@@ -85,13 +80,13 @@ describe('POST /api/boards', () => {
   it('accepts 255 characters of letters, digits, hyphen and underscore, and columnCount 1 and 24', async () => {
     const long = ('Ab9-_' + 'x'.repeat(250)).slice(0, 255);
     expect((await server.call('POST', '/api/boards', { body: { name: long, columnCount: 1, isPublic: false } })).status).toBe(201);
-    expect((await server.call('POST', '/api/boards', { body: { name: uniqueName(), columnCount: 24, isPublic: false } })).status).toBe(201);
+    expect((await server.call('POST', '/api/boards', { body: { name: unique('board-'), columnCount: 24, isPublic: false } })).status).toBe(201);
   });
 
   it.each([['the same name'], ['an upper-case variant'], ['a mixed-case variant']])(
     'answers 409 for %s of an existing board and writes nothing',
     async (variant) => {
-      const name = uniqueName('Taken');
+      const name = unique('Taken');
       await createBoard(server, { name });
       const clash = variant === 'the same name' ? name : variant === 'an upper-case variant' ? name.toUpperCase() : name.toLowerCase();
       const before = await boardCount();
@@ -107,7 +102,7 @@ describe('POST /api/boards', () => {
 
   it('lets exactly one of two simultaneous creates with the same name win; the other gets 409', async () => {
     for (let round = 0; round < 3; round++) {
-      const name = uniqueName('race');
+      const name = unique('race');
       const results = await Promise.all([
         server.call('POST', '/api/boards', { body: { name, columnCount: 4, isPublic: false } }),
         server.call('POST', '/api/boards', { body: { name: name.toUpperCase(), columnCount: 4, isPublic: false } }),
@@ -120,7 +115,7 @@ describe('POST /api/boards', () => {
   });
 
   it('turns a violation of the lower(name) index into the 409 (the path a lost race takes)', async () => {
-    const name = uniqueName('Indexed');
+    const name = unique('Indexed');
     await createBoard(server, { name });
     const write = withNameConflictAs409(() => server.db('boards').insert({ id: newId(), name: name.toLowerCase() }));
     await expect(write).rejects.toBeInstanceOf(ApiError);
@@ -137,14 +132,14 @@ describe('PATCH /api/boards/{id}/name', () => {
     const boardId = await createBoard(server);
     await server.db('boards').where({ id: boardId }).update({ version: 5 });
     const before = await boardRow(server, boardId);
-    const name = uniqueName('Renamed');
+    const name = unique('Renamed');
     expect(await server.call('PATCH', `/api/boards/${boardId}/name`, { body: { name } })).toMatchObject({ status: 204, body: undefined });
     const after = await boardRow(server, boardId);
     expect(after).toMatchObject({ name, version: 5, revision: before!.revision + 1 });
   });
 
   it('answers 409 when another board has the name in any letter case, and writes nothing', async () => {
-    const taken = uniqueName('newName');
+    const taken = unique('newName');
     await createBoard(server, { name: taken });
     const boardId = await createBoard(server);
     const before = await boardRow(server, boardId);
@@ -160,7 +155,7 @@ describe('PATCH /api/boards/{id}/name', () => {
   });
 
   it("allows changing the letter case of the board's own name", async () => {
-    const name = uniqueName('mine');
+    const name = unique('mine');
     const boardId = await createBoard(server, { name });
     expect((await server.call('PATCH', `/api/boards/${boardId}/name`, { body: { name: name.toUpperCase() } })).status).toBe(204);
     expect((await boardRow(server, boardId))!.name).toBe(name.toUpperCase());

@@ -1,15 +1,10 @@
+import { unique } from '../support/unique';
 import { newId } from '../../src/db/ids';
 import { createActor, Actor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { boardRow, createBoard, expectError, grantGroup, grantUser, uniqueName } from './fixtures';
+import { useTestServer } from '../support/server';
+import { boardRow, createBoard, expectError, grantGroup, grantUser } from './fixtures';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 interface Source {
   boardId: string;
@@ -25,7 +20,7 @@ interface Source {
  */
 async function sourceBoard(owner: Actor): Promise<Source> {
   const db = server.db;
-  const name = uniqueName('Source');
+  const name = unique('Source');
   const boardId = await createBoard(server, { key: owner.key, name, isPublic: true, columnCount: 12 });
   await db('boards').where({ id: boardId }).update({
     pageTitle: 'Lab',
@@ -134,7 +129,7 @@ describe('POST /api/boards/{id}/duplicate', () => {
     const sourceBefore = await contents(source.boardId);
     const sourceRowBefore = await boardRow(server, source.boardId);
 
-    const name = uniqueName('Copy');
+    const name = unique('Copy');
     const result = await server.call('POST', `/api/boards/${source.boardId}/duplicate`, { key: caller.key, body: { name } });
     expect(result.status).toBe(201);
     const copyId = result.body.boardId;
@@ -174,7 +169,7 @@ describe('POST /api/boards/{id}/duplicate', () => {
   it('copies every binding for a holder of integration-use-all', async () => {
     const owner = await createActor(server, { permissions: ['board-create', 'integration-use-all'] });
     const source = await sourceBoard(owner);
-    const result = await server.call('POST', `/api/boards/${source.boardId}/duplicate`, { key: owner.key, body: { name: uniqueName() } });
+    const result = await server.call('POST', `/api/boards/${source.boardId}/duplicate`, { key: owner.key, body: { name: unique('board-') } });
     expect(result.status).toBe(201);
     expect((await contents(result.body.boardId)).bindings).toHaveLength(3);
   });
@@ -182,7 +177,7 @@ describe('POST /api/boards/{id}/duplicate', () => {
   it('drops every binding when the caller may use none (the creator without integration grants)', async () => {
     const owner = await createActor(server, { permissions: ['board-create'] });
     const source = await sourceBoard(owner);
-    const result = await server.call('POST', `/api/boards/${source.boardId}/duplicate`, { key: owner.key, body: { name: uniqueName() } });
+    const result = await server.call('POST', `/api/boards/${source.boardId}/duplicate`, { key: owner.key, body: { name: unique('board-') } });
     expect(result.status).toBe(201);
     const copy = await contents(result.body.boardId);
     expect(copy.bindings).toEqual([]);
@@ -196,7 +191,7 @@ describe('POST /api/boards/{id}/duplicate', () => {
       const owner = await createActor(server, { permissions: ['board-create'] });
       source = await sourceBoard(owner);
       await server.db('boards').where({ id: source.boardId }).update({ isPublic: false });
-      existing = uniqueName('Existing');
+      existing = unique('Existing');
       await createBoard(server, { name: existing });
     });
 
@@ -260,7 +255,7 @@ describe('POST /api/boards/{id}/duplicate', () => {
 
   it('two simultaneous duplicates to the same name: one 201, one 409', async () => {
     const boardId = await createBoard(server);
-    const name = uniqueName('twin');
+    const name = unique('twin');
     const results = await Promise.all([
       server.call('POST', `/api/boards/${boardId}/duplicate`, { body: { name } }),
       server.call('POST', `/api/boards/${boardId}/duplicate`, { body: { name: name.toUpperCase() } }),

@@ -1,11 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { unique } from '../support/unique';
 import type { TestServer } from '../support/server';
 export { expectError } from '../support/expect';
-
-/** A board name nobody else uses. */
-export function uniqueName(prefix = 'board'): string {
-  return `${prefix}-${randomBytes(5).toString('hex')}`;
-}
 
 
 /** Creates a board over the API with the given key (the admin key by default) and returns its id. */
@@ -15,7 +10,7 @@ export async function createBoard(
 ): Promise<string> {
   const result = await server.call('POST', '/api/boards', {
     key: options.key ?? server.adminKey,
-    body: { name: options.name ?? uniqueName(), columnCount: options.columnCount ?? 12, isPublic: options.isPublic ?? false },
+    body: { name: options.name ?? unique('board-'), columnCount: options.columnCount ?? 12, isPublic: options.isPublic ?? false },
   });
   if (result.status !== 201) throw new Error(`createBoard: ${result.status} ${JSON.stringify(result.body)}`);
   return result.body.boardId;

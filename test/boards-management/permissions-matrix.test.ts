@@ -3,9 +3,10 @@
  * the spec implies (board permission failures are 404 `Board not found`, missing global permissions 403
  * `Permission denied`, anonymous writes 401) and that a refused request wrote nothing.
  */
+import { unique } from '../support/unique';
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
-import { createBoard, expectError, grantGroup, grantUser, uniqueName } from './fixtures';
+import { useTestServer } from '../support/server';
+import { createBoard, expectError, grantGroup, grantUser } from './fixtures';
 
 type ActorName =
   | 'anonymous'
@@ -60,7 +61,7 @@ interface Route {
 
 const board404 = (allowed: Set<ActorName>, ok: number) => (actor: ActorName) => (allowed.has(actor) ? ok : 404);
 
-let server: TestServer;
+const server = useTestServer();
 const actors = {} as Record<ActorName, Actor>;
 let viewActorId: string;
 
@@ -68,17 +69,17 @@ const routes: Route[] = [
   { name: 'GET /api/boards', request: () => ({ method: 'GET', path: '/api/boards' }), expect: () => 200 },
   {
     name: 'POST /api/boards',
-    request: () => ({ method: 'POST', path: '/api/boards', body: { name: uniqueName('new'), columnCount: 10, isPublic: false } }),
+    request: () => ({ method: 'POST', path: '/api/boards', body: { name: unique('new'), columnCount: 10, isPublic: false } }),
     expect: (actor) => (boardCreators.has(actor) ? 201 : 403),
   },
   {
     name: 'POST /api/boards/{id}/duplicate',
-    request: (id) => ({ method: 'POST', path: `/api/boards/${id}/duplicate`, body: { name: uniqueName('copy') } }),
+    request: (id) => ({ method: 'POST', path: `/api/boards/${id}/duplicate`, body: { name: unique('copy') } }),
     expect: (actor) => (!boardCreators.has(actor) ? 403 : viewers.has(actor) ? 201 : 404),
   },
   {
     name: 'PATCH /api/boards/{id}/name',
-    request: (id) => ({ method: 'PATCH', path: `/api/boards/${id}/name`, body: { name: uniqueName('renamed') } }),
+    request: (id) => ({ method: 'PATCH', path: `/api/boards/${id}/name`, body: { name: unique('renamed') } }),
     expect: board404(fullHolders, 204),
   },
   {
@@ -121,7 +122,6 @@ const routes: Route[] = [
 ];
 
 beforeAll(async () => {
-  server = await startTestServer();
   const make = async (options: Parameters<typeof createActor>[1]): Promise<Actor> => {
     const actor = await createActor(server, options);
     return { key: actor.key, userId: actor.userId, groupId: actor.groupId };
@@ -140,9 +140,6 @@ beforeAll(async () => {
   actors.admin = await make({ permissions: ['admin'] });
   actors.scopedKey = await make({ permissions: ['admin'], scopes: ['board-view-all'] });
   viewActorId = actors.view.userId!;
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 /** A private board created by `creator`, with user rows for view/modify/full and a modify row for the group. */
@@ -207,14 +204,14 @@ describe('permission matrix of the board management routes', () => {
       'Board not found',
     );
     expectError(await server.call('DELETE', `/api/boards/${boardId}`, { key: actors.noGrant.key }), 404, 'NOT_FOUND', 'Board not found');
-    const duplicated = await server.call('POST', `/api/boards/${boardId}/duplicate`, { key: actors.noGrant.key, body: { name: uniqueName() } });
+    const duplicated = await server.call('POST', `/api/boards/${boardId}/duplicate`, { key: actors.noGrant.key, body: { name: unique('board-') } });
     expect(duplicated.status).toBe(201);
   });
 
   it('a group full row grants full access and a group view row only view access', async () => {
     const fullBoard = await createBoard(server, { key: actors.creator.key! });
     await grantGroup(server, fullBoard, actors.groupModify.groupId!, 'full');
-    expect((await server.call('PATCH', `/api/boards/${fullBoard}/name`, { key: actors.groupModify.key, body: { name: uniqueName() } })).status).toBe(204);
+    expect((await server.call('PATCH', `/api/boards/${fullBoard}/name`, { key: actors.groupModify.key, body: { name: unique('board-') } })).status).toBe(204);
 
     const viewBoard = await createBoard(server, { key: actors.creator.key! });
     await grantGroup(server, viewBoard, actors.groupModify.groupId!, 'view');

@@ -1,13 +1,7 @@
 import { runCli } from '../../src/cli/main';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 describe('tessera CLI', () => {
   it('creates a user, a group with permissions and a key that works over HTTP', async () => {

@@ -1,3 +1,4 @@
+import { unique } from '../support/unique';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -6,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { call, startTestServer, TestServer } from '../support/server';
-import { categorySection, createBoard, emptySection, expectOk, getBoard, item, position, uid } from '../boards-document/helpers';
+import { categorySection, createBoard, emptySection, expectOk, getBoard, item, position } from '../boards-document/helpers';
 
 const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
 
@@ -30,10 +31,10 @@ describe('a failure inside a save', () => {
 
   it('leaves the board exactly as before, answering a 500 that leaks nothing', async () => {
     const board = await createBoard(server);
-    const kept = uid('kept');
-    const removed = uid('removed');
-    const category = uid('cat');
-    const doomed = uid('doomed');
+    const kept = unique('kept');
+    const removed = unique('removed');
+    const category = unique('cat');
+    const doomed = unique('doomed');
     const seeded = await server.call('PUT', `/api/boards/${board.boardId}`, {
       body: {
         sections: [emptySection(board.sectionId), categorySection(category, 'Before', 1), categorySection(doomed, 'Doomed', 2)],
@@ -49,7 +50,7 @@ describe('a failure inside a save', () => {
         sections: [emptySection(board.sectionId), categorySection(category, 'After', 1)],
         items: [
           item(kept, [position(board.layoutId, board.sectionId, 5, 5)], { options: { changed: true } }),
-          item(uid('added'), [position(board.layoutId, board.sectionId, 2, 0)]),
+          item(unique('added'), [position(board.layoutId, board.sectionId, 2, 0)]),
         ],
       },
     });
@@ -122,7 +123,8 @@ describe('SIGTERM under load', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const base = `http://127.0.0.1:${port}`;
     try {
-      for (let i = 0; i < 120; i++) {
+      // Up to 90 s: a cold start on a loaded machine is slow.
+      for (let i = 0; i < 360; i++) {
         if ((await fetch(`${base}/api/health/ready`).then((r) => r.status, () => 0)) === 200) break;
         await new Promise((resolve) => setTimeout(resolve, 250));
       }
@@ -147,7 +149,7 @@ describe('SIGTERM under load', () => {
       if (child.exitCode === null) child.kill('SIGKILL');
       rmSync(dataDir, { recursive: true, force: true });
     }
-  });
+  }, 150_000);
 });
 
 function postOnOwnConnection(port: number, urlPath: string, body: unknown): Promise<{ status: number }> {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { listOperations } from './openapi';
 import { formatReport, runFuzz } from './runner';
 import { contractFetch } from '../support/contract';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 
 /**
  * The CI-sized fuzz run: every operation of generated/openapi.json against the in-process server, fixed seed, bounded
@@ -13,13 +13,7 @@ const runs = Number(process.env.FUZZ_RUNS ?? 20);
 const seed = Number(process.env.FUZZ_SEED ?? 20240611);
 const document = JSON.parse(readFileSync(path.resolve(__dirname, '../../generated/openapi.json'), 'utf8'));
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 it('finds no contract violation on any operation', async () => {
   const lines: string[] = [];

@@ -1,15 +1,9 @@
 /**
  * Minimal counterexamples the fuzzer found, kept as plain tests so they stay fixed.
  */
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server?.stop();
-});
+const server = useTestServer();
 
 it('POST /api/auth/login {"username":"\\u0000","password":"a"} is a 400, not a 500 (NUL reached PostgreSQL)', async () => {
   const { response, error } = await server.clientFor(null).POST('/api/auth/login', { body: { username: '\u0000', password: 'a' } });

@@ -1,6 +1,6 @@
 import { createActor, Actor } from '../support/actors';
 import { expectError } from '../support/expect';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { createBoard, grantBoard, TestBoard } from '../boards-document/helpers';
 
 /**
@@ -8,7 +8,7 @@ import { createBoard, grantBoard, TestBoard } from '../boards-document/helpers';
  * Sent all at once, a mix of callers and boards must each get exactly the answer it would get alone, and a change
  * in the database must be seen by the very next batch.
  */
-let server: TestServer;
+const server = useTestServer();
 let viewer: Actor;
 let stranger: Actor;
 let grouped: Actor;
@@ -17,7 +17,6 @@ let publicBoard: TestBoard;
 let groupBoard: TestBoard;
 
 beforeAll(async () => {
-  server = await startTestServer();
   viewer = await createActor(server);
   stranger = await createActor(server);
   grouped = await createActor(server, { permissions: [] });
@@ -26,9 +25,6 @@ beforeAll(async () => {
   groupBoard = await createBoard(server);
   await grantBoard(server, privateBoard.boardId, viewer.userId, 'view');
   await server.db('board_group_permissions').insert({ boardId: groupBoard.boardId, groupId: grouped.groupId, permission: 'view' });
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 const read = (boardId: string, key: string | null) => server.call('GET', `/api/boards/${boardId}`, { key });

@@ -1,7 +1,7 @@
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { createActor } from '../support/actors';
 import { expectError } from '../support/expect';
-import { call, CallOptions, startTestServer, TestServer } from '../support/server';
+import { call, CallOptions, useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 
 /**
@@ -9,13 +9,7 @@ import { unique } from '../support/unique';
  * from browsers, conditional requests and cache busters. Transport tests talk to the server directly (a contract
  * proxy in front would answer malformed requests itself and rewrites Host, which the Origin check compares with).
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const direct = (method: string, path: string, options: CallOptions = {}) => call(server.directUrl, method, path, { key: server.adminKey, ...options });
 

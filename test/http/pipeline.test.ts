@@ -1,4 +1,4 @@
-import { call, CallOptions, startTestServer, TestServer } from '../support/server';
+import { call, CallOptions, startTestServer, TestServer, useTestServer } from '../support/server';
 
 /**
  * These tests are about the HTTP transport of the server itself (bodies, limits, shutdown), so they talk to it
@@ -7,13 +7,7 @@ import { call, CallOptions, startTestServer, TestServer } from '../support/serve
 const direct = (target: TestServer, method: string, path: string, options: CallOptions = {}) =>
   call(target.directUrl, method, path, { key: target.adminKey, ...options });
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer({ BODY_LIMIT: '2kb' });
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer({ BODY_LIMIT: '2kb' });
 
 describe('request pipeline', () => {
   it('answers unknown routes with a 404 error body', async () => {
@@ -70,7 +64,7 @@ describe('request pipeline', () => {
     expect(withKey.body).toEqual({ message: 'Malformed percent-encoding in path parameter "id"', code: 'BAD_REQUEST', data: {} });
     const withCookie = await direct(server, 'GET', '/api/boards/%E0%A4%A', { key: null, headers: { Cookie: 'tessera_session=unknown' } });
     expect(withCookie.status).toBe(400);
-    expect(withCookie.body).toEqual({ message: 'Malformed percent-encoding in path', code: 'BAD_REQUEST', data: {} });
+    expect(withCookie.body).toEqual({ message: 'Malformed percent-encoding in path parameter "id"', code: 'BAD_REQUEST', data: {} });
   });
 
   it('sends a request id with every answer', async () => {

@@ -1,19 +1,13 @@
-import { categorySection, createBoard, emptySection, item, position, uid } from '../boards-document/helpers';
+import { categorySection, createBoard, emptySection, item, position } from '../boards-document/helpers';
 import { expectError } from '../support/expect';
-import { call, startTestServer, TestServer } from '../support/server';
+import { call, useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 
 /**
  * Text PostgreSQL cannot store (lone UTF-16 surrogates, NUL) is refused by one check of every request, whatever
  * route or field it is sent to: a 400 naming its JSON pointer, never a database error.
  */
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const reason = 'lone UTF-16 surrogates and NUL characters cannot be stored';
 
@@ -28,16 +22,16 @@ describe('unstorable text in a request body', () => {
     ['a NUL', 'a\u0000'],
   ])('%s in a category name of PUT /api/boards/{id}', async (_label, name) => {
     const board = await createBoard(server);
-    const body = { sections: [emptySection(board.sectionId), categorySection(uid('cat'), name)], items: [] };
+    const body = { sections: [emptySection(board.sectionId), categorySection(unique('cat'), name)], items: [] };
     expectInvalidText(await server.call('PUT', `/api/boards/${board.boardId}`, { body }), '/sections/1/name');
     expect(await server.db('sections').where({ boardId: board.boardId })).toHaveLength(1);
   });
 
   it('in a section name of POST and PATCH /api/boards/{id}/sections', async () => {
     const board = await createBoard(server);
-    const added = await server.call('POST', `/api/boards/${board.boardId}/sections`, { body: categorySection(uid('cat'), '\udc00') });
+    const added = await server.call('POST', `/api/boards/${board.boardId}/sections`, { body: categorySection(unique('cat'), '\udc00') });
     expectInvalidText(added, '/name');
-    const cat = categorySection(uid('cat'), 'Fine');
+    const cat = categorySection(unique('cat'), 'Fine');
     expect((await server.call('POST', `/api/boards/${board.boardId}/sections`, { body: cat })).status).toBe(201);
     const patched = await server.call('PATCH', `/api/boards/${board.boardId}/sections/${cat.id}`, { body: { ...cat, name: 'x\ud83d' } });
     expectInvalidText(patched, '/name');
@@ -54,7 +48,7 @@ describe('unstorable text in a request body', () => {
     const board = await createBoard(server);
     const put = (options: unknown) =>
       server.call('PUT', `/api/boards/${board.boardId}`, {
-        body: { sections: [emptySection(board.sectionId)], items: [item(uid('item'), [position(board.layoutId, board.sectionId)], { options })] },
+        body: { sections: [emptySection(board.sectionId)], items: [item(unique('item'), [position(board.layoutId, board.sectionId)], { options })] },
       });
     expectInvalidText(await put({ ['k\ud800']: 1 }), '/items/0/options/k\ud800');
     expectInvalidText(await put({ deep: ['ok', 'bad\u0000'] }), '/items/0/options/deep/1');
@@ -109,7 +103,7 @@ describe('numbers that would not be stored as sent', () => {
   ])('PUT /api/boards/{id} refuses %s in item options', async (number, path) => {
     const board = await createBoard(server);
     const options = { fine: 'NUMBER:1.0', big: `NUMBER:${number}` };
-    const body = { sections: [emptySection(board.sectionId)], items: [item(uid('item'), [position(board.layoutId, board.sectionId)], { options })] };
+    const body = { sections: [emptySection(board.sectionId)], items: [item(unique('item'), [position(board.layoutId, board.sectionId)], { options })] };
     expectInvalidNumber(await send('PUT', `/api/boards/${board.boardId}`, body), path);
     expect(await server.db('items').where({ boardId: board.boardId })).toHaveLength(0);
   });

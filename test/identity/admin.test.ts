@@ -1,13 +1,7 @@
 import { createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 describe('users', () => {
   it('creates, lists and deletes a user', async () => {

@@ -1,15 +1,9 @@
 import { Actor, createActor } from '../support/actors';
 import { expectError } from '../support/expect';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 const beyondScopes = 'Permission denied: an API key cannot create a key with scopes beyond its own';
 const laterExpiry = 'Permission denied: an API key cannot create a key that expires later than itself';

@@ -1,14 +1,8 @@
 import { createActor } from '../support/actors';
-import { call, startTestServer, TestServer } from '../support/server';
+import { call, useTestServer } from '../support/server';
 import { expectError } from '../support/expect';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 
 describe('API-key authentication', () => {

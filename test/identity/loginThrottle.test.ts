@@ -1,16 +1,12 @@
 import { createActor } from '../support/actors';
 import { expectError } from '../support/expect';
-import { CallResult, SiblingServer, startTestServer, TestServer } from '../support/server';
+import { CallResult, SiblingServer, TestServer, useTestServer } from '../support/server';
 
-let server: TestServer;
+const server = useTestServer();
 /** A second instance on the same database, on PostgreSQL. */
 let sibling: SiblingServer | null = null;
 beforeAll(async () => {
-  server = await startTestServer();
   if (process.env.TEST_DATABASE_URL) sibling = await server.startSibling();
-});
-afterAll(async () => {
-  await server.stop();
 });
 
 type Login = (body: { username: string; password: string }) => Promise<CallResult>;

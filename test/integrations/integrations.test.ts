@@ -5,17 +5,11 @@ import { integrationKinds } from '../../src/integrations/kinds';
 import type { GlobalPermission } from '../../src/identity/permissions';
 import { loadPrincipal } from '../../src/identity/principal';
 import { Actor, createActor } from '../support/actors';
-import { startTestServer, TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { expectError } from '../support/expect';
 import { unique } from '../support/unique';
 
-let server: TestServer;
-beforeAll(async () => {
-  server = await startTestServer();
-});
-afterAll(async () => {
-  await server.stop();
-});
+const server = useTestServer();
 
 
 

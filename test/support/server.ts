@@ -147,3 +147,25 @@ async function createTestDatabase(): Promise<{ db: Db; openAgain: (() => Db) | n
     },
   };
 }
+
+/**
+ * The test file's server: started before its first test, stopped after its last. The returned object stands for the
+ * server once started (`server.call(…)`, `server.db`, …), so test files declare it in one line.
+ */
+export function useTestServer(env: Record<string, string> = {}): TestServer {
+  let started: TestServer | undefined;
+  // Starting PGlite and the app takes seconds, more on a loaded machine: a longer limit than the tests'.
+  beforeAll(async () => {
+    started = await startTestServer(env);
+  }, 180_000);
+  afterAll(async () => {
+    await started?.stop();
+  });
+  return new Proxy({} as TestServer, {
+    get(_target, property) {
+      if (!started) throw new Error(`the test server is not started yet (read of "${String(property)}" outside a test)`);
+      // The server's functions are closures (no `this`), and `db` is a knex function with properties: returned as is.
+      return Reflect.get(started, property, started);
+    },
+  });
+}

@@ -1,4 +1,9 @@
 import { randomBytes } from 'node:crypto';
 
-/** A name no other test run uses: `prefix-` and 8 random hex digits. */
-export const unique = (prefix: string) => `${prefix}-${randomBytes(4).toString('hex')}`;
+let counter = 0;
+
+/**
+ * An id or name no other test (or test run) uses: the prefix, a counter and 10 random hex digits. Fits the Id schema
+ * and board names (letters, digits, `-`, `_`) whenever the prefix does.
+ */
+export const unique = (prefix = 'id') => `${prefix}${(counter++).toString(36)}${randomBytes(5).toString('hex')}`;

@@ -4,6 +4,10 @@ import type { Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { listIds, shownIds } from './validate';
 import { whereAmong } from '../../db/idList';
+import { HistoryContext, recordStateChange } from '../history/record';
+import { emptyWrites } from './contentPlan';
+import { stateAfterContentWrites } from './stateAfter';
+import { loadBoardState, lockBoardForWrite } from './store';
 
 /** 400 `Invalid integration IDs: <ids>` for ids that are not integrations. One query, also for an empty list. */
 export async function assertIntegrationsExist(q: Knex, ids: readonly string[]): Promise<void> {
@@ -30,4 +34,24 @@ export async function assertCanBind(
   const usable = await usableIntegrationIds(q, principal, added);
   const refused = added.filter((id) => !usable.has(id));
   if (refused.length > 0) throw forbidden(`No access to integrations: ${listIds(refused)}`, { integrationIds: shownIds(refused), count: refused.length });
+}
+
+/**
+ * Before an integration is deleted (its bindings go with it by cascade): on every board that binds it, the board is
+ * locked and the removal of those bindings recorded in the board's history (HIST-1), in the deletion's transaction.
+ */
+export async function recordIntegrationUnbound(trx: Knex.Transaction, integrationId: string, principal: Principal, history: HistoryContext): Promise<void> {
+  const bound: { boardId: string; itemId: string }[] = await trx('integration_items')
+    .join('items', 'items.id', 'integration_items.itemId')
+    .where('integration_items.integrationId', integrationId)
+    .select('items.boardId', 'integration_items.itemId');
+  const boardIds = [...new Set(bound.map((row) => row.boardId))].sort();
+  for (const boardId of boardIds) {
+    await lockBoardForWrite(trx, boardId, { bumpVersion: false });
+    const before = await loadBoardState(trx, boardId, principal);
+    if (!before) continue;
+    const writes = emptyWrites();
+    writes.bindings.delete = bound.filter((row) => row.boardId === boardId).map((row) => ({ itemId: row.itemId, integrationId }));
+    await recordStateChange(trx, { principal, history, before, after: stateAfterContentWrites(before, writes) });
+  }
 }

@@ -8,8 +8,9 @@
  * of reads of a large board holds one copy of it in memory, not one per request (also with the cache disabled).
  */
 export interface CachedDocument {
-  /** The UTF-8 bytes of the document. */
-  json: Buffer;
+  /** The UTF-8 bytes of the document, in parts (model.ts serializeState). */
+  parts: readonly Buffer[];
+  length: number;
   etag: string;
   /** Whether the document has category sections (whose `collapsed` depends on the caller). */
   hasCategorySections: boolean;
@@ -61,18 +62,18 @@ export class BoardDocumentCache {
   set(key: string, boardId: string, revision: number, entry: CachedDocument): void {
     this.categoryFlags.set(`${boardId}:${revision}`, entry.hasCategorySections);
     if (this.categoryFlags.size > 4 * Math.max(1, this.entries.size) + 1024) this.categoryFlags.clear();
-    if (!this.enabled || entry.json.byteLength > this.maxBytes) return;
+    if (!this.enabled || entry.length > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous) {
-      this.bytes -= previous.json.byteLength;
+      this.bytes -= previous.length;
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    this.bytes += entry.json.byteLength;
+    this.bytes += entry.length;
     for (const [oldKey, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldKey);
-      this.bytes -= old.json.byteLength;
+      this.bytes -= old.length;
     }
   }
 }

@@ -1,99 +1,79 @@
 import { PreSerializedJson } from '../../core/operation';
-import type { HandlerMap } from '../../core/operation';
+import type { HandlerMap, OperationId, RequestContext } from '../../core/operation';
+import { historyContext } from '../history/record';
 import { headerList, requirePrincipal } from '../../core/operation';
 import type { BoardDocumentCache } from './cache';
+import type { BoardStateCache } from './stateCache';
 import { addBoardItem, deleteBoardItem, updateBoardItem } from './items';
 import { saveBoardLayouts } from './layouts';
-import { ifNoneMatchMatches, readBoardDocumentJson } from './read';
-import { DocumentResult, saveBoardContent } from './save';
+import { ifNoneMatchMatches } from './model';
+import { readBoardDocumentJson } from './read';
+import { BoardCaches, BoardWrite, DocumentResult, saveBoardContent } from './save';
+import type { BoardDocument } from './types';
 import { addBoardSection, deleteBoardSection, updateBoardSection } from './sections';
 
 function documentReply<S extends 200 | 201>(status: S, result: DocumentResult) {
-  return { status, body: result.document, headers: { ETag: result.etag } };
+  return { status, body: new PreSerializedJson<BoardDocument>(result.serialized.parts), headers: { ETag: result.etag } };
+}
+
+/** What every board document write takes from the request: the board, the caller, the operation and If-Match. */
+function boardWriteOf(caches: BoardCaches) {
+  return (ctx: RequestContext, boardId: string, operation: OperationId): BoardWrite => ({
+    boardId,
+    principal: requirePrincipal(ctx),
+    history: historyContext(ctx, operation),
+    ifMatch: headerList(ctx, 'if-match'),
+    caches,
+  });
 }
 
 /**
  * Board document routes (GET/PUT board, items, sections, layouts). `boardDocuments` is the instance's cache of
  * serialized documents, always validated against the board's revision in the database.
  */
-export const boardDocumentHandlers = ({ boardDocuments }: { boardDocuments: BoardDocumentCache }) => ({
-  async getBoard({ params }, ctx) {
-    const { json, etag } = await readBoardDocumentJson(ctx.db, boardDocuments, params.id, ctx.principal);
-    const ifNoneMatch = headerList(ctx, 'if-none-match');
-    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, body: undefined, headers: { ETag: etag } };
-    return { status: 200, body: new PreSerializedJson(json), headers: { ETag: etag } };
-  },
+export const boardDocumentHandlers = ({ boardDocuments, boardStates }: { boardDocuments: BoardDocumentCache; boardStates: BoardStateCache }) => {
+  const caches = { states: boardStates, documents: boardDocuments };
+  const boardWrite = boardWriteOf(caches);
+  return {
+    async getBoard({ params }, ctx) {
+      const { parts, etag } = await readBoardDocumentJson(ctx.db, boardDocuments, params.id, ctx.principal, boardStates);
+      const ifNoneMatch = headerList(ctx, 'if-none-match');
+      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, body: undefined, headers: { ETag: etag } };
+      return { status: 200, body: new PreSerializedJson(parts), headers: { ETag: etag } };
+    },
 
-  async saveBoard({ params, body }, ctx) {
-    const result = await saveBoardContent(ctx.db, {
-      boardId: params.id,
-      principal: requirePrincipal(ctx),
-      content: { sections: body.sections, items: body.items },
-      expectedVersion: body.expectedVersion,
-      ifMatch: headerList(ctx, 'if-match'),
-    });
-    return documentReply(200, result);
-  },
+    async saveBoard({ params, body }, ctx) {
+      const content = { sections: body.sections, items: body.items };
+      return documentReply(200, await saveBoardContent(ctx.db, { ...boardWrite(ctx, params.id, 'saveBoard'), content, expectedVersion: body.expectedVersion }));
+    },
 
-  async saveBoardLayouts({ params, body }, ctx) {
-    const result = await saveBoardLayouts(ctx.db, {
-      boardId: params.id,
-      principal: requirePrincipal(ctx),
-      layouts: body.layouts,
-      ifMatch: headerList(ctx, 'if-match'),
-    });
-    return documentReply(200, result);
-  },
+    async saveBoardLayouts({ params, body }, ctx) {
+      return documentReply(200, await saveBoardLayouts(ctx.db, { ...boardWrite(ctx, params.id, 'saveBoardLayouts'), layouts: body.layouts }));
+    },
 
-  async addBoardItem({ body }, ctx) {
-    const itemId = await addBoardItem(ctx.db, requirePrincipal(ctx), body);
-    return { status: 201, body: { itemId } };
-  },
+    async addBoardItem({ body }, ctx) {
+      const itemId = await addBoardItem(ctx.db, requirePrincipal(ctx), body, { history: historyContext(ctx, 'addBoardItem'), caches });
+      return { status: 201, body: { itemId } };
+    },
 
-  async updateBoardItem({ params, body }, ctx) {
-    const result = await updateBoardItem(ctx.db, {
-      boardId: params.id,
-      itemId: params.itemId,
-      principal: requirePrincipal(ctx),
-      changes: body,
-      ifMatch: headerList(ctx, 'if-match'),
-    });
-    return documentReply(200, result);
-  },
+    async updateBoardItem({ params, body }, ctx) {
+      return documentReply(200, await updateBoardItem(ctx.db, { ...boardWrite(ctx, params.id, 'updateBoardItem'), itemId: params.itemId, changes: body }));
+    },
 
-  async deleteBoardItem({ params }, ctx) {
-    const result = await deleteBoardItem(ctx.db, {
-      boardId: params.id,
-      itemId: params.itemId,
-      principal: requirePrincipal(ctx),
-      ifMatch: headerList(ctx, 'if-match'),
-    });
-    return documentReply(200, result);
-  },
+    async deleteBoardItem({ params }, ctx) {
+      return documentReply(200, await deleteBoardItem(ctx.db, { ...boardWrite(ctx, params.id, 'deleteBoardItem'), itemId: params.itemId }));
+    },
 
-  async addBoardSection({ params, body }, ctx) {
-    const result = await addBoardSection(ctx.db, { boardId: params.id, principal: requirePrincipal(ctx), section: body, ifMatch: headerList(ctx, 'if-match') });
-    return documentReply(201, result);
-  },
+    async addBoardSection({ params, body }, ctx) {
+      return documentReply(201, await addBoardSection(ctx.db, { ...boardWrite(ctx, params.id, 'addBoardSection'), section: body }));
+    },
 
-  async updateBoardSection({ params, body }, ctx) {
-    const result = await updateBoardSection(ctx.db, {
-      boardId: params.id,
-      sectionId: params.sectionId,
-      principal: requirePrincipal(ctx),
-      section: body,
-      ifMatch: headerList(ctx, 'if-match'),
-    });
-    return documentReply(200, result);
-  },
+    async updateBoardSection({ params, body }, ctx) {
+      return documentReply(200, await updateBoardSection(ctx.db, { ...boardWrite(ctx, params.id, 'updateBoardSection'), sectionId: params.sectionId, section: body }));
+    },
 
-  async deleteBoardSection({ params }, ctx) {
-    const result = await deleteBoardSection(ctx.db, {
-      boardId: params.id,
-      sectionId: params.sectionId,
-      principal: requirePrincipal(ctx),
-      ifMatch: headerList(ctx, 'if-match'),
-    });
-    return documentReply(200, result);
-  },
-}) satisfies Partial<HandlerMap>;
+    async deleteBoardSection({ params }, ctx) {
+      return documentReply(200, await deleteBoardSection(ctx.db, { ...boardWrite(ctx, params.id, 'deleteBoardSection'), sectionId: params.sectionId }));
+    },
+  } satisfies Partial<HandlerMap>;
+};

@@ -7,11 +7,15 @@ import type { Principal } from '../../identity/principal';
 import { widgetDefaultSize } from '../../widgets/registry';
 import { assertBoardAccess } from '../access';
 import { assertCanBind, assertIntegrationsExist } from './bindings';
+import { emptyWrites } from './contentPlan';
 import { maxGridOffset, Occupancy } from './grid';
 import { assertWithinBoardLimits, BoardMeasures, contentBytesOf, measureBoard } from './limits';
-import { BoardState, loadBoardState, normalizeAdvancedOptions, readBoardDocument, toBoardDocument } from './read';
-import { DocumentResult, lockBoardForWrite, saveBoardContent } from './save';
-import type { BoardItem, ItemPosition } from './types';
+import { BoardState, normalizeAdvancedOptions, toBoardDocument } from './model';
+import { BoardCaches, BoardWrite, changeBoardContent, DocumentResult, inBoardTransaction, lockAndLoad, measureState } from './save';
+import { stateAfterContentWrites } from './stateAfter';
+import { applyContentWrites } from './store';
+import { HistoryContext, recordStateChange } from '../history/record';
+import type { BoardDocument, BoardItem, ItemPosition } from './types';
 import { assertStorableJson } from './validate';
 
 type AddItemRequest = components['schemas']['AddBoardItemRequest'];
@@ -39,11 +43,22 @@ export function placeNewItem(state: BoardState, kind: string): ItemPosition[] {
   });
 }
 
+/** The measures of a board after `item` is appended to its items. */
+function withItemAdded(before: BoardMeasures, item: BoardItem): BoardMeasures {
+  const separator = before.items > 0 ? 1 : 0;
+  return { ...before, items: before.items + 1, contentBytes: before.contentBytes + separator + contentBytesOf(item) };
+}
+
 /**
- * POST /api/boards/items: every check (board, integration ids, binding access, placement) before anything is
- * inserted, then one transaction. The version is not changed (the revision is).
+ * POST /api/boards/items (ADD-1..4): every check (board, integration ids, binding access, placement, limits) before
+ * anything is inserted, then one transaction. The version is not changed (the revision is).
  */
-export async function addBoardItem(db: Knex, principal: Principal, request: AddItemRequest): Promise<string> {
+export async function addBoardItem(
+  db: Knex,
+  principal: Principal,
+  request: AddItemRequest,
+  context: { history: HistoryContext; caches?: BoardCaches },
+): Promise<string> {
   const { boardId, kind } = request;
   await assertBoardAccess(db, boardId, principal, 'modify');
   const integrationIds = [...new Set(request.integrationIds ?? [])];
@@ -52,76 +67,54 @@ export async function addBoardItem(db: Knex, principal: Principal, request: AddI
   const options = request.options ?? {};
   assertStorableJson(options, 'options');
   assertStorableJson(request.advancedOptions ?? {}, 'advancedOptions');
-  return db.transaction(async (trx) => {
-    await lockBoardForWrite(trx, boardId, { bumpVersion: false });
-    const state = await loadBoardState(trx, boardId, principal);
-    if (!state) throw notFound('Board not found');
+  return inBoardTransaction(db, { caches: context.caches, principal }, async (trx) => {
+    const state = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, caches: context.caches });
     const positions = placeNewItem(state, kind);
-    const itemId = newId();
-    const advancedOptions = normalizeAdvancedOptions(request.advancedOptions);
-    const item: BoardItem = { id: itemId, kind, options, integrationIds, advancedOptions, layouts: positions };
-    const before = measureBoard(toBoardDocument(state));
+    const item: BoardItem = { id: newId(), kind, options, integrationIds, advancedOptions: normalizeAdvancedOptions(request.advancedOptions), layouts: positions };
+    const before = measureState(state);
     assertWithinBoardLimits(withItemAdded(before, item), () => before);
-    await trx('items').insert({ id: itemId, boardId, kind, options: JSON.stringify(options), advancedOptions: JSON.stringify(advancedOptions) });
-    if (positions.length > 0) await trx('item_layouts').insert(positions.map((p) => ({ itemId, ...p })));
-    if (integrationIds.length > 0) await trx('integration_items').insert(integrationIds.map((integrationId) => ({ itemId, integrationId })));
-    await recordAppPlacements(trx, principal, [{ id: itemId, kind, options }]);
-    return itemId;
+    const writes = emptyWrites();
+    writes.items.insert.push({ id: item.id, kind, options, advancedOptions: item.advancedOptions });
+    for (const p of positions) writes.itemPositions.insert.push({ itemId: item.id, ...p });
+    for (const integrationId of integrationIds) writes.bindings.insert.push({ itemId: item.id, integrationId });
+    await applyContentWrites(trx, boardId, writes);
+    await recordAppPlacements(trx, principal, [item]);
+    const after = stateAfterContentWrites(state, writes);
+    await recordStateChange(trx, { principal, history: context.history, before: state, after });
+    return { result: item.id, after };
   });
 }
 
-/** The measures of a board after `item` is appended to its items. */
-function withItemAdded(before: BoardMeasures, item: BoardItem): BoardMeasures {
-  const separator = before.items > 0 ? 1 : 0;
-  return { ...before, items: before.items + 1, contentBytes: before.contentBytes + separator + contentBytesOf(item) };
-}
-
-async function readForChange(db: Knex, boardId: string, principal: Principal) {
-  const { document } = await readBoardDocument(db, boardId, principal, 'modify');
-  return document;
-}
-
-/** PATCH /api/boards/{id}/items/{itemId}: one item changed, saved like PUT with the version just read. */
-export async function updateBoardItem(
-  db: Knex,
-  options: { boardId: string; itemId: string; principal: Principal; changes: UpdateItemRequest; ifMatch?: string },
-): Promise<DocumentResult> {
-  const { boardId, itemId, principal, changes } = options;
-  const document = await readForChange(db, boardId, principal);
+function findItem(document: BoardDocument, itemId: string): BoardItem {
   const item = document.items.find((candidate) => candidate.id === itemId);
   if (!item) throw notFound('Item not found');
-  const updated: BoardItem = {
-    ...item,
-    options: changes.options ?? item.options,
-    advancedOptions: changes.advancedOptions ? normalizeAdvancedOptions(changes.advancedOptions) : item.advancedOptions,
-    integrationIds: changes.integrationIds ?? item.integrationIds,
-    // Only existing positions change; entries for layouts the item has no position in are dropped.
-    layouts: item.layouts.map((position) => changes.layouts?.find((entry) => entry.layoutId === position.layoutId) ?? position),
-  };
-  return saveBoardContent(db, {
-    boardId,
-    principal,
-    content: { sections: document.sections, items: document.items.map((candidate) => (candidate.id === itemId ? updated : candidate)) },
-    expectedVersion: document.version,
-    ifMatch: options.ifMatch,
-  });
+  return item;
 }
 
-/** DELETE /api/boards/{id}/items/{itemId}. */
-export async function deleteBoardItem(
+/** PATCH /api/boards/{id}/items/{itemId} (ITEM-1): one item changed, saved like PUT. */
+export async function updateBoardItem(
   db: Knex,
-  options: { boardId: string; itemId: string; principal: Principal; ifMatch?: string },
+  options: BoardWrite & { itemId: string; changes: UpdateItemRequest },
 ): Promise<DocumentResult> {
-  const { boardId, itemId, principal } = options;
-  const document = await readForChange(db, boardId, principal);
-  if (!document.items.some((item) => item.id === itemId)) throw notFound('Item not found');
-  return saveBoardContent(db, {
-    boardId,
-    principal,
-    content: { sections: document.sections, items: document.items.filter((item) => item.id !== itemId) },
-    expectedVersion: document.version,
-    ifMatch: options.ifMatch,
+  const { itemId, changes } = options;
+  return changeBoardContent(db, options, (document) => {
+    const item = findItem(document, itemId);
+    const updated: BoardItem = {
+      ...item,
+      options: changes.options ?? item.options,
+      advancedOptions: changes.advancedOptions ? normalizeAdvancedOptions(changes.advancedOptions) : item.advancedOptions,
+      integrationIds: changes.integrationIds ?? item.integrationIds,
+      // Only existing positions change; entries for layouts the item has no position in are dropped.
+      layouts: item.layouts.map((position) => changes.layouts?.find((entry) => entry.layoutId === position.layoutId) ?? position),
+    };
+    return { sections: document.sections, items: document.items.map((candidate) => (candidate.id === itemId ? updated : candidate)) };
   });
 }
 
-
+/** DELETE /api/boards/{id}/items/{itemId} (ITEM-2). */
+export async function deleteBoardItem(db: Knex, options: BoardWrite & { itemId: string }): Promise<DocumentResult> {
+  return changeBoardContent(db, options, (document) => {
+    findItem(document, options.itemId);
+    return { sections: document.sections, items: document.items.filter((item) => item.id !== options.itemId) };
+  });
+}

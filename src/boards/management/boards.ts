@@ -1,4 +1,6 @@
+import type { Knex } from 'knex';
 import type { Db } from '../../db/database';
+import { HistoryContext, recordFieldChange, recordStateChange } from '../history/record';
 import { recordAppPlacements } from '../../apps/placements';
 import { isForeignKeyViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
@@ -7,10 +9,11 @@ import { assertPermission, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
-import { loadLockedState, lockBoardForWrite } from '../document/save';
+import { lockAndLoad } from '../document/save';
 import { boardSettingsColumns, type BoardSettings } from '../settings';
 import { assertWithinBoardLimits, measureBoard } from '../document/limits';
-import { loadBoardState, toBoardDocument } from '../document/read';
+import { toBoardDocument } from '../document/model';
+import { loadBoardState } from '../document/store';
 import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
 import { whereAmong } from '../../db/idList';
 
@@ -112,6 +115,7 @@ export async function createBoard(
   db: Db,
   principal: Principal,
   input: { name: string; columnCount: number; isPublic: boolean },
+  history: HistoryContext,
 ): Promise<string> {
   assertPermission(principal, 'board-create');
   const boardId = newId();
@@ -122,6 +126,7 @@ export async function createBoard(
       await trx('sections').insert({ id: newId(), boardId, kind: 'empty', xOffset: 0, yOffset: 0 });
       await trx('layouts').insert({ id: newId(), boardId, name: 'Base', columnCount: input.columnCount, breakpoint: 0 });
       await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
+      await recordCreation(trx, boardId, principal, history);
     }),
   );
   return boardId;
@@ -134,7 +139,7 @@ export async function createBoard(
  * positions and the bindings of integrations the caller may use, all with fresh ids. Grants are not copied.
  * 400 when the copy is past a board limit.
  */
-export async function duplicateBoard(db: Db, principal: Principal, sourceId: string, name: string): Promise<string> {
+export async function duplicateBoard(db: Db, principal: Principal, sourceId: string, name: string, history: HistoryContext): Promise<string> {
   assertPermission(principal, 'board-create');
   const boardId = newId();
   await withNameConflictAs409(() =>
@@ -220,18 +225,19 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
       // Fresh ids can be longer than the source's client-minted ones: the copy is measured as it now stands.
       const copy = await loadBoardState(trx, boardId, principal);
       assertWithinBoardLimits(measureBoard(toBoardDocument(copy!)));
+      await recordStateChange(trx, { principal, history, before: null, after: copy! });
     }),
   );
   return boardId;
 }
 
 /** PATCH /api/boards/{id}/name: full access; 409 when another board has the name in any case. Version unchanged. */
-export async function renameBoard(db: Db, principal: Principal, boardId: string, name: string): Promise<void> {
+export async function renameBoard(db: Db, principal: Principal, boardId: string, name: string, history: HistoryContext): Promise<void> {
   await withNameConflictAs409(() =>
     db.transaction(async (trx) => {
       await assertBoardAccess(trx, boardId, principal, 'full');
       await assertBoardNameAvailable(trx, name, boardId);
-      await touchBoard(trx, boardId, { name });
+      await changeBoardFields(trx, boardId, { name }, principal, history);
     }),
   );
 }
@@ -240,7 +246,13 @@ export async function renameBoard(db: Db, principal: Principal, boardId: string,
  * PATCH /api/boards/{id}/visibility: full access; a server-wide (mobile) home board cannot be made private
  * (400 `Cannot make home board private`). Version unchanged.
  */
-export async function changeBoardVisibility(db: Db, principal: Principal, boardId: string, visibility: 'public' | 'private'): Promise<void> {
+export async function changeBoardVisibility(
+  db: Db,
+  principal: Principal,
+  boardId: string,
+  visibility: 'public' | 'private',
+  history: HistoryContext,
+): Promise<void> {
   await db.transaction(async (trx) => {
     await assertBoardAccess(trx, boardId, principal, 'full');
     if (visibility === 'private') {
@@ -248,7 +260,7 @@ export async function changeBoardVisibility(db: Db, principal: Principal, boardI
       const settings = await lockServerBoardSettings(trx, 'share');
       if (settings.homeBoardId === boardId || settings.mobileHomeBoardId === boardId) throw badRequest('Cannot make home board private');
     }
-    await touchBoard(trx, boardId, { isPublic: visibility === 'public' });
+    await changeBoardFields(trx, boardId, { isPublic: visibility === 'public' }, principal, history);
   });
 }
 
@@ -266,12 +278,18 @@ export function normalizeSettingsPatch(patch: Partial<Record<keyof BoardSettings
 }
 
 /** PATCH /api/boards/{id}/settings: modify access; writes the supplied settings only. Version unchanged. */
-export async function updateBoardSettings(db: Db, principal: Principal, boardId: string, patch: Partial<Record<keyof BoardSettings, unknown>>): Promise<void> {
+export async function updateBoardSettings(
+  db: Db,
+  principal: Principal,
+  boardId: string,
+  patch: Partial<Record<keyof BoardSettings, unknown>>,
+  history: HistoryContext,
+): Promise<void> {
   const normalized = normalizeSettingsPatch(patch);
   if (Object.keys(normalized).length === 0) throw badRequest('No settings to update');
   await db.transaction(async (trx) => {
     await assertBoardAccess(trx, boardId, principal, 'modify');
-    await touchBoard(trx, boardId, normalized);
+    await changeBoardFields(trx, boardId, normalized, principal, history);
   });
 }
 
@@ -299,14 +317,34 @@ export async function setHomeBoard(db: Db, principal: Principal, boardId: string
 export async function deleteBoard(db: Db, principal: Principal, boardId: string, options: { ifMatch?: string } = {}): Promise<void> {
   await db.transaction(async (trx) => {
     await assertBoardAccess(trx, boardId, principal, 'full');
-    if (options.ifMatch !== undefined) {
-      await lockBoardForWrite(trx, boardId, { bumpVersion: false });
-      await loadLockedState(trx, boardId, principal, { ifMatch: options.ifMatch, versionBumped: false });
-    }
+    if (options.ifMatch !== undefined) await lockAndLoad(trx, boardId, principal, { bumpVersion: false, ifMatch: options.ifMatch });
     await clearServerHomeBoard(trx, boardId);
     const deleted = await trx('boards').where({ id: boardId }).del();
     if (deleted === 0) throw boardNotFound();
   });
+}
+
+/**
+ * Changes board fields (name, visibility, settings) and records the change in the board's history (HIST-1): the
+ * row is locked and read first, so the entry knows the values it replaces.
+ */
+async function changeBoardFields(
+  trx: Db,
+  boardId: string,
+  columns: Record<string, unknown>,
+  principal: Principal,
+  history: HistoryContext,
+): Promise<void> {
+  const before: Record<string, unknown> | undefined = await trx('boards').where({ id: boardId }).forUpdate().first(Object.keys(columns));
+  if (!before) throw boardNotFound();
+  await touchBoard(trx, boardId, columns);
+  await recordFieldChange(trx as Knex.Transaction, { boardId, principal, history, before, after: columns });
+}
+
+/** The creation entry of a new board's history (HIST-1): the board as it was created. */
+async function recordCreation(trx: Db, boardId: string, principal: Principal, history: HistoryContext): Promise<void> {
+  const created = await loadBoardState(trx, boardId, principal);
+  await recordStateChange(trx as Knex.Transaction, { principal, history, before: null, after: created! });
 }
 
 /** Updates board columns and bumps the internal revision (never `version`); 404 when the board vanished. */

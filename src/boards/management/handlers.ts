@@ -11,6 +11,7 @@ import {
   updateBoardSettings,
 } from './boards';
 import { getBoardGrants, setBoardGrants } from './grants';
+import { historyContext } from '../history/record';
 
 /** Board management routes (list, create, duplicate, rename, visibility, settings, home, delete, grants). */
 export const boardManagementHandlers = {
@@ -19,27 +20,27 @@ export const boardManagementHandlers = {
   },
 
   async createBoard({ body }, ctx) {
-    const boardId = await createBoard(ctx.db, requirePrincipal(ctx), body);
+    const boardId = await createBoard(ctx.db, requirePrincipal(ctx), body, historyContext(ctx, 'createBoard'));
     return { status: 201, body: { boardId } };
   },
 
   async duplicateBoard({ params, body }, ctx) {
-    const boardId = await duplicateBoard(ctx.db, requirePrincipal(ctx), params.id, body.name);
+    const boardId = await duplicateBoard(ctx.db, requirePrincipal(ctx), params.id, body.name, historyContext(ctx, 'duplicateBoard'));
     return { status: 201, body: { boardId } };
   },
 
   async renameBoard({ params, body }, ctx) {
-    await renameBoard(ctx.db, requirePrincipal(ctx), params.id, body.name);
+    await renameBoard(ctx.db, requirePrincipal(ctx), params.id, body.name, historyContext(ctx, 'renameBoard'));
     return { status: 204, body: undefined };
   },
 
   async changeBoardVisibility({ params, body }, ctx) {
-    await changeBoardVisibility(ctx.db, requirePrincipal(ctx), params.id, body.visibility);
+    await changeBoardVisibility(ctx.db, requirePrincipal(ctx), params.id, body.visibility, historyContext(ctx, 'changeBoardVisibility'));
     return { status: 204, body: undefined };
   },
 
   async updateBoardSettings({ params, body }, ctx) {
-    await updateBoardSettings(ctx.db, requirePrincipal(ctx), params.id, body);
+    await updateBoardSettings(ctx.db, requirePrincipal(ctx), params.id, body, historyContext(ctx, 'updateBoardSettings'));
     return { status: 204, body: undefined };
   },
 

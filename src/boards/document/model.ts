@@ -1,0 +1,300 @@
+/**
+ * The pure read model of a board: the stored rows of one board (BoardState) and the document a caller receives
+ * (DOC-1..5), with its ETag and the conditional-request comparisons. No I/O: the queries are in store.ts.
+ */
+import { createHash, type Hash } from 'node:crypto';
+import { isKnownWidgetKind } from '../../widgets/registry';
+import type { BoardPermissionLevel } from '../access';
+import { boardSettingsFromRow } from '../settings';
+import type {
+  BindingRow,
+  BoardDocument,
+  BoardItem,
+  BoardSection,
+  DynamicSectionOptions,
+  ItemAdvancedOptions,
+  ItemLayoutRow,
+  ItemRow,
+  LayoutRow,
+  SectionLayoutRow,
+  SectionRow,
+} from './types';
+
+/** Everything stored about one board, as read in a fixed number of queries (independent of the board's size). */
+export interface BoardState {
+  board: Record<string, any> & { id: string; name: string; version: number; revision: number; isPublic: boolean; creatorId: string | null };
+  creator: { id: string; username: string; email: string | null } | null;
+  /** Sorted by breakpoint, then id. */
+  layouts: LayoutRow[];
+  /** Every section row of the board, by yOffset (nulls last), then id. */
+  sections: SectionRow[];
+  sectionLayouts: SectionLayoutRow[];
+  /** Every item row of the board by id, including kinds unknown to this build. */
+  items: ItemRow[];
+  itemLayouts: ItemLayoutRow[];
+  /** By integration id. */
+  bindings: BindingRow[];
+  /** Category sections the caller has collapsed. */
+  collapsedSectionIds: Set<string>;
+  userPermissions: { permission: BoardPermissionLevel }[];
+  groupPermissions: { groupId: string; permission: BoardPermissionLevel }[];
+}
+
+export const sectionKinds = new Set(['category', 'empty', 'dynamic']);
+
+/** Items the document shows (and the save compares against): rows whose widget kind this build knows (DOC-3, PUT-13). */
+export function readableItems(state: Pick<BoardState, 'items'>): ItemRow[] {
+  return state.items.filter((item) => isKnownWidgetKind(item.kind));
+}
+
+/** Sections the document shows: rows of a known section kind (anything else is left alone, like unknown items). */
+export function readableSections(state: Pick<BoardState, 'sections'>): SectionRow[] {
+  return state.sections.filter((section) => sectionKinds.has(section.kind));
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+const stringList = (value: unknown): string[] => (Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : []);
+
+/** Advanced item options with defaults applied and unknown keys dropped. */
+export function normalizeAdvancedOptions(raw: unknown): ItemAdvancedOptions {
+  const value = isRecord(raw) ? raw : {};
+  return {
+    title: typeof value.title === 'string' ? value.title : null,
+    customCssClasses: stringList(value.customCssClasses),
+    borderColor: typeof value.borderColor === 'string' ? value.borderColor : '',
+  };
+}
+
+/** Dynamic section options with defaults applied and unknown keys dropped. */
+export function normalizeDynamicOptions(raw: unknown): DynamicSectionOptions {
+  const value = isRecord(raw) ? raw : {};
+  return {
+    title: typeof value.title === 'string' ? value.title : '',
+    customCssClasses: stringList(value.customCssClasses),
+    borderColor: typeof value.borderColor === 'string' ? value.borderColor : '',
+  };
+}
+
+export function groupBy<T, K>(rows: readonly T[], key: (row: T) => K): Map<K, T[]> {
+  const map = new Map<K, T[]>();
+  for (const row of rows) {
+    const list = map.get(key(row));
+    if (list) list.push(row);
+    else map.set(key(row), [row]);
+  }
+  return map;
+}
+
+/** Sorts positions by the order of their layouts on the board (breakpoint, then id). */
+function layoutOrderOf(state: Pick<BoardState, 'layouts'>): (a: { layoutId: string }, b: { layoutId: string }) => number {
+  const order = new Map(state.layouts.map((layout, index) => [layout.id, index]));
+  return (a, b) => (order.get(a.layoutId) ?? 0) - (order.get(b.layoutId) ?? 0);
+}
+
+function sectionDocuments(state: BoardState, byLayoutOrder: ReturnType<typeof layoutOrderOf>): BoardSection[] {
+  const sectionLayouts = groupBy(state.sectionLayouts, (row) => row.sectionId);
+  return readableSections(state).map((row): BoardSection => {
+    if (row.kind === 'category') {
+      return {
+        id: row.id,
+        kind: 'category',
+        name: row.name ?? '',
+        yOffset: row.yOffset ?? 0,
+        xOffset: row.xOffset ?? 0,
+        collapsed: state.collapsedSectionIds.has(row.id),
+      };
+    }
+    if (row.kind === 'empty') return { id: row.id, kind: 'empty', yOffset: row.yOffset ?? 0, xOffset: row.xOffset ?? 0 };
+    return {
+      id: row.id,
+      kind: 'dynamic',
+      options: normalizeDynamicOptions(row.options),
+      layouts: (sectionLayouts.get(row.id) ?? [])
+        .filter((position) => position.parentSectionId !== null)
+        .sort(byLayoutOrder)
+        .map((position) => ({
+          layoutId: position.layoutId,
+          parentSectionId: position.parentSectionId as string,
+          xOffset: position.xOffset,
+          yOffset: position.yOffset,
+          width: position.width,
+          height: position.height,
+        })),
+    };
+  });
+}
+
+/** One item of the document, from its row, its positions (sorted by layout order) and its bindings. */
+function itemDocument(row: ItemRow, positions: readonly ItemLayoutRow[], bindings: readonly BindingRow[]): BoardItem {
+  return {
+    id: row.id,
+    kind: row.kind as BoardItem['kind'],
+    options: isRecord(row.options) ? row.options : {},
+    integrationIds: bindings.map((binding) => binding.integrationId),
+    advancedOptions: normalizeAdvancedOptions(row.advancedOptions),
+    layouts: positions.map((position) => ({
+      layoutId: position.layoutId,
+      sectionId: position.sectionId,
+      xOffset: position.xOffset,
+      yOffset: position.yOffset,
+      width: position.width,
+      height: position.height,
+    })),
+  };
+}
+
+/** Each readable item with its positions in layout order and its bindings. */
+function itemParts(state: BoardState, byLayoutOrder: ReturnType<typeof layoutOrderOf>) {
+  const itemLayouts = groupBy(state.itemLayouts, (row) => row.itemId);
+  const bindings = groupBy(state.bindings, (row) => row.itemId);
+  // groupBy made these lists: sorting them in place is safe.
+  return readableItems(state).map((row) => ({ row, positions: (itemLayouts.get(row.id) ?? []).sort(byLayoutOrder), bindings: bindings.get(row.id) ?? [] }));
+}
+
+/** The document's fields before its sections. */
+function documentHead(state: BoardState) {
+  const { board } = state;
+  return {
+    id: board.id,
+    name: board.name,
+    version: board.version,
+    isPublic: board.isPublic,
+    creatorId: board.creatorId,
+    creator: state.creator ? { id: state.creator.id, name: state.creator.username, image: null, email: state.creator.email } : null,
+    ...boardSettingsFromRow(board),
+    layouts: state.layouts.map((layout) => ({ id: layout.id, name: layout.name, columnCount: layout.columnCount, breakpoint: layout.breakpoint })),
+  };
+}
+
+/** The board document as the caller sees it (DOC-1, DOC-3, DOC-4). */
+export function toBoardDocument(state: BoardState): BoardDocument {
+  const byLayoutOrder = layoutOrderOf(state);
+  return {
+    ...documentHead(state),
+    sections: sectionDocuments(state, byLayoutOrder),
+    items: itemParts(state, byLayoutOrder).map((part) => itemDocument(part.row, part.positions, part.bindings)),
+    userPermissions: state.userPermissions,
+    groupPermissions: state.groupPermissions,
+  };
+}
+
+export interface SerializedDocument {
+  /** The UTF-8 bytes of the document as sent, in parts (to be written one after the other). */
+  parts: readonly Buffer[];
+  /** Their total length. */
+  length: number;
+  etag: string;
+  /** Bytes of `{sections, items}` as compact JSON: what the board limits measure (LIMIT-1). */
+  contentBytes: number;
+  hasCategorySections: boolean;
+}
+
+/**
+ * The serialized bytes of an item, kept with the rows they were made of. Rows are never changed in place (a write
+ * makes new rows for what it changes and keeps the others as the same objects), so the bytes are reused as long as
+ * the item's row, positions and bindings are the same objects.
+ */
+interface ItemBytes {
+  positions: readonly ItemLayoutRow[];
+  bindings: readonly BindingRow[];
+  bytes: Buffer;
+}
+const itemBytes = new WeakMap<ItemRow, ItemBytes>();
+
+const sameObjects = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((row, i) => row === b[i]);
+
+function bytesOfItem(part: { row: ItemRow; positions: ItemLayoutRow[]; bindings: BindingRow[] }): Buffer {
+  const kept = itemBytes.get(part.row);
+  if (kept && sameObjects(kept.positions, part.positions) && sameObjects(kept.bindings, part.bindings)) return kept.bytes;
+  const bytes = Buffer.from(JSON.stringify(itemDocument(part.row, part.positions, part.bindings)), 'utf8');
+  itemBytes.set(part.row, { positions: part.positions, bindings: part.bindings, bytes });
+  return bytes;
+}
+
+const comma = Buffer.from(',');
+const openBracket = Buffer.from('[');
+const closeBracket = Buffer.from(']');
+const itemsKey = Buffer.from(',"items":');
+
+/** Items per block of joined item bytes: a response is a few dozen parts, and a change rejoins one block. */
+const blockSize = 64;
+
+/**
+ * Joined bytes of consecutive items (with the commas between them), kept with the item bytes they join, by the first
+ * of them: reused while the same item bytes follow one another.
+ */
+const blocks = new WeakMap<Buffer, { members: readonly Buffer[]; bytes: Buffer }>();
+
+function itemBlocks(items: readonly Buffer[]): Buffer[] {
+  const out: Buffer[] = [];
+  for (let start = 0; start < items.length; start += blockSize) {
+    const members = items.slice(start, start + blockSize);
+    const kept = blocks.get(members[0]);
+    if (kept && sameObjects(kept.members, members)) {
+      out.push(kept.bytes);
+      continue;
+    }
+    const bytes = Buffer.concat(members.flatMap((member, i) => (i === 0 ? [member] : [comma, member])));
+    blocks.set(members[0], { members, bytes });
+    out.push(bytes);
+  }
+  return out;
+}
+
+/**
+ * The document of `state` serialized: exactly the bytes of JSON.stringify(toBoardDocument(state)), as parts: the
+ * head, the sections, blocks of item bytes (each item's bytes reused while its rows are unchanged, each block while
+ * its items are, so a write's answer costs little more than its change) and the caller's rows; with its ETag and the
+ * size of its sections and items.
+ */
+export function serializeState(state: BoardState): SerializedDocument {
+  const byLayoutOrder = layoutOrderOf(state);
+  const sections = sectionDocuments(state, byLayoutOrder);
+  const sectionsBytes = Buffer.from(JSON.stringify(sections), 'utf8');
+  const items = itemParts(state, byLayoutOrder).map(bytesOfItem);
+  const itemBlockParts = itemBlocks(items);
+  const head = Buffer.from(`${JSON.stringify(documentHead(state)).slice(0, -1)},"sections":`, 'utf8');
+  const tail = Buffer.from(`,"userPermissions":${JSON.stringify(state.userPermissions)},"groupPermissions":${JSON.stringify(state.groupPermissions)}}`, 'utf8');
+  const parts = [head, sectionsBytes, itemsKey, openBracket, ...itemBlockParts.flatMap((block, i) => (i === 0 ? [block] : [comma, block])), closeBracket, tail];
+  const length = parts.reduce((sum, part) => sum + part.length, 0);
+  const hash = createHash('sha256');
+  for (const part of parts) hash.update(part);
+  return {
+    parts,
+    length,
+    etag: etagOfDigest(hash),
+    contentBytes: length - head.length - tail.length + '{"sections":'.length + '}'.length,
+    hasCategorySections: sections.some((section) => section.kind === 'category'),
+  };
+}
+
+/** Strong ETag of the document exactly as this caller receives it (DOC-5). */
+export function etagOf(document: BoardDocument): string {
+  return etagOfSerialized(JSON.stringify(document));
+}
+
+export function etagOfSerialized(json: string | Buffer): string {
+  return etagOfDigest(createHash('sha256').update(json));
+}
+
+function etagOfDigest(hash: Hash): string {
+  return `"${hash.digest('base64url').slice(0, 27)}"`;
+}
+
+/** The entity tags listed in an If-Match or If-None-Match value (RFC 9110 §8.8.3), or `*`. */
+function entityTags(header: string): '*' | { weak: boolean; opaque: string }[] {
+  if (header.trim() === '*') return '*';
+  return [...header.matchAll(/(W\/)?("[^"]*")/g)].map((match) => ({ weak: match[1] !== undefined, opaque: match[2] }));
+}
+
+/** If-Match (RFC 9110 §13.1.1, strong comparison): `*`, or a listed strong tag equal to the current ETag. */
+export function ifMatchMatches(header: string, etag: string): boolean {
+  const tags = entityTags(header);
+  return tags === '*' || tags.some((tag) => !tag.weak && tag.opaque === etag);
+}
+
+/** If-None-Match (RFC 9110 §13.1.2, weak comparison): `*`, or a listed tag, weak or not, equal to the current ETag (HTTP-3). */
+export function ifNoneMatchMatches(header: string, etag: string): boolean {
+  const tags = entityTags(header);
+  return tags === '*' || tags.some((tag) => tag.opaque === etag);
+}

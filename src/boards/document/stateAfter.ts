@@ -1,0 +1,143 @@
+/**
+ * The board as it stands after a plan is applied, computed without the database: the same rows, in the same order,
+ * rows the plan does not touch kept as the same objects (so comparisons of before and after skip them),
+ * with the same JSON values as loadBoardState would read back (the foreign keys' cascades included). The plan
+ * route reports from it, a save measures and answers from it, and history records the difference it makes; a test
+ * compares it with the database after random saves (test/boards-document/stateAfter.test.ts).
+ */
+import type { ContentWrites } from './contentPlan';
+import type { LayoutPlan } from './layoutPlan';
+import type { BoardState } from './model';
+import type { ItemLayoutRow, LayoutRow, SectionLayoutRow, SectionRow } from './types';
+
+/** Byte order of UTF-8, which is what COLLATE "C" sorts by; for the ASCII of ids the same as `<`. */
+export const byBytes = (a: string, b: string) => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)));
+
+/**
+ * A JSON value as PostgreSQL's jsonb gives it back: object keys sorted by their UTF-8 length, then bytewise, a
+ * repeated key keeping its last value (JSON.parse already did that).
+ */
+export function asJsonb<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(asJsonb) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  const keys = Object.keys(value).sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || byBytes(a, b));
+  const out: Record<string, unknown> = {};
+  for (const key of keys) {
+    // defineProperty, so that a key named __proto__ stays an own property as JSON.parse makes it.
+    Object.defineProperty(out, key, { value: asJsonb((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+  }
+  return out as T;
+}
+
+export const sortSections = (sections: SectionRow[]) =>
+  sections.sort((a, b) => {
+    if (a.yOffset !== b.yOffset) {
+      if (a.yOffset === null) return 1;
+      if (b.yOffset === null) return -1;
+      return a.yOffset - b.yOffset;
+    }
+    return byBytes(a.id, b.id);
+  });
+
+export const sortLayouts = (layouts: LayoutRow[]) => layouts.sort((a, b) => a.breakpoint - b.breakpoint || byBytes(a.id, b.id));
+const pair = (a: string, b: string) => `${a}\n${b}`;
+
+/** The rows with those that `updates` holds under their key replaced; the same array when there are none. */
+const replaceRows = <T>(rows: T[], updates: ReadonlyMap<string, T>, key: (row: T) => string): T[] =>
+  updates.size === 0 ? rows : rows.map((row) => updates.get(key(row)) ?? row);
+
+/** The state after applyContentWrites (store.ts) of `writes` on `state`, rows in loadBoardState's order. */
+export function stateAfterContentWrites(state: BoardState, writes: ContentWrites): BoardState {
+  const boardId = state.board.id;
+  const deletedSections = new Set(writes.sections.delete);
+  const deletedItems = new Set(writes.items.delete);
+
+  const sectionUpdates = new Map(writes.sections.update.map((s) => [s.id, s]));
+  const sections: SectionRow[] = state.sections
+    .filter((s) => !deletedSections.has(s.id))
+    .map((s) => {
+      const update = sectionUpdates.get(s.id);
+      return update ? { ...s, kind: update.kind, xOffset: update.xOffset, yOffset: update.yOffset, name: update.name, options: asJsonb(update.options) } : s;
+    });
+  for (const s of writes.sections.insert) {
+    sections.push({ id: s.id, boardId, kind: s.kind, xOffset: s.xOffset, yOffset: s.yOffset, name: s.name, options: asJsonb(s.options) });
+  }
+  sortSections(sections);
+
+  const sectionPositionUpdates = new Map(writes.sectionPositions.update.map((p) => [pair(p.sectionId, p.layoutId), p]));
+  const deletedSectionPositions = new Set(writes.sectionPositions.delete.map((p) => pair(p.sectionId, p.layoutId)));
+  const sectionLayouts: SectionLayoutRow[] = replaceRows(state.sectionLayouts, sectionPositionUpdates, (p) => pair(p.sectionId, p.layoutId))
+    .concat(writes.sectionPositions.insert)
+    .filter(
+      (p) =>
+        (deletedSectionPositions.size === 0 || !deletedSectionPositions.has(pair(p.sectionId, p.layoutId))) &&
+        !deletedSections.has(p.sectionId) &&
+        !(p.parentSectionId !== null && deletedSections.has(p.parentSectionId)),
+    );
+
+  const itemUpdates = new Map(writes.items.update.map((i) => [i.id, i]));
+  const items = state.items
+    .filter((i) => !deletedItems.has(i.id))
+    .map((i) => {
+      const update = itemUpdates.get(i.id);
+      return update ? { ...i, kind: update.kind, options: asJsonb(update.options), advancedOptions: asJsonb(update.advancedOptions) } : i;
+    });
+  for (const i of writes.items.insert) {
+    items.push({ id: i.id, boardId, kind: i.kind, options: asJsonb(i.options), advancedOptions: asJsonb(i.advancedOptions) as Record<string, unknown> });
+  }
+  items.sort((a, b) => byBytes(a.id, b.id));
+
+  const itemPositionUpdates = new Map(writes.itemPositions.update.map((p) => [pair(p.itemId, p.layoutId), p]));
+  const deletedItemPositions = new Set(writes.itemPositions.delete.map((p) => pair(p.itemId, p.layoutId)));
+  const itemLayouts: ItemLayoutRow[] = replaceRows(state.itemLayouts, itemPositionUpdates, (p) => pair(p.itemId, p.layoutId))
+    .concat(writes.itemPositions.insert)
+    .filter(
+      (p) =>
+        (deletedItemPositions.size === 0 || !deletedItemPositions.has(pair(p.itemId, p.layoutId))) &&
+        !deletedItems.has(p.itemId) &&
+        !deletedSections.has(p.sectionId),
+    );
+
+  const removedBindings = new Set(writes.bindings.delete.map((b) => pair(b.itemId, b.integrationId)));
+  const bindings = state.bindings
+    .filter((b) => (removedBindings.size === 0 || !removedBindings.has(pair(b.itemId, b.integrationId))) && !deletedItems.has(b.itemId))
+    .concat(writes.bindings.insert)
+    .sort((a, b) => byBytes(a.integrationId, b.integrationId) || byBytes(a.itemId, b.itemId));
+
+  return {
+    ...state,
+    sections,
+    sectionLayouts,
+    items,
+    itemLayouts,
+    bindings,
+    collapsedSectionIds: new Set([...state.collapsedSectionIds].filter((id) => !deletedSections.has(id))),
+  };
+}
+
+/** The state after applyLayoutPlan (store.ts) of `plan` on `state`. */
+export function stateAfterLayoutPlan(state: BoardState, plan: LayoutPlan): BoardState {
+  const boardId = state.board.id;
+  const deleted = new Set(plan.deleteLayoutIds);
+  const updates = new Map(plan.updateLayouts.map((l) => [l.id, l]));
+  const layouts = sortLayouts([
+    ...state.layouts
+      .filter((l) => !deleted.has(l.id))
+      .map((l) => {
+        const update = updates.get(l.id);
+        return update ? { ...l, name: update.name, columnCount: update.columnCount, breakpoint: update.breakpoint } : l;
+      }),
+    ...plan.insertLayouts.map((l) => ({ id: l.id, boardId, name: l.name, columnCount: l.columnCount, breakpoint: l.breakpoint })),
+  ]);
+  const replacedItems = new Map(plan.itemPositions.map((p) => [pair(p.itemId, p.layoutId), p]));
+  const replacedSections = new Map(plan.sectionPositions.map((p) => [pair(p.sectionId, p.layoutId), p]));
+  const itemLayouts = [
+    ...state.itemLayouts.filter((p) => !replacedItems.has(pair(p.itemId, p.layoutId))),
+    ...plan.itemPositions.map((p) => ({ ...p })),
+  ].filter((p) => !deleted.has(p.layoutId));
+  const sectionLayouts = [
+    ...state.sectionLayouts.filter((p) => !replacedSections.has(pair(p.sectionId, p.layoutId))),
+    ...plan.sectionPositions.map((p) => ({ ...p })),
+  ].filter((p) => !deleted.has(p.layoutId));
+  return { ...state, layouts, itemLayouts, sectionLayouts };
+}

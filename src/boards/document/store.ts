@@ -1,0 +1,300 @@
+/**
+ * The board store: the queries that load a board's rows and the statements that apply a plan. Every write runs
+ * inside the caller's transaction, whose first statement is lockBoardForWrite. A fixed number of statements per
+ * plan whatever the board's size: rows travel as one jsonb parameter (jsonb_to_recordset), never one bind
+ * parameter per row.
+ */
+import type { Knex } from 'knex';
+import { conflict, notFound } from '../../core/errors';
+import { whereAmong } from '../../db/idList';
+import { preparedStatement } from '../../db/prepared';
+import type { Principal } from '../../identity/principal';
+import type { BoardPermissionLevel } from '../access';
+import type { ContentWrites } from './contentPlan';
+import type { LayoutPlan } from './layoutPlan';
+import type { Replacement } from './replacement';
+import type { BoardState } from './model';
+import type { BindingRow, ItemLayoutRow, ItemRow, LayoutRow, SectionLayoutRow, SectionRow } from './types';
+
+export const versionConflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
+
+/** A board's rows without what belongs to a caller: what the state cache keeps (stateCache.ts). */
+export type BoardContentState = Omit<BoardState, CallerPart>;
+type CallerPart = 'collapsedSectionIds' | 'userPermissions' | 'groupPermissions';
+
+/**
+ * Loads the board's rows in seven queries whatever its size; null when the board does not exist. Works on the
+ * database or inside a transaction (pass the transaction). Ids are ordered bytewise (COLLATE "C"), so the order
+ * does not depend on the database's locale.
+ */
+export async function loadBoardContent(q: Knex, boardId: string): Promise<BoardContentState | null> {
+  const board = await q('boards')
+    .leftJoin('users', 'users.id', 'boards.creatorId')
+    .where('boards.id', boardId)
+    .first('boards.*', 'users.username as creatorUsername', 'users.email as creatorEmail');
+  if (!board) return null;
+  const layouts: LayoutRow[] = await q('layouts').where({ boardId }).orderByRaw('breakpoint asc, id collate "C" asc');
+  const sections: SectionRow[] = await q('sections').where({ boardId }).orderByRaw('y_offset asc nulls last, id collate "C" asc');
+  const sectionLayouts: SectionLayoutRow[] = await q('section_layouts')
+    .join('sections', 'sections.id', 'section_layouts.sectionId')
+    .where('sections.boardId', boardId)
+    .select('section_layouts.*');
+  const items: ItemRow[] = await q('items').where({ boardId }).orderByRaw('id collate "C" asc');
+  const itemLayouts: ItemLayoutRow[] = await q('item_layouts')
+    .join('items', 'items.id', 'item_layouts.itemId')
+    .where('items.boardId', boardId)
+    .select('item_layouts.*');
+  const bindings: BindingRow[] = await q('integration_items')
+    .join('items', 'items.id', 'integration_items.itemId')
+    .where('items.boardId', boardId)
+    .select('integration_items.itemId', 'integration_items.integrationId')
+    .orderByRaw('integration_items.integration_id collate "C" asc');
+  const { creatorUsername, creatorEmail, ...boardRow } = board;
+  return {
+    board: boardRow,
+    creator: creatorUsername != null && board.creatorId ? { id: board.creatorId, username: creatorUsername, email: creatorEmail ?? null } : null,
+    layouts,
+    sections,
+    sectionLayouts,
+    items,
+    itemLayouts,
+    bindings,
+  };
+}
+
+/** The caller's own parts of a board: its collapsed category sections and its own permission rows (two queries). */
+export async function loadCallerRows(q: Knex, boardId: string, principal: Principal | null): Promise<Pick<BoardState, CallerPart>> {
+  const collapsed: { sectionId: string }[] = await q('section_collapse_states')
+    .join('sections', 'sections.id', 'section_collapse_states.sectionId')
+    .where('sections.boardId', boardId)
+    .andWhere('section_collapse_states.userId', principal?.userId ?? '')
+    .andWhere('section_collapse_states.collapsed', true)
+    .select('section_collapse_states.sectionId');
+  const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
+  const permissionRows: { groupId: string | null; permission: BoardPermissionLevel }[] = await q
+    .select(q.raw('NULL::text as group_id'), 'permission')
+    .from('board_user_permissions')
+    .where({ boardId, userId: principal?.userId ?? '' })
+    .unionAll((union) => {
+      union.select('groupId', 'permission').from('board_group_permissions').where({ boardId }).whereIn('groupId', groupIds);
+    })
+    .orderBy([{ column: 'groupId', order: 'asc', nulls: 'first' }, { column: 'permission' }]);
+  return {
+    collapsedSectionIds: new Set(collapsed.map((row) => row.sectionId)),
+    userPermissions: permissionRows.filter((row) => row.groupId === null).map((row) => ({ permission: row.permission })),
+    groupPermissions: permissionRows
+      .filter((row) => row.groupId !== null)
+      .map((row) => ({ groupId: row.groupId as string, permission: row.permission })),
+  };
+}
+
+/** Everything stored about one board as the caller sees it, in nine queries; null when the board does not exist. */
+export async function loadBoardState(q: Knex, boardId: string, principal: Principal | null): Promise<BoardState | null> {
+  const content = await loadBoardContent(q, boardId);
+  return content && { ...content, ...(await loadCallerRows(q, boardId, principal)) };
+}
+
+/**
+ * Loads the board's rows from one snapshot: the nine reads run in a read-only REPEATABLE READ transaction, so a
+ * concurrent write can never show half of itself. 404 `Board not found` when the board does not exist.
+ */
+export async function loadBoardSnapshot(db: Knex, boardId: string, principal: Principal | null): Promise<BoardState> {
+  const state = await db.transaction((trx) => loadBoardState(trx, boardId, principal), { isolationLevel: 'repeatable read', readOnly: true });
+  if (!state) throw notFound('Board not found');
+  return state;
+}
+
+/** The caller's collapsed category sections of the board, as a stable key (for the document cache). */
+export async function loadCollapsedKey(db: Knex, boardId: string, userId: string): Promise<string> {
+  const rows: { sectionId: string }[] = await db('section_collapse_states')
+    .join('sections', 'sections.id', 'section_collapse_states.sectionId')
+    .where({ 'sections.boardId': boardId, 'section_collapse_states.userId': userId, 'section_collapse_states.collapsed': true })
+    .select('section_collapse_states.sectionId')
+    .orderBy('section_collapse_states.sectionId')
+    .options(preparedStatement('tessera_board_collapsed'));
+  return rows.map((row) => row.sectionId).join(',');
+}
+
+/**
+ * The first statement of every board write: bumps the internal revision (and the version when the version
+ * table says so, CONC-5), which takes the board's row lock for the rest of the transaction. With expectedVersion
+ * the update is guarded (`AND version = ?`) and the decision rests on the matched-row count only: 0 rows is the
+ * CONC-2 409 (CONC-3). The database decides races between instances.
+ */
+export async function lockBoardForWrite(
+  trx: Knex.Transaction,
+  boardId: string,
+  options: { bumpVersion: boolean; expectedVersion?: number },
+): Promise<{ revision: number; version: number }> {
+  const changes: Record<string, unknown> = { revision: trx.raw('revision + 1'), updatedAt: trx.fn.now() };
+  if (options.bumpVersion) changes.version = trx.raw('version + 1');
+  const query = trx('boards').where({ id: boardId });
+  if (options.expectedVersion !== undefined) query.andWhere('version', options.expectedVersion);
+  const [locked] = await query.update(changes, ['revision', 'version']);
+  if (!locked) throw options.expectedVersion !== undefined ? conflict(versionConflictMessage) : notFound('Board not found');
+  return locked;
+}
+
+/** Rows of the given item and section ids, on any board (PUT-4: ids are primary keys across the instance). */
+export async function findExistingElementIds(q: Knex, itemIds: readonly string[], sectionIds: readonly string[]): Promise<{ id: string; boardId: string }[]> {
+  if (itemIds.length === 0 && sectionIds.length === 0) return [];
+  return q
+    .select('id', 'boardId')
+    .from('items')
+    .modify(whereAmong, 'id', itemIds)
+    .unionAll((union) => {
+      union.select('id', 'boardId').from('sections').modify(whereAmong, 'id', sectionIds);
+    });
+}
+
+/** Rows handed to jsonb_to_recordset as one parameter, so a statement's text never depends on the row count. */
+const json = (rows: unknown[]) => JSON.stringify(rows);
+
+const positionColumns = 'x_offset int, y_offset int, width int, height int';
+
+const sectionRow = (s: { id: string; kind: string; xOffset: number | null; yOffset: number | null; name: string | null; options: unknown }) => ({
+  id: s.id,
+  kind: s.kind,
+  x_offset: s.xOffset,
+  y_offset: s.yOffset,
+  name: s.name,
+  options: s.options,
+});
+const itemRow = (i: { id: string; kind: string; options: unknown; advancedOptions: unknown }) => ({
+  id: i.id,
+  kind: i.kind,
+  options: i.options,
+  advanced_options: i.advancedOptions,
+});
+const itemPositionRow = (p: ItemLayoutRow) => ({
+  item_id: p.itemId,
+  layout_id: p.layoutId,
+  section_id: p.sectionId,
+  x_offset: p.xOffset,
+  y_offset: p.yOffset,
+  width: p.width,
+  height: p.height,
+});
+const sectionPositionRow = (p: SectionLayoutRow) => ({
+  section_id: p.sectionId,
+  layout_id: p.layoutId,
+  parent_section_id: p.parentSectionId,
+  x_offset: p.xOffset,
+  y_offset: p.yOffset,
+  width: p.width,
+  height: p.height,
+});
+const bindingRow = (b: BindingRow) => ({ item_id: b.itemId, integration_id: b.integrationId });
+
+const sql = {
+  insertSections: `INSERT INTO sections (id, board_id, kind, x_offset, y_offset, name, options)
+     SELECT v.id, ?, v.kind, v.x_offset, v.y_offset, v.name, v.options
+     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, x_offset int, y_offset int, name text, options jsonb)`,
+  updateSections: `UPDATE sections AS s SET kind = v.kind, x_offset = v.x_offset, y_offset = v.y_offset, name = v.name, options = v.options
+     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, x_offset int, y_offset int, name text, options jsonb)
+     WHERE s.id = v.id AND s.board_id = ?`,
+  insertSectionPositions: `INSERT INTO section_layouts (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
+     SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
+     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})`,
+  updateSectionPositions: `UPDATE section_layouts AS sl
+     SET parent_section_id = v.parent_section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
+     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
+     WHERE sl.section_id = v.section_id AND sl.layout_id = v.layout_id`,
+  upsertSectionPositions: `INSERT INTO section_layouts (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
+     SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
+     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
+     ON CONFLICT (section_id, layout_id) DO UPDATE SET parent_section_id = excluded.parent_section_id, x_offset = excluded.x_offset,
+       y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
+  deleteSectionPositions: `DELETE FROM section_layouts AS sl USING jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text)
+     WHERE sl.section_id = v.section_id AND sl.layout_id = v.layout_id`,
+  deleteItemPositions: `DELETE FROM item_layouts AS il USING jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text)
+     WHERE il.item_id = v.item_id AND il.layout_id = v.layout_id`,
+  insertItems: `INSERT INTO items (id, board_id, kind, options, advanced_options)
+     SELECT v.id, ?, v.kind, v.options, v.advanced_options
+     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)`,
+  updateItems: `UPDATE items AS i SET kind = v.kind, options = v.options, advanced_options = v.advanced_options
+     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)
+     WHERE i.id = v.id AND i.board_id = ?`,
+  insertItemPositions: `INSERT INTO item_layouts (item_id, layout_id, section_id, x_offset, y_offset, width, height)
+     SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
+     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})`,
+  updateItemPositions: `UPDATE item_layouts AS il
+     SET section_id = v.section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
+     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
+     WHERE il.item_id = v.item_id AND il.layout_id = v.layout_id`,
+  upsertItemPositions: `INSERT INTO item_layouts (item_id, layout_id, section_id, x_offset, y_offset, width, height)
+     SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
+     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
+     ON CONFLICT (item_id, layout_id) DO UPDATE SET section_id = excluded.section_id, x_offset = excluded.x_offset,
+       y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
+  insertBindings: `INSERT INTO integration_items (item_id, integration_id)
+     SELECT v.item_id, v.integration_id FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)`,
+  deleteBindings: `DELETE FROM integration_items AS ii USING jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)
+     WHERE ii.item_id = v.item_id AND ii.integration_id = v.integration_id`,
+  insertLayouts: `INSERT INTO layouts (id, board_id, name, column_count, breakpoint)
+     SELECT v.id, ?, v.name, v.column_count, v.breakpoint
+     FROM jsonb_to_recordset(?::jsonb) AS v(id text, name text, column_count int, breakpoint int)`,
+  updateLayouts: `UPDATE layouts AS l SET name = v.name, column_count = v.column_count, breakpoint = v.breakpoint
+     FROM jsonb_to_recordset(?::jsonb) AS v(id text, name text, column_count int, breakpoint int)
+     WHERE l.id = v.id AND l.board_id = ?`,
+};
+
+/** One statement for a batch of rows; none for an empty batch. */
+async function batch(trx: Knex.Transaction, rows: unknown[], statement: string, bindings: (rowsJson: string) => Knex.RawBinding[]): Promise<void> {
+  if (rows.length > 0) await trx.raw(statement, bindings(json(rows)));
+}
+
+/**
+ * Applies a content plan's writes (PUT-3..8, PUT-15): inserts first, then updates, removals last (bindings and
+ * positions of kept elements, items, cascading to their positions and bindings, sections, cascading to the
+ * positions inside them).
+ */
+export async function applyContentWrites(trx: Knex.Transaction, boardId: string, writes: ContentWrites): Promise<void> {
+  await batch(trx, writes.sections.insert.map(sectionRow), sql.insertSections, (rows) => [boardId, rows]);
+  await batch(trx, writes.sectionPositions.insert.map(sectionPositionRow), sql.insertSectionPositions, (rows) => [rows]);
+  await batch(trx, writes.items.insert.map(itemRow), sql.insertItems, (rows) => [boardId, rows]);
+  await batch(trx, writes.itemPositions.insert.map(itemPositionRow), sql.insertItemPositions, (rows) => [rows]);
+  await batch(trx, writes.bindings.insert.map(bindingRow), sql.insertBindings, (rows) => [rows]);
+
+  await batch(trx, writes.items.update.map(itemRow), sql.updateItems, (rows) => [rows, boardId]);
+  await batch(trx, writes.itemPositions.update.map(itemPositionRow), sql.updateItemPositions, (rows) => [rows]);
+  await batch(trx, writes.sections.update.map(sectionRow), sql.updateSections, (rows) => [rows, boardId]);
+  await batch(trx, writes.sectionPositions.update.map(sectionPositionRow), sql.updateSectionPositions, (rows) => [rows]);
+
+  await batch(trx, writes.bindings.delete.map(bindingRow), sql.deleteBindings, (rows) => [rows]);
+  await batch(trx, writes.itemPositions.delete.map((p) => ({ item_id: p.itemId, layout_id: p.layoutId })), sql.deleteItemPositions, (rows) => [rows]);
+  await batch(trx, writes.sectionPositions.delete.map((p) => ({ section_id: p.sectionId, layout_id: p.layoutId })), sql.deleteSectionPositions, (rows) => [rows]);
+  if (writes.items.delete.length > 0) await trx('items').where({ boardId }).modify(whereAmong, 'id', writes.items.delete).del();
+  if (writes.sections.delete.length > 0) await trx('sections').where({ boardId }).modify(whereAmong, 'id', writes.sections.delete).del();
+}
+
+/**
+ * Applies a layout plan (LAYOUT-1..4): new layouts, the regenerated positions (inserted or replacing the stored
+ * ones), changed layouts, then the removed layouts with every position recorded against them.
+ */
+export async function applyLayoutPlan(trx: Knex.Transaction, boardId: string, plan: LayoutPlan): Promise<void> {
+  const layoutRow = (l: { id: string; name: string; columnCount: number; breakpoint: number }) => ({
+    id: l.id,
+    name: l.name,
+    column_count: l.columnCount,
+    breakpoint: l.breakpoint,
+  });
+  await batch(trx, plan.insertLayouts.map(layoutRow), sql.insertLayouts, (rows) => [boardId, rows]);
+  await batch(trx, plan.itemPositions.map(itemPositionRow), sql.upsertItemPositions, (rows) => [rows]);
+  await batch(trx, plan.sectionPositions.map(sectionPositionRow), sql.upsertSectionPositions, (rows) => [rows]);
+  await batch(trx, plan.updateLayouts.map(layoutRow), sql.updateLayouts, (rows) => [rows, boardId]);
+  if (plan.deleteLayoutIds.length > 0) await trx('layouts').where({ boardId }).modify(whereAmong, 'id', plan.deleteLayoutIds).del();
+}
+
+/**
+ * Applies a replacement (replacement.ts): layouts first (new ones, changed ones, then the removed ones with what is
+ * recorded against them), then the content rows, then the board columns. Returns the board's revision after it:
+ * changing columns moves it once more (migration 0003's trigger).
+ */
+export async function applyReplacement(trx: Knex.Transaction, boardId: string, replacement: Replacement, revision: number): Promise<number> {
+  await applyLayoutPlan(trx, boardId, replacement.layouts);
+  await applyContentWrites(trx, boardId, replacement.content);
+  if (Object.keys(replacement.columns).length === 0) return revision;
+  const [row] = await trx('boards').where({ id: boardId }).update(replacement.columns, ['revision']);
+  return row.revision;
+}

@@ -1,0 +1,74 @@
+/**
+ * POST /api/boards/{id}/restore (HIST-6): puts layouts, sections, items, positions, bindings and settings back as
+ * they were after a revision, as one guarded write (a version bump, a new history entry), answering the board.
+ */
+import type { Knex } from 'knex';
+import { recordAppPlacements } from '../../apps/placements';
+import { whereAmong } from '../../db/idList';
+import { assertBoardAccess } from '../access';
+import { boardSettingsColumns } from '../settings';
+import { assertCanBind } from '../document/bindings';
+import type { BoardState } from '../document/model';
+import { replacementFor, stateAfterReplacement } from '../document/replacement';
+import { assertIdsFree, BoardWrite, DocumentResult, inBoardTransaction, lockAndLoad, resultAfterWrite, stateBeforeLock } from '../document/save';
+import { applyReplacement } from '../document/store';
+import { recordStateChange } from './record';
+import { revisionState } from './history';
+import type { HistorySummary } from './summary';
+
+export interface RestoreResult extends DocumentResult {
+  /** What the revision held that no longer exists: bindings of deleted integrations, app widgets of deleted apps. */
+  dropped: NonNullable<HistorySummary['dropped']>;
+}
+
+/**
+ * The target of a restore: the revision's content and settings over the board as it stands (name, visibility and
+ * version stay), without the bindings of integrations and the app widgets of apps deleted since.
+ */
+async function restorable(trx: Knex, current: BoardState, revision: BoardState): Promise<{ target: BoardState; dropped: RestoreResult['dropped'] }> {
+  const integrationIds = [...new Set(revision.bindings.map((b) => b.integrationId))];
+  const appIds = [...new Set(revision.items.flatMap((i) => (i.kind === 'app' && typeof i.options?.appId === 'string' ? [i.options.appId as string] : [])))];
+  const [integrations, apps] = await Promise.all([
+    trx('integrations').modify(whereAmong, 'id', integrationIds).select('id') as Promise<{ id: string }[]>,
+    trx('apps').modify(whereAmong, 'id', appIds).select('id') as Promise<{ id: string }[]>,
+  ]);
+  const liveIntegrations = new Set(integrations.map((row) => row.id));
+  const liveApps = new Set(apps.map((row) => row.id));
+  const droppedItems = new Set(revision.items.filter((i) => i.kind === 'app' && typeof i.options?.appId === 'string' && !liveApps.has(i.options.appId as string)).map((i) => i.id));
+  const board = { ...current.board };
+  for (const column of boardSettingsColumns) board[column] = revision.board[column];
+  const target: BoardState = {
+    ...revision,
+    board,
+    items: revision.items.filter((i) => !droppedItems.has(i.id)),
+    itemLayouts: revision.itemLayouts.filter((p) => !droppedItems.has(p.itemId)),
+    bindings: revision.bindings.filter((b) => liveIntegrations.has(b.integrationId) && !droppedItems.has(b.itemId)),
+  };
+  return { target, dropped: { integrationIds: integrationIds.filter((id) => !liveIntegrations.has(id)), itemIds: [...droppedItems] } };
+}
+
+export async function restoreRevision(db: Knex, options: BoardWrite & { revision: number; expectedVersion?: number }): Promise<RestoreResult> {
+  const { boardId, principal } = options;
+  await assertBoardAccess(db, boardId, principal, 'modify');
+  return inBoardTransaction(db, options, async (trx) => {
+    const current = await lockAndLoad(trx, boardId, principal, { ...options, bumpVersion: true });
+    const before = stateBeforeLock(current, true);
+    const { target, dropped } = await restorable(trx, current, await revisionState(trx, boardId, options.revision, before));
+    const replacement = replacementFor(current, target, boardSettingsColumns);
+    // Elements the revision had that are not on the board now are new to it: their ids must be free (PUT-4) and
+    // their bindings are new bindings (BIND-2).
+    await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
+    const boundNow = new Set(current.bindings.map((b) => b.integrationId));
+    await assertCanBind(trx, principal, [...new Set(target.bindings.map((b) => b.integrationId))].filter((id) => !boundNow.has(id)));
+    const computed = stateAfterReplacement(current, replacement);
+    const result = resultAfterWrite(current, computed);
+    const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
+    const after = { ...computed, board: { ...computed.board, revision } };
+    await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
+    await recordStateChange(trx, { principal, history: options.history, before, after, dropped: droppedOrUndefined(dropped) });
+    return { result: { ...result, dropped }, after, answered: result };
+  });
+}
+
+const droppedOrUndefined = (dropped: RestoreResult['dropped']) => (dropped.integrationIds.length + dropped.itemIds.length > 0 ? dropped : undefined);
+

@@ -1,0 +1,93 @@
+/** The queries of board history (table board_history, migration 0005). */
+import type { Knex } from 'knex';
+import type { BoardSnapshot, SnapshotDelta } from './snapshot';
+import type { HistorySummary } from './summary';
+
+export interface HistoryRow {
+  boardId: string;
+  revision: number;
+  version: number;
+  at: Date;
+  operation: string;
+  actorUserId: string | null;
+  actorName: string | null;
+  apiKeyId: string | null;
+  summary: HistorySummary;
+}
+
+export interface ChainPosition {
+  revision: number;
+  chainBytes: number;
+  chainLength: number;
+  snapshotBytes: number;
+}
+
+/** The newest entry's place in its chain of deltas; undefined when the board has no history yet. */
+export async function latestPosition(trx: Knex, boardId: string): Promise<ChainPosition | undefined> {
+  return trx('board_history')
+    .where({ boardId })
+    .orderBy('revision', 'desc')
+    .first('revision', 'chainBytes', 'chainLength', 'snapshotBytes');
+}
+
+export interface NewEntry extends Omit<HistoryRow, 'at'> {
+  reverseDelta: SnapshotDelta | null;
+  snapshot: BoardSnapshot | null;
+  deltaBytes: number;
+  chainBytes: number;
+  chainLength: number;
+  snapshotBytes: number;
+}
+
+export async function insertEntry(trx: Knex, entry: NewEntry): Promise<void> {
+  await trx('board_history').insert({
+    ...entry,
+    summary: JSON.stringify(entry.summary),
+    reverseDelta: entry.reverseDelta === null ? null : JSON.stringify(entry.reverseDelta),
+    snapshot: entry.snapshot === null ? null : JSON.stringify(entry.snapshot),
+  });
+}
+
+/** Deletes the entries older than the newest `keep`, except the creation entry (revision 1). */
+export async function trimEntries(trx: Knex, boardId: string, newest: number, keep: number): Promise<void> {
+  if (newest - keep <= 1) return;
+  await trx('board_history').where({ boardId }).andWhere('revision', '>', 1).andWhere('revision', '<=', newest - keep).del();
+}
+
+const entryColumns = ['boardId', 'revision', 'version', 'at', 'operation', 'actorUserId', 'actorName', 'apiKeyId', 'summary'];
+
+/** Entries newest first, below `beforeRevision` when given. */
+export async function listEntries(db: Knex, boardId: string, limit: number, beforeRevision?: number): Promise<HistoryRow[]> {
+  const query = db('board_history').where({ boardId }).orderBy('revision', 'desc').limit(limit).select(entryColumns);
+  if (beforeRevision !== undefined) query.andWhere('revision', '<', beforeRevision);
+  return query;
+}
+
+export async function findEntry(db: Knex, boardId: string, revision: number): Promise<HistoryRow | undefined> {
+  return db('board_history').where({ boardId, revision }).first(entryColumns);
+}
+
+/** The entries from `revision` up to the nearest snapshot at or above it (or the newest), newest first. */
+export async function loadChain(
+  db: Knex,
+  boardId: string,
+  revision: number,
+): Promise<{ revision: number; reverseDelta: SnapshotDelta | null; snapshot: BoardSnapshot | null }[]> {
+  const { rows } = await db.raw<{ rows: { revision: number; reverseDelta: SnapshotDelta | null; snapshot: BoardSnapshot | null }[] }>(
+    `WITH top AS (SELECT min(revision) AS revision FROM board_history WHERE board_id = ? AND revision >= ? AND snapshot IS NOT NULL)
+     SELECT h.revision, h.reverse_delta AS "reverseDelta", CASE WHEN h.revision = top.revision THEN h.snapshot END AS snapshot
+     FROM board_history h, top
+     WHERE h.board_id = ? AND h.revision >= ? AND (top.revision IS NULL OR h.revision <= top.revision)
+     ORDER BY h.revision DESC`,
+    [boardId, revision, boardId, revision],
+  );
+  return rows;
+}
+
+/** Bytes of history kept for a board, as stored (for the benchmark). */
+export async function historyBytes(db: Knex, boardId: string): Promise<number> {
+  const row = await db('board_history')
+    .where({ boardId })
+    .first(db.raw('coalesce(sum(pg_column_size(board_history.*)), 0)::int AS bytes'));
+  return row?.bytes ?? 0;
+}

@@ -1,0 +1,34 @@
+import { appHandlers } from './apps/handlers';
+import { boardDocumentHandlers } from './boards/document/handlers';
+import { boardHistoryHandlers } from './boards/history/handlers';
+import { boardManagementHandlers } from './boards/management/handlers';
+import { identityHandlers } from './identity/handlers';
+import { integrationHandlers } from './integrations/handlers';
+import { settingsHandlers } from './settings/handlers';
+import { systemHandlers } from './system/handlers';
+import type { BoardDocumentCache } from './boards/document/cache';
+import type { BoardStateCache } from './boards/document/stateCache';
+import type { HandlerMap } from './core/operation';
+
+/** What the capabilities' handler factories receive: the instance's own state, created once per app. */
+export interface HandlerDeps {
+  boardDocuments: BoardDocumentCache;
+  boardStates: BoardStateCache;
+}
+
+/** operationId -> handler: the table of contents of the API. tsc fails when an operation has no handler. */
+export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
+  ...systemHandlers,
+  ...identityHandlers,
+
+  ...boardDocumentHandlers(deps),
+  ...boardHistoryHandlers(deps),
+
+  ...boardManagementHandlers,
+
+  ...settingsHandlers,
+
+  ...appHandlers,
+
+  ...integrationHandlers,
+});
