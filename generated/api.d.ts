@@ -749,6 +749,122 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/{id}/export": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Export a board as a portable file
+         * @description The board as a self-contained file (FILE-1): name, visibility, settings, layouts by name, sections and items
+         *     with their ids and positions keyed by layout name, app widgets' apps by their fields, bound integrations by
+         *     name and kind, and a `source` block (this instance, the board id, its version and newest history revision).
+         *     JSON, or YAML with `Accept: application/yaml`. View access, as `GET /api/boards/{id}`; public boards are
+         *     exported without credentials. 404 `Board not found`.
+         */
+        get: operations["exportBoard"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/by-name/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board name (matched without regard to letter case, as names are unique). */
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a board document by the board's name
+         * @description The same document, `ETag` and `If-None-Match` handling as `GET /api/boards/{id}` (FILE-2); 404 `Board not
+         *     found` when no board has the name or the caller may not view it.
+         */
+        get: operations["getBoardByName"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a board file
+         * @description Creates a board from a board file, or applies the file onto the board of the same name (FILE-3..7), in one
+         *     transaction. The body is the file as JSON, or as YAML with `Content-Type: application/yaml`.
+         *
+         *     - The board is looked up by the file's `name` (letter case ignored). `onConflict` says what to do when it
+         *       exists: `fail` (default) answers 409 `Board with similar name already exists`; `rename` creates the board
+         *       under the first free name `<name>-2`, `<name>-3`, …; `replace` applies the file onto that board as one
+         *       guarded write, which needs full access to it (404 `Board not found` without) and answers 409 `This board was
+         *       modified by another request. Reload the latest board and retry.` when the file's `source` names this board
+         *       on this instance and its version moved since. A replace that changes nothing writes nothing (no new
+         *       revision, no version bump).
+         *     - Creating needs the `board-create` permission (403 `Permission denied`).
+         *     - Item and section ids already used on another board of this instance are replaced by fresh ids, and the
+         *       file's own references to them follow.
+         *     - Layouts are matched by name (a replace keeps the ids of layouts whose name is still in the file).
+         *     - Apps of app widgets are resolved with the app dedupe rule (an app with the same name and href is
+         *       referenced and the caller gains use access to it; otherwise it is created, which needs `app-create`).
+         *     - Integrations named by name and kind are resolved among those the caller can see; names no visible
+         *       integration has are a 400 `Unknown integrations: <name (kind)…>`; bindings the caller may not add are 403
+         *       `No access to integrations: <ids>` (only bindings not yet on the board are checked, as for PUT).
+         *     - Invalid files are a 400 naming the problem: schema violations (`data.issues`), unparsable YAML, two layouts
+         *       of one name, positions on layouts the file does not define, duplicate ids, positions in sections the file
+         *       does not define. Board limits apply as for PUT. Nothing is written on any error.
+         *
+         *     `dryRun=true` answers what the import would do (the plan's shape) and writes nothing. 201 `{boardId, name}`
+         *     when a board was created, 200 when one was replaced.
+         */
+        post: operations["importBoard"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/schemas/board-file.json": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The JSON Schema of board files
+         * @description The JSON Schema (draft 2020-12) of the board file (`BoardFile`), for editors that validate board files
+         *     (`# yaml-language-server: $schema=<url>`). Also kept in the repository as `generated/board-file.schema.json`.
+         */
+        get: operations["getBoardFileSchema"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards": {
         parameters: {
             query?: never;
@@ -2737,16 +2853,27 @@ export interface components {
             from: unknown;
             to: unknown;
         };
-        "BoardCreator-2": {
-            id: components["schemas"]["Id"];
-            /** @description The creator's username. */
-            name: string | null;
-            /** @description Always null (Tessera stores no avatars). */
-            image: null;
-            email: string | null;
+        /**
+         * @description Where and at which version the file was taken. Import with `onConflict=replace` onto the board it names, on the
+         *     instance it names, is refused with 409 when the board's version moved since (FILE-6).
+         * @example {
+         *       "instance": "t8f3k2m1q9w7e5r3t1y8u6i4",
+         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "version": 7,
+         *       "revision": 12,
+         *       "exportedAt": "2026-11-24T08:00:00.000Z"
+         *     }
+         */
+        FileSource: {
+            /** @description The id of the Tessera instance (database) the file was exported from. */
+            instance: string;
+            boardId: components["schemas"]["Id"];
+            version: number;
+            /** @description The newest history revision when exported (null without history). */
+            revision?: number | null;
+            /** Format: date-time */
+            exportedAt?: string;
         };
-        /** @description Text or null; blank (whitespace-only) text is stored as null. */
-        PatchText: string | null;
         /** @enum {string} */
         backgroundImageAttachment: "fixed" | "scroll";
         /** @enum {string} */
@@ -2755,21 +2882,88 @@ export interface components {
         backgroundImageSize: "cover" | "contain";
         opacity: number;
         customCss: string | null;
+        iconColor: string | null;
         /** @enum {string} */
         itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
         disableStatus: boolean;
-        BoardUserGrant: {
-            userId: components["schemas"]["Id"];
-            permission: components["schemas"]["BoardPermissionLevel"];
+        /**
+         * @description Board settings (as in the board document); omitted ones take their defaults on import.
+         * @example {
+         *       "pageTitle": "Home lab",
+         *       "primaryColor": "#fa5252"
+         *     }
+         */
+        FileSettings: {
+            pageTitle?: components["schemas"]["NullableText"];
+            metaTitle?: components["schemas"]["NullableText"];
+            logoImageUrl?: components["schemas"]["NullableText"];
+            faviconImageUrl?: components["schemas"]["NullableText"];
+            backgroundImageUrl?: components["schemas"]["NullableText"];
+            backgroundImageAttachment?: components["schemas"]["backgroundImageAttachment"];
+            backgroundImageRepeat?: components["schemas"]["backgroundImageRepeat"];
+            backgroundImageSize?: components["schemas"]["backgroundImageSize"];
+            primaryColor?: components["schemas"]["HexColor"];
+            secondaryColor?: components["schemas"]["HexColor"];
+            opacity?: components["schemas"]["opacity"];
+            customCss?: components["schemas"]["customCss"];
+            iconColor?: components["schemas"]["iconColor"];
+            itemRadius?: components["schemas"]["itemRadius"];
+            disableStatus?: components["schemas"]["disableStatus"];
         };
-        BoardGroupGrant: {
-            groupId: components["schemas"]["Id"];
-            permission: components["schemas"]["BoardPermissionLevel"];
+        /** @example Base */
+        LayoutName: string;
+        /**
+         * @description A breakpoint layout, identified in the file by its name (unique in the file).
+         * @example {
+         *       "name": "Base",
+         *       "columnCount": 12,
+         *       "breakpoint": 0
+         *     }
+         */
+        FileLayout: {
+            name: components["schemas"]["LayoutName"];
+            columnCount: number;
+            breakpoint: number;
         };
-        /** @description Home board for callers without their own (or their groups') home board; a public board. */
-        homeBoardId: components["schemas"]["Id"] | null;
-        /** @description Mobile home board default; a public board. */
-        mobileHomeBoardId: components["schemas"]["Id"] | null;
+        /**
+         * @description A dynamic section's position in the layout named `layout`, inside its parent section.
+         * @example {
+         *       "layout": "Base",
+         *       "parentSectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *       "xOffset": 0,
+         *       "yOffset": 2,
+         *       "width": 4,
+         *       "height": 2
+         *     }
+         */
+        FileSectionPosition: {
+            layout: components["schemas"]["LayoutName"];
+            parentSectionId: components["schemas"]["Id"];
+            xOffset: components["schemas"]["GridOffset"];
+            yOffset: components["schemas"]["GridOffset"];
+            width: components["schemas"]["GridSize"];
+            height: components["schemas"]["GridSize"];
+        };
+        /**
+         * @description A section. Category sections carry `name`; dynamic sections carry `options` and their `layouts`. `xOffset` of
+         *     category and empty sections is 0. The collapsed state is per user and not part of a file.
+         * @example {
+         *       "id": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *       "kind": "empty",
+         *       "xOffset": 0,
+         *       "yOffset": 0
+         *     }
+         */
+        FileSection: {
+            id: components["schemas"]["Id"];
+            /** @enum {string} */
+            kind: "category" | "empty" | "dynamic";
+            name?: components["schemas"]["PlainText"];
+            xOffset?: components["schemas"]["GridOffset"];
+            yOffset?: components["schemas"]["GridOffset"];
+            options?: components["schemas"]["DynamicSectionOptionsInput"];
+            layouts?: components["schemas"]["FileSectionPosition"][];
+        };
         /**
          * @description 1 to 64 characters after trimming surrounding whitespace (the raw value is at most 64 characters).
          * @example Jellyfin
@@ -2796,16 +2990,233 @@ export interface components {
          * @example http://jellyfin.internal:8096
          */
         AppPingUrl: string | null;
-        /**
-         * @example use
-         * @enum {string}
-         */
-        AppPermissionLevel: "use" | "modify" | "full";
+        /** @description The app an app widget shows, by its fields (resolved on import with the app dedupe rule, APP-1). */
+        FileApp: components["schemas"]["CreateAppRequest"];
         /**
          * @description 1 to 64 characters after trimming surrounding whitespace.
          * @example Living room Jellyfin
          */
         IntegrationName: string;
+        /**
+         * @description An integration bound to the item: by `name` and `kind` (resolved on import among the integrations the caller
+         *     can see), or by `id` when the exporting caller could not see the integration's name.
+         * @example {
+         *       "name": "Living room Jellyfin",
+         *       "kind": "jellyfin"
+         *     }
+         */
+        FileIntegrationRef: {
+            name?: components["schemas"]["IntegrationName"];
+            kind?: components["schemas"]["IntegrationKind"];
+            id?: components["schemas"]["Id"];
+        } & (unknown | unknown);
+        /**
+         * @description An item's position in the layout named `layout`.
+         * @example {
+         *       "layout": "Base",
+         *       "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *       "xOffset": 0,
+         *       "yOffset": 0,
+         *       "width": 2,
+         *       "height": 1
+         *     }
+         */
+        FileItemPosition: {
+            layout: components["schemas"]["LayoutName"];
+            sectionId: components["schemas"]["Id"];
+            xOffset: components["schemas"]["GridOffset"];
+            yOffset: components["schemas"]["GridOffset"];
+            width: components["schemas"]["GridSize"];
+            height: components["schemas"]["GridSize"];
+        };
+        /**
+         * @description A widget with its positions keyed by layout name. An app widget names its app by its fields in `app` (its
+         *     `options.appId` is left out); bound integrations are named in `integrations`.
+         * @example {
+         *       "id": "w2e4r6t8y0u2i4o6p8a0s2d4",
+         *       "kind": "clock",
+         *       "options": {
+         *         "is24HourFormat": true
+         *       },
+         *       "layouts": [
+         *         {
+         *           "layout": "Base",
+         *           "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "xOffset": 0,
+         *           "yOffset": 0,
+         *           "width": 2,
+         *           "height": 1
+         *         }
+         *       ]
+         *     }
+         */
+        FileItem: {
+            id: components["schemas"]["Id"];
+            kind: components["schemas"]["WidgetKind"];
+            options: components["schemas"]["WidgetOptions"];
+            advancedOptions?: components["schemas"]["ItemAdvancedOptionsInput"];
+            app?: components["schemas"]["FileApp"];
+            integrations?: components["schemas"]["FileIntegrationRef"][];
+            layouts: components["schemas"]["FileItemPosition"][];
+        };
+        /**
+         * @description A board as a self-contained, portable file (JSON, or YAML with `application/yaml`): name, visibility, settings,
+         *     layouts by name, sections and items with their ids and positions keyed by layout name, apps by their fields,
+         *     integrations by name and kind, and the `source` it was taken from. Its JSON Schema is served at
+         *     `GET /api/schemas/board-file.json` (and kept in the repository as `generated/board-file.schema.json`).
+         * @example {
+         *       "apiVersion": "tessera/v1",
+         *       "kind": "Board",
+         *       "source": {
+         *         "instance": "t8f3k2m1q9w7e5r3t1y8u6i4",
+         *         "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *         "version": 7,
+         *         "revision": 12,
+         *         "exportedAt": "2026-11-24T08:00:00.000Z"
+         *       },
+         *       "name": "home-lab",
+         *       "isPublic": false,
+         *       "settings": {
+         *         "pageTitle": "Home lab"
+         *       },
+         *       "layouts": [
+         *         {
+         *           "name": "Base",
+         *           "columnCount": 12,
+         *           "breakpoint": 0
+         *         }
+         *       ],
+         *       "sections": [
+         *         {
+         *           "id": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *           "kind": "empty",
+         *           "xOffset": 0,
+         *           "yOffset": 0
+         *         }
+         *       ],
+         *       "items": [
+         *         {
+         *           "id": "w2e4r6t8y0u2i4o6p8a0s2d4",
+         *           "kind": "clock",
+         *           "options": {
+         *             "is24HourFormat": true
+         *           },
+         *           "layouts": [
+         *             {
+         *               "layout": "Base",
+         *               "sectionId": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *               "xOffset": 0,
+         *               "yOffset": 0,
+         *               "width": 2,
+         *               "height": 1
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        BoardFile: {
+            /** @constant */
+            apiVersion: "tessera/v1";
+            /** @constant */
+            kind: "Board";
+            source?: components["schemas"]["FileSource"];
+            name: components["schemas"]["BoardName"];
+            /** @default false */
+            isPublic: boolean;
+            settings?: components["schemas"]["FileSettings"];
+            layouts: components["schemas"]["FileLayout"][];
+            sections: components["schemas"]["FileSection"][];
+            items: components["schemas"]["FileItem"][];
+        };
+        /**
+         * @example {
+         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "home-lab"
+         *     }
+         */
+        ImportResult: {
+            boardId: components["schemas"]["Id"];
+            name: components["schemas"]["BoardName"];
+        };
+        /**
+         * @description What an import would do (`dryRun=true`); nothing is written.
+         * @example {
+         *       "action": "replace",
+         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "home-lab",
+         *       "version": 7,
+         *       "changes": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "layouts": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "board": {}
+         *       },
+         *       "ignored": [],
+         *       "warnings": []
+         *     }
+         */
+        ImportPlan: {
+            /** @enum {string} */
+            action: "create" | "replace";
+            /** @description The board a replace would write; null for a create. */
+            boardId: string | null;
+            name: components["schemas"]["BoardName"];
+            /** @description The replaced board's version now; null for a create. */
+            version: number | null;
+            changes: {
+                sections: components["schemas"]["ElementChanges"];
+                items: components["schemas"]["ElementChanges"];
+                layouts: components["schemas"]["ElementChanges"];
+                /** @description Board fields that would change (name, isPublic, settings), each with its value before and after. */
+                board: {
+                    [key: string]: components["schemas"]["FieldChange"];
+                };
+            };
+            ignored: components["schemas"]["IgnoredPart"][];
+            warnings: components["schemas"]["PlanWarning"][];
+        };
+        "BoardCreator-2": {
+            id: components["schemas"]["Id"];
+            /** @description The creator's username. */
+            name: string | null;
+            /** @description Always null (Tessera stores no avatars). */
+            image: null;
+            email: string | null;
+        };
+        /** @description Text or null; blank (whitespace-only) text is stored as null. */
+        PatchText: string | null;
+        BoardUserGrant: {
+            userId: components["schemas"]["Id"];
+            permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        BoardGroupGrant: {
+            groupId: components["schemas"]["Id"];
+            permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        /** @description Home board for callers without their own (or their groups') home board; a public board. */
+        homeBoardId: components["schemas"]["Id"] | null;
+        /** @description Mobile home board default; a public board. */
+        mobileHomeBoardId: components["schemas"]["Id"] | null;
+        /**
+         * @example use
+         * @enum {string}
+         */
+        AppPermissionLevel: "use" | "modify" | "full";
         /**
          * @description Base address of the service, `http://` or `https://`.
          * @example http://jellyfin.internal:8096
@@ -4243,6 +4654,163 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    exportBoard: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardFile"];
+                    "application/yaml": components["schemas"]["BoardFile"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardByName: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description ETags of copies the caller holds (a comma-separated list, `W/` prefixes allowed, compared weakly), or `*`.
+                 *     When one of them is the board's current ETag for this caller the answer is 304 without a body.
+                 */
+                "If-None-Match"?: components["parameters"]["ifNoneMatch"];
+            };
+            path: {
+                /** @description Board name (matched without regard to letter case, as names are unique). */
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The board document. */
+            200: {
+                headers: {
+                    ETag: components["headers"]["ETagHeader"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardDocument"];
+                };
+            };
+            /** @description If-None-Match lists the current ETag (or is `*`). No body. */
+            304: {
+                headers: {
+                    ETag: components["headers"]["ETagHeader"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    importBoard: {
+        parameters: {
+            query?: {
+                onConflict?: "fail" | "rename" | "replace";
+                dryRun?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardFile"];
+                "application/yaml": components["schemas"]["BoardFile"];
+            };
+        };
+        responses: {
+            /** @description The board was replaced (or, with `dryRun=true`, the plan of the import). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+                     *       "name": "home-lab"
+                     *     }
+                     */
+                    "application/json": components["schemas"]["ImportResult"] | components["schemas"]["ImportPlan"];
+                };
+            };
+            /** @description The board was created. */
+            201: {
+                headers: {
+                    /** @description The created board. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ImportResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardFileSchema: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The schema. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "$schema": "https://json-schema.org/draft/2020-12/schema",
+                     *       "title": "Tessera board file",
+                     *       "type": "object"
+                     *     }
+                     */
+                    "application/schema+json": {
+                        [key: string]: unknown;
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     listBoards: {

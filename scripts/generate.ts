@@ -12,7 +12,7 @@ import path from 'node:path';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json'];
 
 function generateInto(dir: string): void {
   mkdirSync(dir, { recursive: true });
@@ -25,6 +25,7 @@ function generateInto(dir: string): void {
   // Stable formatting: two-space JSON with a trailing newline.
   const bundled = JSON.parse(readFileSync(path.join(dir, 'openapi.json'), 'utf8'));
   writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(bundled, null, 2) + '\n');
+  writeFileSync(path.join(dir, 'board-file.schema.json'), JSON.stringify(boardFileSchema(bundled), null, 2) + '\n');
   execFileSync(bin('openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], {
     cwd: root,
     env,
@@ -42,6 +43,36 @@ function generateInto(dir: string): void {
     "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E",
   );
   writeFileSync(path.join(dir, 'docs.html'), docs);
+}
+
+/**
+ * The JSON Schema of board files (FILE-1), standalone: the document's BoardFile schema with every component schema
+ * it reaches moved into `$defs`, served at /api/schemas/board-file.json for editors.
+ */
+function boardFileSchema(document: { components: { schemas: Record<string, unknown> } }): Record<string, unknown> {
+  const schemas = document.components.schemas;
+  const defs: Record<string, unknown> = {};
+  const prefix = '#/components/schemas/';
+  const rewrite = (value: unknown): unknown => {
+    if (Array.isArray(value)) return value.map(rewrite);
+    if (value === null || typeof value !== 'object') return value;
+    const out: Record<string, unknown> = {};
+    for (const [key, inner] of Object.entries(value)) {
+      if (key === '$ref' && typeof inner === 'string' && inner.startsWith(prefix)) {
+        const name = inner.slice(prefix.length);
+        if (!(name in defs)) {
+          defs[name] = {};
+          defs[name] = rewrite(schemas[name]);
+        }
+        out.$ref = `#/$defs/${name}`;
+      } else if (key !== 'example' && key !== 'discriminator') {
+        out[key] = rewrite(inner);
+      }
+    }
+    return out;
+  };
+  const root = rewrite(schemas.BoardFile) as Record<string, unknown>;
+  return { $schema: 'https://json-schema.org/draft/2020-12/schema', title: 'Tessera board file', ...root, $defs: defs };
 }
 
 const check = process.argv.includes('--check');
@@ -62,7 +93,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json, generated/api.d.ts and generated/docs.html written');
+  console.log('generated/openapi.json, api.d.ts, docs.html and board-file.schema.json written');
 }
 
 function safeRead(file: string): string {

@@ -1,6 +1,7 @@
 import { appHandlers } from './apps/handlers';
 import { boardDocumentHandlers } from './boards/document/handlers';
 import { boardHistoryHandlers } from './boards/history/handlers';
+import { boardFileHandlers } from './boards/files/handlers';
 import { boardManagementHandlers } from './boards/management/handlers';
 import { identityHandlers } from './identity/handlers';
 import { integrationHandlers } from './integrations/handlers';
@@ -23,6 +24,7 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
 
   ...boardDocumentHandlers(deps),
   ...boardHistoryHandlers(deps),
+  ...boardFileHandlers({ caches: { documents: deps.boardDocuments, states: deps.boardStates } }),
 
   ...boardManagementHandlers,
 

@@ -40,11 +40,23 @@ export class PreSerializedJson<T = unknown> {
   }
 }
 
+/**
+ * A body in another representation the response declares (a board file as YAML): sent as is with its content type.
+ * The phantom type keeps it tied to the schema of the JSON representation.
+ */
+export class TextBody<T = unknown> {
+  declare readonly _type: T;
+  constructor(
+    readonly text: string,
+    readonly contentType: string,
+  ) {}
+}
+
 /** What a handler returns: one of the operation's declared responses, typed from generated/. Errors are thrown as ApiError. */
 export type Reply<K extends OperationId> = {
   [S in DeclaredStatus<K>]: {
     status: S;
-    body: JsonContent<Responses<K>[S]> | PreSerializedJson<JsonContent<Responses<K>[S]>>;
+    body: JsonContent<Responses<K>[S]> | PreSerializedJson<JsonContent<Responses<K>[S]>> | TextBody<JsonContent<Responses<K>[S]>>;
     headers?: Record<string, string | string[]>;
   };
 }[DeclaredStatus<K>];

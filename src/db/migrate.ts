@@ -4,6 +4,7 @@ import * as apps from './migrations/0002_apps';
 import * as boardRevisionTrigger from './migrations/0003_board_revision_trigger';
 import * as appPlacements from './migrations/0004_app_placements';
 import * as boardHistory from './migrations/0005_board_history';
+import * as instanceId from './migrations/0006_instance_id';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -12,6 +13,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0003_board_revision_trigger': boardRevisionTrigger,
   '0004_app_placements': appPlacements,
   '0005_board_history': boardHistory,
+  '0006_instance_id': instanceId,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

@@ -13,9 +13,11 @@ import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, unauthorized } from '../core/errors';
 import { RouteTable } from './routes';
 import { jsonBodyParser } from './jsonBody';
+import { parseYamlBody, yamlBodyParser } from './yamlBody';
+import { isYamlContentType } from '../core/mediaTypes';
 import { assertStorableInput } from './requestInput';
 import { openApiDocument } from '../core/openapiDocument';
-import { PreSerializedJson } from '../core/operation';
+import { PreSerializedJson, TextBody } from '../core/operation';
 import type { HandlerMap, Lifecycle, RequestContext } from '../core/operation';
 import type { KeyCompanionLookup } from '../identity/apiKeys';
 
@@ -58,6 +60,8 @@ function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
+
+const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 function ignoresCredentials(operation: Operation): boolean {
   return Array.isArray(operation.security) && operation.security.length === 0;
@@ -145,6 +149,9 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
     if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
+  if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {
+    throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type "${headerText(ctx.headers['content-type'])!.split(';')[0]}": send application/json`);
+  }
   request.query = declaredQuery(operation, request.query as Record<string, string | string[]>);
   const params = app.routes.decodeParams(match.rawParams);
   assertStorableInput({ body: request.body, query: request.query, params });
@@ -175,6 +182,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.set('etag', false);
 
   const parseJson = jsonBodyParser(config.bodyLimitBytes);
+  const parseYaml = yamlBodyParser(config.bodyLimitBytes);
 
   // One front middleware (each express layer costs on every request): request id, access log, and the body,
   // which must be JSON (anything else is a 415 before any parsing).
@@ -200,6 +208,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
       });
     }
     if (!hasBody(req)) return next();
+    if (isYamlContentType(req.headers['content-type'])) return parseYaml(req, res, next);
     if (!isJsonContentType(req.headers['content-type'])) {
       const type = req.headers['content-type'];
       return next(
@@ -282,6 +291,11 @@ function sendReply(res: Response, reply: Reply, lifecycle: Lifecycle): void {
     res.end();
     return;
   }
+  if (reply.body instanceof TextBody) {
+    res.setHeader('Content-Type', reply.body.contentType);
+    res.end(reply.body.text);
+    return;
+  }
   if (reply.body instanceof PreSerializedJson) {
     res.setHeader('Content-Type', 'application/json; charset=utf-8');
     const { json } = reply.body;
@@ -313,7 +327,12 @@ function assertReplyMatchesContract(app: Dispatcher, req: Request, reply: Reply,
   const declared = operation.responses?.[String(reply.status)];
   if (!declared) throw new Error(`Contract violation: ${operation.operationId} returned undeclared status ${reply.status}`);
   if (reply.body === undefined) return;
-  const body = reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.bytes().toString()) : reply.body;
+  const body =
+    reply.body instanceof PreSerializedJson
+      ? JSON.parse(reply.body.bytes().toString())
+      : reply.body instanceof TextBody && isYamlContentType(reply.body.contentType)
+        ? parseYamlBody(reply.body.text)
+        : reply.body;
   const result = app.validator.validateResponse(body, operation, reply.status);
   if (result.errors && result.errors.length > 0) {
     ctx.logger.error({ operationId: operation.operationId, errors: result.errors }, 'response violates the contract');

@@ -50,7 +50,7 @@ function inexactNumberRefusal(text: string | undefined): ApiError | undefined {
  * body-parser's errors are http-errors: a 4xx status (with `expose`) is the client's, most with a `type`; data that
  * does not inflate comes from zlib with a 400 and no type. A 5xx (a stream already read) is ours and stays one.
  */
-function bodyRefusal(error: unknown, req: Request): unknown {
+export function bodyRefusal(error: unknown, req: Request): unknown {
   const refusal = (error ?? {}) as ParserError;
   switch (refusal.type) {
     case 'entity.too.large':

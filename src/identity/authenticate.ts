@@ -1,5 +1,6 @@
 import type { IncomingHttpHeaders } from 'node:http';
 import type { Db } from '../db/database';
+import { isYamlContentType, mediaTypeOf } from '../core/mediaTypes';
 import { ApiError, unauthorized } from '../core/errors';
 import { KeyCompanionLookup, verifyApiKey } from './apiKeys';
 import { loadPrincipal, Principal } from './principal';
@@ -48,7 +49,7 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 export function assertNotCrossSite(principal: Principal | null, method: string, headers: IncomingHttpHeaders): void {
   if (!principal || principal.authMethod !== 'session' || safeMethods.has(method.toUpperCase())) return;
   const contentType = headers['content-type'];
-  if (contentType !== undefined && contentType.split(';')[0].trim().toLowerCase() !== 'application/json') {
+  if (contentType !== undefined && mediaTypeOf(contentType) !== 'application/json' && !isYamlContentType(contentType)) {
     throw crossSiteRefused('a cookie-authenticated write may only send Content-Type: application/json');
   }
   const fetchSite = headerValue(headers['sec-fetch-site'])?.trim().toLowerCase();

@@ -16,6 +16,14 @@ function documentReply<S extends 200 | 201>(status: S, result: DocumentResult) {
   return { status, body: new PreSerializedJson<BoardDocument>(result.serialized.parts), headers: { ETag: result.etag } };
 }
 
+/** GET of a board document (DOC-1, DOC-5), by id or by name: 304 when If-None-Match names its ETag (HTTP-3). */
+export async function boardDocumentRead(ctx: RequestContext, caches: BoardCaches, boardId: string) {
+  const { parts, etag } = await readBoardDocumentJson(ctx.db, caches.documents, boardId, ctx.principal, caches.states);
+  const ifNoneMatch = headerList(ctx, 'if-none-match');
+  if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304 as const, body: undefined, headers: { ETag: etag } };
+  return { status: 200 as const, body: new PreSerializedJson<BoardDocument>(parts), headers: { ETag: etag } };
+}
+
 /** What every board document write takes from the request: the board, the caller, the operation and If-Match. */
 function boardWriteOf(caches: BoardCaches) {
   return (ctx: RequestContext, boardId: string, operation: OperationId): BoardWrite => ({
@@ -36,10 +44,7 @@ export const boardDocumentHandlers = ({ boardDocuments, boardStates }: { boardDo
   const boardWrite = boardWriteOf(caches);
   return {
     async getBoard({ params }, ctx) {
-      const { parts, etag } = await readBoardDocumentJson(ctx.db, boardDocuments, params.id, ctx.principal, boardStates);
-      const ifNoneMatch = headerList(ctx, 'if-none-match');
-      if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, etag)) return { status: 304, body: undefined, headers: { ETag: etag } };
-      return { status: 200, body: new PreSerializedJson(parts), headers: { ETag: etag } };
+      return boardDocumentRead(ctx, caches, params.id);
     },
 
     async saveBoard({ params, body }, ctx) {

@@ -1,0 +1,49 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { stringify } from 'yaml';
+import type { HandlerMap } from '../../core/operation';
+import { headerList, requirePrincipal, TextBody } from '../../core/operation';
+import { prefersYaml } from '../../core/mediaTypes';
+import { boardDocumentRead } from '../document/handlers';
+import type { BoardCaches } from '../document/save';
+import { historyContext } from '../history/record';
+import { exportBoardFile, findBoardIdByName } from './exportBoard';
+import type { BoardFile } from './file';
+import { importBoardFile } from './importBoard';
+
+/** The board file's JSON Schema as `npm run generate` wrote it (generated/board-file.schema.json), read once. */
+let boardFileSchema: string | undefined;
+const schemaText = () => (boardFileSchema ??= readFileSync(path.join(__dirname, '../../../generated/board-file.schema.json'), 'utf8'));
+
+/** Board files (FILE-*): export, lookup by name, import, and the file's JSON Schema. */
+export const boardFileHandlers = ({ caches }: { caches: BoardCaches }) =>
+  ({
+    async exportBoard({ params }, ctx) {
+      const file = await exportBoardFile(ctx.db, ctx.principal, params.id);
+      if (prefersYaml(headerList(ctx, 'accept'))) return { status: 200, body: new TextBody<BoardFile>(stringify(file, { lineWidth: 0 }), 'application/yaml; charset=utf-8') };
+      return { status: 200, body: file };
+    },
+
+    async getBoardByName({ params }, ctx) {
+      return boardDocumentRead(ctx, caches, await findBoardIdByName(ctx.db, params.name));
+    },
+
+    async importBoard({ query, body }, ctx) {
+      const outcome = await importBoardFile(ctx.db, {
+        principal: requirePrincipal(ctx),
+        file: body,
+        onConflict: query.onConflict ?? 'fail',
+        dryRun: query.dryRun ?? false,
+        history: historyContext(ctx, 'importBoard'),
+        caches,
+      });
+      if (outcome.kind === 'plan') return { status: 200, body: outcome.plan };
+      const result = { boardId: outcome.boardId, name: outcome.name };
+      if (outcome.kind === 'created') return { status: 201, body: result, headers: { Location: `/api/boards/${outcome.boardId}` } };
+      return { status: 200, body: result };
+    },
+
+    async getBoardFileSchema() {
+      return { status: 200, body: new TextBody(schemaText(), 'application/schema+json') };
+    },
+  }) satisfies Partial<HandlerMap>;

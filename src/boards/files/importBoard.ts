@@ -1,0 +1,252 @@
+/**
+ * POST /api/boards/import (FILE-3..7): a board file becomes a new board, or is applied onto the board of its name,
+ * in one transaction. A dry run does all of it, answers the plan and rolls back, so it answers exactly as the
+ * import would.
+ */
+import type { Knex } from 'knex';
+import { loadAppAccess } from '../../apps/access';
+import { createOrReferenceApp } from '../../apps/apps';
+import { recordAppPlacements } from '../../apps/placements';
+import type { AppFields } from '../../apps/validation';
+import { badRequest, conflict } from '../../core/errors';
+import { newId } from '../../db/ids';
+import { readInstanceId } from '../../db/instance';
+import { assertPermission, type Principal } from '../../identity/principal';
+import { listVisibleIntegrations } from '../../integrations/integrations';
+import { assertBoardAccess } from '../access';
+import { assertCanBind, assertIntegrationsExist } from '../document/bindings';
+import { BoardChanges, compareStates } from '../document/changes';
+import { planContent, writesAnything } from '../document/contentPlan';
+import { readableItems, type BoardState } from '../document/model';
+import { replacementFor, stateAfterReplacement } from '../document/replacement';
+import { assertIdsFree, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite } from '../document/save';
+import { stateAfterContentWrites } from '../document/stateAfter';
+import { applyReplacement, findExistingElementIds } from '../document/store';
+import type { BoardContent, LayoutRow } from '../document/types';
+import { listIds, validateContent } from '../document/validate';
+import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warnings';
+import type { HistoryContext } from '../history/record';
+import { recordStateChange } from '../history/record';
+import { nameConflictMessage, withNameConflictAs409 } from '../management/names';
+import { boardSettingsColumns } from '../settings';
+import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds } from './file';
+
+export type OnConflict = 'fail' | 'rename' | 'replace';
+
+export interface ImportOptions {
+  principal: Principal;
+  file: BoardFile;
+  onConflict: OnConflict;
+  dryRun: boolean;
+  history: HistoryContext;
+  caches?: BoardCaches;
+}
+
+export interface ImportPlan {
+  action: 'create' | 'replace';
+  boardId: string | null;
+  name: string;
+  version: number | null;
+  changes: BoardChanges;
+  ignored: never[];
+  warnings: PlanWarning[];
+}
+
+export type ImportOutcome =
+  | { kind: 'created' | 'replaced' | 'unchanged'; boardId: string; name: string }
+  | { kind: 'plan'; plan: ImportPlan };
+
+/** Thrown out of a dry run's transaction to roll it back with the plan. */
+class DryRunDone {
+  constructor(readonly plan: ImportPlan) {}
+}
+
+/** The board fields an import writes: name, visibility and every setting. */
+const importedColumns = ['name', 'isPublic', ...boardSettingsColumns] as const;
+
+const maxNameLength = 255;
+
+/** FILE-3 `rename`: the first of `<name>-2`, `<name>-3`, … that no board has (letter case ignored). */
+async function freeName(trx: Knex, name: string): Promise<string> {
+  for (let n = 2; ; n++) {
+    const suffix = `-${n}`;
+    const candidate = `${name.slice(0, maxNameLength - suffix.length)}${suffix}`;
+    if (!(await trx('boards').whereRaw('lower(name) = lower(?)', [candidate]).first('id'))) return candidate;
+  }
+}
+
+/**
+ * FILE-5: integrations named by name and kind, among those the caller can see (one with use access first); by id,
+ * integrations that exist. 400 `Unknown integrations: <name (kind)>` for names no visible integration has.
+ */
+async function resolveIntegrations(trx: Knex, principal: Principal, file: BoardFile): Promise<Map<string, string[]>> {
+  const resolved = new Map<string, string[]>();
+  const refs = file.items.flatMap((item) => item.integrations ?? []);
+  if (refs.length === 0) return resolved;
+  const byNameAndKind = new Map<string, string>();
+  const visible = await listVisibleIntegrations(trx, principal);
+  for (const entry of [...visible].sort((a, b) => Number(b.permissions.hasUseAccess) - Number(a.permissions.hasUseAccess))) {
+    const key = `${entry.kind}\n${entry.name}`;
+    if (!byNameAndKind.has(key)) byNameAndKind.set(key, entry.id);
+  }
+  const unknown: { name: string; kind: string }[] = [];
+  const byId: string[] = [];
+  for (const item of file.items) {
+    const ids = (item.integrations ?? []).flatMap((ref) => {
+      if (ref.id !== undefined) return (byId.push(ref.id), [ref.id]);
+      const id = byNameAndKind.get(`${ref.kind}\n${ref.name}`);
+      if (id === undefined) unknown.push({ name: ref.name!, kind: ref.kind! });
+      return id === undefined ? [] : [id];
+    });
+    if (ids.length > 0) resolved.set(item.id, [...new Set(ids)]);
+  }
+  if (unknown.length > 0) {
+    const named = [...new Set(unknown.map((ref) => `${ref.name} (${ref.kind})`))];
+    throw badRequest(`Unknown integrations: ${listIds(named)}`, { integrations: unknown.slice(0, 20) });
+  }
+  await assertIntegrationsExist(trx, byId);
+  return resolved;
+}
+
+/**
+ * FILE-5: the apps of app widgets, by the app dedupe rule (APP-1): an app with the same name and href that the caller
+ * may use is taken as it is; any other is created or referenced as `POST /api/apps` does (needs `app-create`).
+ */
+async function resolveApps(trx: Knex, principal: Principal, file: BoardFile): Promise<Map<string, string>> {
+  const resolved = new Map<string, string>();
+  for (const { fields, itemIds } of fileApps(file).values()) {
+    const appId = (await usableApp(trx, principal, fields)) ?? (await createApp(trx, principal, fields));
+    for (const itemId of itemIds) resolved.set(itemId, appId);
+  }
+  return resolved;
+}
+
+async function usableApp(trx: Knex, principal: Principal, fields: AppFields): Promise<string | undefined> {
+  const existing: { id: string } | undefined = await trx('apps')
+    .where('name', fields.name)
+    .modify((q) => (fields.href === null ? q.whereNull('href') : q.where('href', fields.href)))
+    .first('id');
+  if (!existing) return undefined;
+  return (await loadAppAccess(trx, principal, [existing.id])).get(existing.id)?.hasUseAccess ? existing.id : undefined;
+}
+
+async function createApp(trx: Knex, principal: Principal, fields: AppFields): Promise<string> {
+  assertPermission(principal, 'app-create');
+  const outcome = await createOrReferenceApp(trx, principal, fields);
+  return outcome.referencedExisting ? outcome.appId : outcome.app.id;
+}
+
+/** Layout ids for the file's layouts: a layout of the board with the same name keeps its id (FILE-3). */
+function fileLayouts(file: BoardFile, current: BoardState): LayoutRow[] {
+  const unused = [...current.layouts];
+  return file.layouts.map((layout) => {
+    const i = unused.findIndex((existing) => existing.name === layout.name);
+    const id = i >= 0 ? unused.splice(i, 1)[0].id : newId();
+    return { id, boardId: current.board.id, name: layout.name, columnCount: layout.columnCount, breakpoint: layout.breakpoint };
+  });
+}
+
+/**
+ * The board a file makes of `current`: its fields, its layouts, and exactly its sections, items, positions and
+ * bindings, as new elements of an empty board get them (PUT-3, PUT-5 for new elements). Items of kinds this build
+ * does not know stay, as no save touches them (PUT-13).
+ */
+export function boardFromFile(current: BoardState, layouts: LayoutRow[], content: BoardContent, fields: Record<string, unknown>): BoardState {
+  const shown = new Set(readableItems(current).map((item) => item.id));
+  const hidden = current.items.filter((item) => !shown.has(item.id));
+  const hiddenIds = new Set(hidden.map((item) => item.id));
+  const start: BoardState = {
+    ...current,
+    board: { ...current.board, ...fields },
+    layouts,
+    sections: [],
+    sectionLayouts: [],
+    items: hidden,
+    itemLayouts: current.itemLayouts.filter((p) => hiddenIds.has(p.itemId)),
+    bindings: current.bindings.filter((b) => hiddenIds.has(b.itemId)),
+  };
+  return stateAfterContentWrites(start, planContent(start, content).writes);
+}
+
+/** The file's `source` guards a replace when it names this very board on this instance (FILE-6). */
+function sourceGuard(file: BoardFile, instanceId: string, boardId: string): number | undefined {
+  const source = file.source;
+  return source && source.instance === instanceId && source.boardId === boardId ? source.version : undefined;
+}
+
+export async function importBoardFile(db: Knex, options: ImportOptions): Promise<ImportOutcome> {
+  const { principal, onConflict, dryRun } = options;
+  assertFileContent(options.file);
+  try {
+    return await withNameConflictAs409(() =>
+      inBoardTransaction(db, { caches: dryRun ? undefined : options.caches, principal }, async (trx) => {
+        const existing: { id: string } | undefined = await trx('boards').whereRaw('lower(name) = lower(?)', [options.file.name]).first('id');
+        if (existing && onConflict === 'fail') throw conflict(nameConflictMessage);
+        const replace = existing !== undefined && onConflict === 'replace';
+        let boardId: string;
+        let name = options.file.name;
+        if (replace) {
+          boardId = existing.id;
+          await assertBoardAccess(trx, boardId, principal, 'full');
+        } else {
+          assertPermission(principal, 'board-create');
+          if (existing) name = await freeName(trx, name);
+          boardId = newId();
+          await trx('boards').insert({ id: boardId, name, isPublic: false, creatorId: principal.userId });
+          await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
+        }
+        const expectedVersion = replace ? sourceGuard(options.file, await readInstanceId(trx), boardId) : undefined;
+        const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches });
+
+        // FILE-4: ids used on another board are replaced by fresh ones.
+        const { itemIds, sectionIds } = fileElementIds(options.file);
+        const taken = await findExistingElementIds(trx, itemIds, sectionIds);
+        const file = remapIds(options.file, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
+
+        const layouts = fileLayouts(file, current);
+        const content = fileContent(file, {
+          layoutIds: new Map(layouts.map((layout) => [layout.name, layout.id])),
+          integrationIds: await resolveIntegrations(trx, principal, file),
+          appIds: await resolveApps(trx, principal, file),
+        });
+        validateContent(content);
+        const target = boardFromFile(current, layouts, content, { ...fileBoardFields(file), name });
+        const replacement = replacementFor(current, target, importedColumns);
+        const { insertLayouts, updateLayouts, deleteLayoutIds } = replacement.layouts;
+        const changed =
+          !replace ||
+          Object.keys(replacement.columns).length > 0 ||
+          insertLayouts.length + updateLayouts.length + deleteLayoutIds.length > 0 ||
+          writesAnything(replacement.content);
+        if (replace && changed) replacement.columns.version = current.board.version + 1;
+
+        await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
+        await assertCanBind(trx, principal, target.bindings.map((b) => b.integrationId), new Set(current.bindings.map((b) => b.integrationId)));
+        const computed = stateAfterReplacement(current, replacement);
+        resultAfterWrite(current, computed);
+
+        if (dryRun) {
+          throw new DryRunDone({
+            action: replace ? 'replace' : 'create',
+            boardId: replace ? boardId : null,
+            name,
+            version: replace ? current.board.version : null,
+            changes: compareStates(replace ? current : { ...current, board: { ...current.board, name: '' } }, computed),
+            ignored: [],
+            warnings: contentWarnings(computed, content, await loadWarningFacts(trx, principal, content)),
+          });
+        }
+        const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
+        if (!changed) return { result: outcome, after: current };
+        const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
+        const after = { ...computed, board: { ...computed.board, revision } };
+        await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
+        await recordStateChange(trx, { principal, history: options.history, before: replace ? current : null, after });
+        return { result: outcome, after };
+      }),
+    );
+  } catch (error) {
+    if (error instanceof DryRunDone) return { kind: 'plan', plan: error.plan };
+    throw error;
+  }
+}

@@ -1,0 +1,8 @@
+import type { Knex } from 'knex';
+
+/** The id of this instance's database (migration 0006), the same on every server process sharing it. */
+export async function readInstanceId(q: Knex): Promise<string> {
+  const row: { value: { id: string } } | undefined = await q('server_settings').where({ key: 'instance' }).first('value');
+  if (!row) throw new Error('server_settings has no instance id: migrations did not run');
+  return row.value.id;
+}

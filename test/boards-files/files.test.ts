@@ -1,0 +1,305 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import Ajv2020 from 'ajv/dist/2020';
+import addFormats from 'ajv-formats';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { createActor } from '../support/actors';
+import { useTestServer, type TestServer } from '../support/server';
+import { unique } from '../support/unique';
+import { categorySection, expectError, expectOk, grantIntegration, item, position } from '../boards-document/helpers';
+
+/** Two instances on separate databases: files move from `source` to `target`. */
+const source = useTestServer();
+const target = useTestServer();
+
+const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
+
+async function integrationOn(server: TestServer, name: string, kind = 'mock'): Promise<string> {
+  const id = unique('integration');
+  await server.db('integrations').insert({ id, name, kind, url: 'http://127.0.0.1:1' });
+  return id;
+}
+
+/**
+ * A board with two layouts, an empty and a category section, a clock bound to an integration, and an app widget,
+ * built through the API on `server`.
+ */
+async function richBoard(server: TestServer, integrationName: string) {
+  const name = unique('files-');
+  const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: false } }), 201);
+  const start = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+  const baseId = start.layouts[0].id;
+  expectOk(await server.call('PATCH', `/api/boards/${boardId}/layouts`, { body: { layouts: [...start.layouts, { id: 'new', name: 'Phone', columnCount: 4, breakpoint: 600 }] } }));
+  const withLayouts = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+  const phoneId = withLayouts.layouts.find((l: any) => l.name === 'Phone').id;
+  const empty = start.sections[0].id;
+  const category = categorySection(unique('cat'), 'Media', 1);
+  const integration = await integrationOn(server, integrationName);
+  const app = expectOk(await server.call('POST', '/api/apps', { body: { name: unique('app'), href: 'https://media.example.com', iconUrl: 'https://example.com/i.png' } }), 201);
+  const clock = unique('clock');
+  const appWidget = unique('appw');
+  expectOk(
+    await server.call('PUT', `/api/boards/${boardId}`, {
+      body: {
+        sections: [start.sections[0], category],
+        items: [
+          item(clock, [position(baseId, empty, 0, 0, 2, 1), position(phoneId, empty, 0, 0, 2, 1)], { options: { is24HourFormat: true }, integrationIds: [integration] }),
+          item(appWidget, [position(baseId, category.id, 0, 0), position(phoneId, category.id, 1, 0)], { kind: 'app', options: { appId: app.appId, openInNewTab: true } }),
+        ],
+      },
+    }),
+  );
+  expectOk(await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { pageTitle: 'Media room', primaryColor: '#228be6' } }), 204);
+  return { boardId, name, empty, category: category.id, clock, appWidget, integration, app };
+}
+
+const exportOf = async (server: TestServer, boardId: string, key?: string | null) =>
+  expectOk(await server.call('GET', `/api/boards/${boardId}/export`, key === undefined ? {} : { key }));
+const importFile = (server: TestServer, file: unknown, query = '', key?: string) =>
+  server.call('POST', `/api/boards/import${query}`, key ? { body: file, key } : { body: file });
+const historyLength = async (server: TestServer, boardId: string) =>
+  expectOk(await server.call('GET', `/api/boards/${boardId}/history?limit=100`)).entries.length;
+const boardCount = async (server: TestServer) => Number((await server.db('boards').count('* as n'))[0].n);
+
+/** A file without what legitimately differs between instances: the source block and ids. */
+function portablePart(file: any) {
+  const { source: _source, ...rest } = file;
+  const sectionIds = new Map(file.sections.map((s: any, i: number) => [s.id, `s${i}`]));
+  return {
+    ...rest,
+    sections: rest.sections.map((s: any) => ({ ...s, id: sectionIds.get(s.id), ...(s.layouts ? { layouts: s.layouts.map((p: any) => ({ ...p, parentSectionId: sectionIds.get(p.parentSectionId) })) } : {}) })),
+    items: rest.items.map((it: any, i: number) => ({ ...it, id: `i${i}`, layouts: it.layouts.map((p: any) => ({ ...p, sectionId: sectionIds.get(p.sectionId) })) })),
+  };
+}
+
+describe('export (FILE-1)', () => {
+  it('FILE-1: layouts by name, positions keyed by layout name, the app by its fields, integrations by name and kind, the source it was taken from', async () => {
+    const board = await richBoard(source, unique('Jellyfin '));
+    const file = await exportOf(source, board.boardId);
+    const doc = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
+    expect(file).toMatchObject({ apiVersion: 'tessera/v1', kind: 'Board', name: board.name, isPublic: false });
+    expect(file.source).toEqual({ instance: expect.any(String), boardId: board.boardId, version: doc.version, revision: expect.any(Number), exportedAt: expect.any(String) });
+    expect(file.settings).toMatchObject({ pageTitle: 'Media room', primaryColor: '#228be6' });
+    expect(file.layouts).toEqual([
+      { name: 'Base', columnCount: 12, breakpoint: 0 },
+      { name: 'Phone', columnCount: 4, breakpoint: 600 },
+    ]);
+    const clock = file.items.find((i: any) => i.id === board.clock);
+    expect(clock.integrations).toEqual([{ name: expect.stringContaining('Jellyfin'), kind: 'mock' }]);
+    expect(clock.layouts.map((p: any) => p.layout)).toEqual(['Base', 'Phone']);
+    const appWidget = file.items.find((i: any) => i.id === board.appWidget);
+    expect(appWidget.options).toEqual({ openInNewTab: true });
+    expect(appWidget.app).toEqual({ name: board.app.name, description: null, iconUrl: 'https://example.com/i.png', href: 'https://media.example.com', pingUrl: null });
+    expect(file.sections.find((s: any) => s.id === board.category)).toEqual({ id: board.category, kind: 'category', name: 'Media', xOffset: 0, yOffset: 1 });
+  });
+
+  it('FILE-1: the file validates against the JSON Schema served at /api/schemas/board-file.json, which is the one in the repository', async () => {
+    const board = await richBoard(source, unique('Sonarr '));
+    const served = await source.call('GET', '/api/schemas/board-file.json');
+    expect(served.status).toBe(200);
+    expect(served.headers.get('content-type')).toContain('application/schema+json');
+    expect(served.body).toEqual(JSON.parse(readFileSync(path.join(__dirname, '../../generated/board-file.schema.json'), 'utf8')));
+    const ajv = new Ajv2020({ strict: false, allErrors: true });
+    addFormats(ajv);
+    const validate = ajv.compile(served.body);
+    expect(validate(await exportOf(source, board.boardId))).toBe(true);
+    expect(validate({ apiVersion: 'tessera/v2', kind: 'Board', name: 'x', layouts: [], sections: [], items: [] })).toBe(false);
+  });
+
+  it('FILE-1: YAML with Accept: application/yaml; public boards export without credentials, private ones are 404 Board not found', async () => {
+    const board = await richBoard(source, unique('Plex '));
+    const yaml = await source.call('GET', `/api/boards/${board.boardId}/export`, { headers: { Accept: 'application/yaml' } });
+    expect(yaml.status).toBe(200);
+    expect(yaml.headers.get('content-type')).toContain('application/yaml');
+    const { source: _a, ...fromYaml } = parseYaml(yaml.body);
+    const { source: _b, ...fromJson } = await exportOf(source, board.boardId);
+    expect(fromYaml).toEqual(fromJson);
+    expectError(await source.call('GET', `/api/boards/${board.boardId}/export`, { key: null }), 404, 'NOT_FOUND', 'Board not found');
+    const stranger = await createActor(source);
+    expectError(await source.call('GET', `/api/boards/${board.boardId}/export`, { key: stranger.key }), 404, 'NOT_FOUND', 'Board not found');
+    expectOk(await source.call('PATCH', `/api/boards/${board.boardId}/visibility`, { body: { visibility: 'public' } }), 204);
+    expect((await exportOf(source, board.boardId, null)).name).toBe(board.name);
+  });
+});
+
+describe('lookup by name (FILE-2)', () => {
+  it('FILE-2: the same document and ETag as by id, letter case ignored; 404 Board not found for unknown names and boards one may not view', async () => {
+    const board = await richBoard(source, unique('Radarr '));
+    const byId = await source.call('GET', `/api/boards/${board.boardId}`);
+    const byName = await source.call('GET', `/api/boards/by-name/${board.name.toUpperCase()}`);
+    expect(byName.status).toBe(200);
+    expect(byName.body).toEqual(byId.body);
+    expect(byName.headers.get('etag')).toBe(byId.headers.get('etag'));
+    expect((await source.call('GET', `/api/boards/by-name/${board.name}`, { headers: { 'If-None-Match': byId.headers.get('etag')! } })).status).toBe(304);
+    expectError(await source.call('GET', `/api/boards/by-name/${unique('nothing-')}`), 404, 'NOT_FOUND', 'Board not found');
+    const stranger = await createActor(source);
+    expectError(await source.call('GET', `/api/boards/by-name/${board.name}`, { key: stranger.key }), 404, 'NOT_FOUND', 'Board not found');
+  });
+});
+
+describe('import (FILE-3..7)', () => {
+  it('FILE-3, FILE-5: export, import into an empty second instance, export again: the same file apart from source and ids; apps and integrations resolved there', async () => {
+    const integrationName = unique('Jellyfin ');
+    const board = await richBoard(source, integrationName);
+    const file = await exportOf(source, board.boardId);
+    const targetIntegration = await integrationOn(target, integrationName);
+    const created = await importFile(target, file);
+    expect(created.status).toBe(201);
+    expect(created.body).toEqual({ boardId: expect.any(String), name: board.name });
+    expect(created.headers.get('location')).toBe(`/api/boards/${created.body.boardId}`);
+
+    const again = await exportOf(target, created.body.boardId);
+    expect(portablePart(again)).toEqual(portablePart(file));
+    const doc = expectOk(await target.call('GET', `/api/boards/${created.body.boardId}`));
+    expect(doc.items.find((i: any) => i.id === board.clock).integrationIds).toEqual([targetIntegration]);
+    const appId = doc.items.find((i: any) => i.id === board.appWidget).options.appId;
+    expect(expectOk(await target.call('GET', `/api/apps/${appId}`))).toMatchObject({ name: board.app.name, href: 'https://media.example.com' });
+    expect(doc.version).toBe(0);
+    const { entries } = expectOk(await target.call('GET', `/api/boards/${created.body.boardId}/history`));
+    expect(entries.map((e: any) => e.operation)).toEqual(['importBoard']);
+  });
+
+  it('FILE-3: replace applies the file as one write; the same file again changes nothing (no new revision, no version bump)', async () => {
+    const board = await richBoard(source, unique('Tautulli '));
+    const file = await exportOf(source, board.boardId);
+    const edited = { ...file, settings: { ...file.settings, pageTitle: 'Edited' }, items: file.items.filter((i: any) => i.id !== board.clock) };
+    const before = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
+    const revisions = await historyLength(source, board.boardId);
+
+    expect(expectOk(await importFile(source, edited, '?onConflict=replace'))).toEqual({ boardId: board.boardId, name: board.name });
+    const after = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
+    expect(after.version).toBe(before.version + 1);
+    expect(after.pageTitle).toBe('Edited');
+    expect(after.items.map((i: any) => i.id)).toEqual([board.appWidget]);
+    expect(after.layouts.map((l: any) => l.id)).toEqual(before.layouts.map((l: any) => l.id));
+    expect(await historyLength(source, board.boardId)).toBe(revisions + 1);
+
+    const replayed = { ...edited, source: undefined };
+    expectOk(await importFile(source, replayed, '?onConflict=replace'));
+    const unchanged = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
+    expect(unchanged).toEqual(after);
+    expect(await historyLength(source, board.boardId)).toBe(revisions + 1);
+  });
+
+  it('FILE-3: fail is a 409 Board with similar name already exists; rename takes the first free name; replace needs full access', async () => {
+    const board = await richBoard(source, unique('Lidarr '));
+    const file = await exportOf(source, board.boardId);
+    const count = await boardCount(source);
+    expectError(await importFile(source, file), 409, 'CONFLICT', 'Board with similar name already exists');
+    expectError(await importFile(source, { ...file, name: file.name.toUpperCase() }, '?onConflict=fail'), 409, 'CONFLICT', 'Board with similar name already exists');
+    expect(await boardCount(source)).toBe(count);
+
+    const renamed = expectOk(await importFile(source, file, '?onConflict=rename'), 201);
+    expect(renamed.name).toBe(`${board.name}-2`);
+    expect(expectOk(await importFile(source, file, '?onConflict=rename'), 201).name).toBe(`${board.name}-3`);
+
+    const editor = await createActor(source, { permissions: ['board-create', 'board-modify-all'] });
+    expectError(await importFile(source, file, '?onConflict=replace', editor.key), 404, 'NOT_FOUND', 'Board not found');
+    const nobody = await createActor(source);
+    expectError(await importFile(source, { ...file, name: unique('new-') }, '', nobody.key), 403, 'FORBIDDEN', 'Permission denied');
+  });
+
+  it('FILE-4: ids used on another board are replaced by fresh ones, and the file\'s references follow', async () => {
+    const board = await richBoard(source, unique('Bazarr '));
+    const file = await exportOf(source, board.boardId);
+    const copy = expectOk(await importFile(source, { ...file, name: unique('copy-') }), 201);
+    const doc = expectOk(await source.call('GET', `/api/boards/${copy.boardId}`));
+    const originalIds = new Set([...file.items.map((i: any) => i.id), ...file.sections.map((s: any) => s.id)]);
+    expect([...doc.items, ...doc.sections].filter((e: any) => originalIds.has(e.id))).toEqual([]);
+    const sectionIds = new Set(doc.sections.map((s: any) => s.id));
+    for (const it of doc.items) for (const p of it.layouts) expect(sectionIds.has(p.sectionId)).toBe(true);
+    expect(doc.items).toHaveLength(2);
+    expect(doc.items.every((i: any) => i.layouts.length === 2)).toBe(true);
+    // The source board is untouched.
+    expect(expectOk(await source.call('GET', `/api/boards/${board.boardId}`)).items.map((i: any) => i.id).sort()).toEqual([board.appWidget, board.clock].sort());
+  });
+
+  it('FILE-5: an integration no visible integration matches is a 400 listing it; a binding the caller may not add is a 403; nothing written', async () => {
+    const integrationName = unique('Sabnzbd ');
+    const board = await richBoard(source, integrationName);
+    const file = { ...(await exportOf(source, board.boardId)), name: unique('bind-') };
+    const count = await boardCount(target);
+    expectError(await importFile(target, file), 400, 'BAD_REQUEST', `Unknown integrations: ${integrationName} (mock)`);
+
+    const integration = await integrationOn(target, integrationName);
+    const user = await createActor(target, { permissions: ['board-create', 'app-create'] });
+    // Integrations are visible to those who may use them: without a grant the name matches nothing.
+    expectError(await importFile(target, file, '', user.key), 400, 'BAD_REQUEST', `Unknown integrations: ${integrationName} (mock)`);
+    // Named by id (as an export names integrations its caller could not see), the binding rule answers.
+    const byId = { ...file, items: file.items.map((i: any) => (i.integrations ? { ...i, integrations: [{ id: integration }] } : i)) };
+    expectError(await importFile(target, byId, '', user.key), 403, 'FORBIDDEN', `No access to integrations: ${integration}`);
+    expect(await boardCount(target)).toBe(count);
+
+    await grantIntegration(target, integration, user.userId, 'use');
+    const created = expectOk(await importFile(target, file, '', user.key), 201);
+    expect(await boardCount(target)).toBe(count + 1);
+    const doc = expectOk(await target.call('GET', `/api/boards/${created.boardId}`, { key: user.key }));
+    expect(doc.items.find((i: any) => i.id === board.clock).integrationIds).toEqual([integration]);
+  });
+
+  it('FILE-6: replacing with a file taken from this board before it changed is a 409 with nothing written; --force style (no source) applies', async () => {
+    const board = await richBoard(source, unique('Prowlarr '));
+    const file = await exportOf(source, board.boardId);
+    expectOk(await source.call('DELETE', `/api/boards/${board.boardId}/items/${board.clock}`));
+    const moved = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
+    const revisions = await historyLength(source, board.boardId);
+    expectError(await importFile(source, file, '?onConflict=replace'), 409, 'CONFLICT', conflictMessage);
+    expectError(await importFile(source, file, '?onConflict=replace&dryRun=true'), 409, 'CONFLICT', conflictMessage);
+    expect(expectOk(await source.call('GET', `/api/boards/${board.boardId}`))).toEqual(moved);
+    expect(await historyLength(source, board.boardId)).toBe(revisions);
+    const { source: _dropped, ...unguarded } = file;
+    expectOk(await importFile(source, unguarded, '?onConflict=replace'));
+    expect(expectOk(await source.call('GET', `/api/boards/${board.boardId}`)).items).toHaveLength(2);
+  });
+
+  it('FILE-7: dryRun answers the plan and writes nothing', async () => {
+    const board = await richBoard(source, unique('Readarr '));
+    const file = await exportOf(source, board.boardId);
+    const count = await boardCount(source);
+    const createPlan = expectOk(await importFile(source, { ...file, name: unique('dry-') }, '?dryRun=true'));
+    expect(createPlan).toMatchObject({ action: 'create', boardId: null, version: null, ignored: [] });
+    expect(createPlan.changes.items.added).toHaveLength(2);
+    expect(createPlan.changes.layouts.added).toHaveLength(2);
+    expect(await boardCount(source)).toBe(count);
+
+    const edited = { ...file, items: [...file.items, { id: unique('new'), kind: 'clock', options: { is24hourformat: true }, layouts: [{ layout: 'Base', sectionId: board.empty, xOffset: 4, yOffset: 0, width: 1, height: 1 }] }] };
+    const before = await source.call('GET', `/api/boards/${board.boardId}`);
+    const plan = expectOk(await importFile(source, edited, '?onConflict=replace&dryRun=true'));
+    expect(plan).toMatchObject({ action: 'replace', boardId: board.boardId, version: before.body.version });
+    expect(plan.changes.items).toEqual({ added: [edited.items[2].id], removed: [], updated: [] });
+    expect(plan.warnings.map((w: any) => w.code).sort()).toEqual(['MISSING_POSITION', 'UNKNOWN_OPTION', 'UNSUPPORTED_INTEGRATION']);
+    const after = await source.call('GET', `/api/boards/${board.boardId}`);
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+  });
+
+  it('FILE-1, FILE-5: YAML files import; invalid files are a clear 400 and write nothing; YAML to a route that takes none is a 415', async () => {
+    const board = await richBoard(source, unique('Overseerr '));
+    const file = { ...(await exportOf(source, board.boardId)), name: unique('yaml-') };
+    const count = await boardCount(source);
+    const asYaml = (value: unknown) => ({ raw: toYaml(value), headers: { 'Content-Type': 'application/yaml' } });
+    expectError(await source.call('POST', '/api/boards/import', { raw: 'name: [unclosed', headers: { 'Content-Type': 'application/yaml' } }), 400, 'BAD_REQUEST');
+    expect((await source.call('POST', '/api/boards/import', { raw: 'name: [unclosed', headers: { 'Content-Type': 'application/yaml' } })).body.message).toMatch(
+      /^Failed to parse request body: invalid YAML/,
+    );
+    expectError(await source.call('POST', '/api/boards/import', asYaml({ ...file, apiVersion: 'tessera/v0' })), 400, 'BAD_REQUEST', 'Input validation failed');
+    expectError(
+      await importFile(source, { ...file, items: [{ ...file.items[0], layouts: [{ ...file.items[0].layouts[0], layout: 'Tablet' }] }] }),
+      400,
+      'BAD_REQUEST',
+      'Positions reference layouts the file does not define: Tablet',
+    );
+    expectError(await importFile(source, { ...file, layouts: [...file.layouts, file.layouts[0]] }), 400, 'BAD_REQUEST', 'Layout names must be unique in a board file: Base');
+    expectError(await importFile(source, { ...file, items: [file.items[0], file.items[0]] }), 400, 'BAD_REQUEST', `Duplicate item ids in payload: ${file.items[0].id}`);
+    expectError(
+      await source.call('POST', '/api/boards/import', { raw: 'apiVersion: tessera/v1\nkind: Board\nname: n\nlayouts: []\nsections: []\nitems: []\nx: 123456789012345678901\n', headers: { 'Content-Type': 'application/yaml' } }),
+      400,
+      'BAD_REQUEST',
+      'Invalid number 123456789012345678901: it cannot be stored exactly (out of range or too precise)',
+    );
+    expect(await boardCount(source)).toBe(count);
+
+    expectOk(await source.call('POST', '/api/boards/import', asYaml(file)), 201);
+    expect(await boardCount(source)).toBe(count + 1);
+    expectError(await source.call('PUT', `/api/boards/${board.boardId}`, asYaml({ sections: [], items: [] })), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+});
