@@ -3006,10 +3006,11 @@ export interface components {
          *     }
          */
         FileIntegrationRef: {
-            name?: components["schemas"]["IntegrationName"];
-            kind?: components["schemas"]["IntegrationKind"];
-            id?: components["schemas"]["Id"];
-        } & (unknown | unknown);
+            name: components["schemas"]["IntegrationName"];
+            kind: components["schemas"]["IntegrationKind"];
+        } | {
+            id: components["schemas"]["Id"];
+        };
         /**
          * @description An item's position in the layout named `layout`.
          * @example {

@@ -93,9 +93,9 @@ async function resolveIntegrations(trx: Knex, principal: Principal, file: BoardF
   const byId: string[] = [];
   for (const item of file.items) {
     const ids = (item.integrations ?? []).flatMap((ref) => {
-      if (ref.id !== undefined) return (byId.push(ref.id), [ref.id]);
+      if ('id' in ref) return (byId.push(ref.id), [ref.id]);
       const id = byNameAndKind.get(`${ref.kind}\n${ref.name}`);
-      if (id === undefined) unknown.push({ name: ref.name!, kind: ref.kind! });
+      if (id === undefined) unknown.push({ name: ref.name, kind: ref.kind });
       return id === undefined ? [] : [id];
     });
     if (ids.length > 0) resolved.set(item.id, [...new Set(ids)]);
