@@ -749,6 +749,98 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/trpc/{procedures}": {
+        parameters: {
+            query?: {
+                /** @description `1`: the path names several procedures and `input` is `{"0": …, "1": …}`. */
+                batch?: "0" | "1" | "true";
+            };
+            header?: never;
+            path: {
+                /** @description `<router>.<procedure>`, or with `batch=1` several joined by commas (`board.getAllBoards,app.all`). */
+                procedures: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Call tRPC query procedures
+         * @description The tRPC 11 HTTP wire format with the superjson envelope (TRPC-1..4): `input` is the URL-encoded JSON of
+         *     `{"json": <input>}` (absent, `{"json": null, "meta": {"values": ["undefined"], "v": 1}}` or `{"json": {}}` for
+         *     no input). Each procedure runs the REST operation it stands for, with the same rules, answers and messages:
+         *     `board.getAllBoards`, `board.getBoardByName {name}`, `board.getHomeBoard`, `board.getBoardPermissions {id}`,
+         *     `app.all`, `app.byId {id}`, `app.selectable`, `integration.all`. `ApiKey` header (or `Authorization: Bearer`),
+         *     else the session cookie; public boards read without credentials. Unknown procedure 404; a mutation called
+         *     with GET 405. With `batch=1`, an array in order, HTTP 207 when the calls' statuses differ.
+         */
+        get: operations["trpcQuery"];
+        put?: never;
+        /**
+         * Call tRPC mutation procedures
+         * @description The body is `{"json": <input>}` (with `batch=1`, `{"0": {"json": …}, "1": …}`). Procedures:
+         *     `board.createBoard {name, columnCount, isPublic}` -> `{boardId}`, `board.duplicateBoard {id, name}`,
+         *     `board.renameBoard {id, name}`, `board.changeBoardVisibility {id, visibility}`, `board.deleteBoard {id}`,
+         *     `board.setHomeBoard {id}`, `board.setMobileHomeBoard {id}`, `board.savePartialBoardSettings {id, …settings}`,
+         *     `board.saveBoard {id, sections, items}` (the PUT without expectedVersion), `board.saveLayouts {id, layouts}`,
+         *     `app.create` (answers `appId` and `id`), `app.update {id, …fields}`, `app.delete {id}`. A query called with
+         *     POST 405; a body that is not JSON 415. Cookie-authenticated calls refuse cross-site requests as REST writes do.
+         */
+        post: operations["trpcMutation"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol (Streamable HTTP, stateless)
+         * @description Board tools for AI agents over the Model Context Protocol (MCP-1..4): `tools/list`, `tools/call`. Clients send
+         *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
+         *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
+         *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
+         *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without one, 401 with
+         *     `WWW-Authenticate`. Also served at `/api/mcp/mcp`.
+         */
+        post: operations["mcpRequest"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Model Context Protocol, at the path the reference serves it
+         * @description Board tools for AI agents over the Model Context Protocol (MCP-1..4): `tools/list`, `tools/call`. Clients send
+         *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
+         *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
+         *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
+         *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without one, 401 with
+         *     `WWW-Authenticate`. Also served at `/api/mcp/mcp`.
+         */
+        post: operations["mcpRequestAtHomarrPath"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards/{id}/export": {
         parameters: {
             query?: never;
@@ -2854,6 +2946,102 @@ export interface components {
             to: unknown;
         };
         /**
+         * @example {
+         *       "json": {
+         *         "message": "Board not found",
+         *         "code": -32004,
+         *         "data": {
+         *           "code": "NOT_FOUND",
+         *           "httpStatus": 404,
+         *           "path": "board.getBoardByName"
+         *         }
+         *       }
+         *     }
+         */
+        TrpcErrorBody: {
+            json: {
+                /** @description The REST message (`Board not found`, the 409 and 403 texts, …). */
+                message: string;
+                /** @description JSON-RPC code (-32600 BAD_REQUEST, -32001 UNAUTHORIZED, -32003 FORBIDDEN, -32004 NOT_FOUND, -32009 CONFLICT, …). */
+                code: number;
+                data: {
+                    /** @description The error code name (NOT_FOUND, CONFLICT, …). */
+                    code: string;
+                    httpStatus: number;
+                    /** @description The procedure. */
+                    path?: string;
+                };
+            };
+        };
+        /**
+         * @description One procedure's answer (tRPC 11 wire format, superjson envelope).
+         * @example {
+         *       "result": {
+         *         "data": {
+         *           "json": {
+         *             "boardId": "clx5u1hxa0000a8ml2c0f4e7d"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        TrpcResult: {
+            result: {
+                /** @description `{json: <output>}`; a void output is `{json: null, meta: {values: ["undefined"], v: 1}}`. */
+                data: {
+                    json: unknown;
+                    meta?: Record<string, never>;
+                };
+            };
+        } | {
+            error: components["schemas"]["TrpcErrorBody"];
+        };
+        /** @description One answer, or with `batch=1` one per procedure in order. */
+        TrpcAnswer: components["schemas"]["TrpcResult"] | components["schemas"]["TrpcResult"][];
+        /**
+         * @description The error of the call, or with `batch=1` one answer per procedure.
+         * @example {
+         *       "error": {
+         *         "json": {
+         *           "message": "Board not found",
+         *           "code": -32004,
+         *           "data": {
+         *             "code": "NOT_FOUND",
+         *             "httpStatus": 404,
+         *             "path": "board.getBoardByName"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        TrpcErrorAnswer: {
+            error: components["schemas"]["TrpcErrorBody"];
+        } | components["schemas"]["TrpcResult"][];
+        /**
+         * @description A JSON-RPC 2.0 message (or batch) of the Model Context Protocol.
+         * @example {
+         *       "jsonrpc": "2.0",
+         *       "id": 1,
+         *       "method": "tools/list"
+         *     }
+         */
+        McpMessage: {
+            [key: string]: unknown;
+        };
+        /**
+         * @description The JSON-RPC answer.
+         * @example {
+         *       "jsonrpc": "2.0",
+         *       "id": 1,
+         *       "result": {
+         *         "tools": []
+         *       }
+         *     }
+         */
+        McpResponse: {
+            [key: string]: unknown;
+        };
+        /**
          * @description Where and at which version the file was taken. Import with `onConflict=replace` onto the board it names, on the
          *     instance it names, is refused with 409 when the board's version moved since (FILE-6).
          * @example {
@@ -3479,6 +3667,15 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A tRPC error (or a batch whose calls all failed with this status). */
+        TrpcErrorResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
     };
@@ -4655,6 +4852,189 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    trpcQuery: {
+        parameters: {
+            query?: {
+                /** @description `1`: the path names several procedures and `input` is `{"0": …, "1": …}`. */
+                batch?: "0" | "1" | "true";
+                input?: string;
+            };
+            header?: never;
+            path: {
+                /** @description `<router>.<procedure>`, or with `batch=1` several joined by commas (`board.getAllBoards,app.all`). */
+                procedures: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The answer(s). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrpcAnswer"];
+                };
+            };
+            /** @description A batch whose calls answered different statuses. */
+            207: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrpcResult"][];
+                };
+            };
+            400: components["responses"]["TrpcErrorResponse"];
+            401: components["responses"]["TrpcErrorResponse"];
+            403: components["responses"]["TrpcErrorResponse"];
+            404: components["responses"]["TrpcErrorResponse"];
+            405: components["responses"]["TrpcErrorResponse"];
+            500: components["responses"]["TrpcErrorResponse"];
+            503: components["responses"]["TrpcErrorResponse"];
+        };
+    };
+    trpcMutation: {
+        parameters: {
+            query?: {
+                /** @description `1`: the path names several procedures and `input` is `{"0": …, "1": …}`. */
+                batch?: "0" | "1" | "true";
+            };
+            header?: never;
+            path: {
+                /** @description `<router>.<procedure>`, or with `batch=1` several joined by commas (`board.getAllBoards,app.all`). */
+                procedures: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description The answer(s). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrpcAnswer"];
+                };
+            };
+            /** @description A batch whose calls answered different statuses. */
+            207: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["TrpcResult"][];
+                };
+            };
+            400: components["responses"]["TrpcErrorResponse"];
+            401: components["responses"]["TrpcErrorResponse"];
+            403: components["responses"]["TrpcErrorResponse"];
+            404: components["responses"]["TrpcErrorResponse"];
+            405: components["responses"]["TrpcErrorResponse"];
+            409: components["responses"]["TrpcErrorResponse"];
+            412: components["responses"]["TrpcErrorResponse"];
+            413: components["responses"]["TrpcErrorResponse"];
+            415: components["responses"]["TrpcErrorResponse"];
+            500: components["responses"]["TrpcErrorResponse"];
+            503: components["responses"]["TrpcErrorResponse"];
+        };
+    };
+    mcpRequest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description A notification or response was accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The client does not accept application/json and text/event-stream. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    mcpRequestAtHomarrPath: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["McpMessage"];
+            };
+        };
+        responses: {
+            /** @description The JSON-RPC answer. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            /** @description A notification or response was accepted. */
+            202: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description The client does not accept application/json and text/event-stream. */
+            406: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpResponse"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
         };
     };
     exportBoard: {

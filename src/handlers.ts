@@ -7,6 +7,8 @@ import { identityHandlers } from './identity/handlers';
 import { integrationHandlers } from './integrations/handlers';
 import { settingsHandlers } from './settings/handlers';
 import { systemHandlers } from './system/handlers';
+import { trpcHandlers } from './trpc/handlers';
+import { mcpHandlers } from './mcp/handlers';
 import type { BoardDocumentCache } from './boards/document/cache';
 import type { BoardStateCache } from './boards/document/stateCache';
 import type { HandlerMap } from './core/operation';
@@ -33,4 +35,7 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...appHandlers,
 
   ...integrationHandlers,
+
+  ...trpcHandlers,
+  ...mcpHandlers,
 });

@@ -10,6 +10,7 @@ import { boardAccessKeyCompanion } from './boards/access';
 import { BoardDocumentCache } from './boards/document/cache';
 import { BoardStateCache } from './boards/document/stateCache';
 import { createHandlers } from './handlers';
+import { trpcErrorFormat } from './trpc/handlers';
 import { trackConnections } from './http/gracefulClose';
 import { createHttpServer } from './http/httpServer';
 import type { Lifecycle } from './core/operation';
@@ -37,7 +38,7 @@ export function buildApp(deps: { db: Db; config: Config; logger: Logger; lifecyc
     // The same budget for the rows of recently written boards, at about 200 bytes a row.
     boardStates: new BoardStateCache(Math.floor(deps.config.boardCacheBytes / 200)),
   });
-  return createApp({ ...deps, handlers, companion: boardAccessKeyCompanion });
+  return createApp({ ...deps, handlers, companion: boardAccessKeyCompanion, errorFormats: [trpcErrorFormat] });
 }
 
 export async function startServer(config: Config, options: { db?: Db; logger?: Logger } = {}): Promise<RunningServer> {

@@ -7,6 +7,7 @@
  *   npm run bench -- --seconds 3 --sizes 20,200
  *   npm run bench -- --sizes 200 --ops get,put      # only some operations (get, put, put-moved, patch-item, post-item, layouts)
  *   npm run bench -- --rounds 5                     # GET/floor rounds (default 3; the median counts)
+ *   npm run bench -- --ops history --sizes 200,2000 # only the cost of history and plans (scripts/bench/history.ts)
  *
  * Every measurement is preceded by an untimed warm-up of the same requests (--warmup seconds, default 1), so
  * that JIT compilation does not count.
@@ -18,13 +19,14 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
+import { benchHistory } from './history';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     sizes: { type: 'string', default: '20,200,2000' },
     connections: { type: 'string', default: '10' },
-    ops: { type: 'string', default: 'get,put,put-moved,patch-item,post-item,layouts' },
+    ops: { type: 'string', default: 'get,put,put-moved,patch-item,post-item,layouts,history' },
     warmup: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
   },
@@ -262,6 +264,13 @@ async function main(): Promise<void> {
   console.log('|---|---|---:|---:|---:|---:|---:|---|');
   for (const r of rows) {
     console.log(`| ${r.database} | ${r.operation} | ${r.items} | ${r.reqPerSec || '–'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.note ?? ''} |`);
+  }
+  if (ops.has('history') && sizes.some((size) => size >= 200)) {
+    // The cost of history and plans, side by side in one run (issue 15): two in-process servers, with and without.
+    const historyRows = await benchHistory({ sizes: sizes.filter((size) => size >= 200), seconds, rounds });
+    console.log(`\nHistory and plans: ${database}\n`);
+    console.log('| figure | items | value | note |\n|---|---:|---|---|');
+    for (const row of historyRows) console.log(`| ${row.figure} | ${row.items} | ${row.value} | ${row.note} |`);
   }
 }
 

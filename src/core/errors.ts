@@ -51,7 +51,9 @@ export class ApiError extends Error {
 }
 
 export const badRequest = (message: string, data?: Record<string, unknown>) => new ApiError('BAD_REQUEST', message, data);
-export const unauthorized = (message = 'Authentication required') => new ApiError('UNAUTHORIZED', message);
+/** AUTH-5: every 401 names the ways to authenticate: the `ApiKey` header, or the same key as a bearer token. */
+export const authenticateChallenge = 'ApiKey realm="tessera", Bearer realm="tessera"';
+export const unauthorized = (message = 'Authentication required') => new ApiError('UNAUTHORIZED', message, {}, { 'WWW-Authenticate': authenticateChallenge });
 export const forbidden = (message = 'Permission denied', data?: Record<string, unknown>) => new ApiError('FORBIDDEN', message, data);
 export const notFound = (message = 'Not found') => new ApiError('NOT_FOUND', message);
 export const conflict = (message: string, data?: Record<string, unknown>) => new ApiError('CONFLICT', message, data);

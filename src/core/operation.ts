@@ -56,7 +56,7 @@ export class TextBody<T = unknown> {
 export type Reply<K extends OperationId> = {
   [S in DeclaredStatus<K>]: {
     status: S;
-    body: JsonContent<Responses<K>[S]> | PreSerializedJson<JsonContent<Responses<K>[S]>> | TextBody<JsonContent<Responses<K>[S]>>;
+    body: JsonContent<Responses<K>[S]> | PreSerializedJson<JsonContent<Responses<K>[S]>> | TextBody<JsonContent<Responses<K>[S]>> | ResponseTakeover;
     headers?: Record<string, string | string[]>;
   };
 }[DeclaredStatus<K>];
@@ -71,6 +71,33 @@ export interface RequestContext {
   clientIp: string;
   headers: IncomingHttpHeaders;
   lifecycle: Lifecycle;
+  /**
+   * Runs an operation of this API for the same caller exactly as a request to it would run (its security
+   * requirement, request validation, its handler): how the tRPC and MCP surfaces reach the services, so every rule
+   * has one implementation. Errors are thrown as ApiError.
+   */
+  invoke(operationId: OperationId, input: InvokeInput): Promise<InvokeResult>;
+}
+
+export interface InvokeInput {
+  params?: Record<string, string>;
+  query?: Record<string, unknown>;
+  body?: unknown;
+}
+
+/** An invoked operation's answer: its status, its body as data (undefined when it has none), its headers. */
+export interface InvokeResult {
+  status: number;
+  body: unknown;
+  headers: Record<string, string | string[]>;
+}
+
+/**
+ * A response written by a handler's own code (the MCP transport writes its answer itself): `write` gets Node's
+ * request and response once the request has passed routing, authentication and validation.
+ */
+export class ResponseTakeover {
+  constructor(readonly write: (req: import('node:http').IncomingMessage, res: import('node:http').ServerResponse, body: unknown) => Promise<void>) {}
 }
 
 /** Process state the probes report: ready after migrations, shuttingDown after SIGTERM. */

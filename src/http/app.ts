@@ -4,7 +4,6 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { OpenAPIValidator } from 'openapi-backend';
 import type { Document, Operation, Request as BackendRequest } from 'openapi-backend';
-import { dereferenceSync } from 'dereference-json-schema';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
@@ -16,9 +15,9 @@ import { jsonBodyParser } from './jsonBody';
 import { parseYamlBody, yamlBodyParser } from './yamlBody';
 import { isYamlContentType } from '../core/mediaTypes';
 import { assertStorableInput } from './requestInput';
-import { openApiDocument } from '../core/openapiDocument';
-import { PreSerializedJson, TextBody } from '../core/operation';
-import type { HandlerMap, Lifecycle, RequestContext } from '../core/operation';
+import { dereferencedDocument, openApiDocument } from '../core/openapiDocument';
+import { PreSerializedJson, ResponseTakeover, TextBody } from '../core/operation';
+import type { HandlerMap, InvokeInput, InvokeResult, Lifecycle, OperationId, RequestContext } from '../core/operation';
 import type { KeyCompanionLookup } from '../identity/apiKeys';
 
 /**
@@ -38,6 +37,11 @@ export interface AppDeps {
   /** operationId -> handler (src/handlers.ts builds it from the capabilities). */
   handlers: HandlerMap;
   companion?: KeyCompanion;
+  /**
+   * Error bodies of another wire format, by path prefix (the tRPC endpoints answer errors as tRPC does): for an
+   * error of a request under `prefix`, `body` gives what is sent instead of `{message, code, data}`.
+   */
+  errorFormats?: { prefix: string; body(error: ApiError, path: string): unknown }[];
 }
 
 interface Reply {
@@ -97,7 +101,7 @@ function isAuthorized(operation: Operation, principal: RequestContext['principal
   const requirements = operation.security ?? openApiDocument.security ?? [];
   if (requirements.length === 0) return true;
   const satisfies = (scheme: string) =>
-    (scheme === 'ApiKey' && principal?.authMethod === 'apiKey') || (scheme === 'SessionCookie' && principal?.authMethod === 'session');
+    ((scheme === 'ApiKey' || scheme === 'BearerKey') && principal?.authMethod === 'apiKey') || (scheme === 'SessionCookie' && principal?.authMethod === 'session');
   return requirements.some((requirement) => Object.keys(requirement).every(satisfies));
 }
 
@@ -124,6 +128,11 @@ interface Dispatcher {
   validator: OpenAPIValidator;
   handlers: HandlerMap;
   companion?: KeyCompanion;
+  /**
+   * Error bodies of another wire format, by path prefix (the tRPC endpoints answer errors as tRPC does): for an
+   * error of a request under `prefix`, `body` gives what is sent instead of `{message, code, data}`.
+   */
+  errorFormats?: { prefix: string; body(error: ApiError, path: string): unknown }[];
 }
 
 /**
@@ -166,8 +175,26 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
 }
 
 /** The bundled document with every $ref resolved: what routing and validation work on. */
-export function dereferencedDocument(): Document {
-  return dereferenceSync(structuredClone(openApiDocument)) as Document;
+/**
+ * RequestContext.invoke: runs an operation for the caller of the current request as a request to it would run
+ * (security requirement, storable input, request validation with coercion, handler), with the body as data.
+ */
+async function invokeOperation(app: Dispatcher, operationId: OperationId, input: InvokeInput, ctx: RequestContext): Promise<InvokeResult> {
+  const operation = app.routes.getOperation(operationId);
+  if (!operation) throw new Error(`No operation ${operationId}`);
+  if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
+  const params = input.params ?? {};
+  const path = operation.path.replace(/\{([^}]+)\}/g, (_all, name: string) => encodeURIComponent(params[name] ?? ''));
+  const query = Object.fromEntries(Object.entries(input.query ?? {}).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
+  assertStorableInput({ body: input.body, query, params });
+  const request: BackendRequest = { method: operation.method, path, query, body: input.body, headers: { ...(ctx.headers as Record<string, string | string[]>), 'content-type': 'application/json' } };
+  const validation = app.validator.validateRequest(request, operation);
+  if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
+  const handler = app.handlers[operationId] as OperationHandler;
+  const reply = await handler({ params: validation.coerced?.params ?? params, query: validation.coerced?.query ?? query, body: request.body }, ctx);
+  const body =
+    reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.bytes().toString()) : reply.body instanceof TextBody ? reply.body.text : reply.body;
+  return { status: reply.status, body, headers: reply.headers ?? {} };
 }
 
 export async function createApp(deps: AppDeps): Promise<express.Express> {
@@ -239,6 +266,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
       },
       headers: req.headers,
       lifecycle,
+      invoke: (operationId, input) => invokeOperation(dispatcher, operationId, input, ctx),
     };
     try {
       const reply = await dispatch(
@@ -256,6 +284,11 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         ctx,
       );
       res.locals.userId = ctx.principal?.userId;
+      if (reply.body instanceof ResponseTakeover) {
+        if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
+        await reply.body.write(req, res, req.body);
+        return;
+      }
       if (config.validateResponses) assertReplyMatchesContract(dispatcher, req, reply, ctx);
       sendReply(res, reply, lifecycle);
     } catch (error) {
@@ -266,7 +299,10 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
 
   // Every error leaves as {message, code, data}; stack traces and SQL stay in the log.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
-    sendReply(res, toErrorReply(error, logger, res.locals.requestId, req), lifecycle);
+    const reply = toErrorReply(error, logger, res.locals.requestId, req);
+    const format = deps.errorFormats?.find((candidate) => req.path.startsWith(candidate.prefix));
+    const apiError = error instanceof ApiError ? error : new ApiError(reply.status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR', (reply.body as { message: string }).message);
+    sendReply(res, format ? { ...reply, body: format.body(apiError, req.path) } : reply, lifecycle);
   });
 
   return app;

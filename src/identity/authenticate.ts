@@ -12,9 +12,17 @@ const keyFailureMessages = {
   expired: 'API key expired',
 } as const;
 
+/** AUTH-5: the API key of a request: the `ApiKey` header, else `Authorization: Bearer <id>.<token>`. */
+function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
+  const header = headers.apikey;
+  if (header !== undefined) return Array.isArray(header) ? header[0] : header;
+  const bearer = /^Bearer\s+(.+)$/i.exec(headers.authorization ?? '');
+  return bearer ? bearer[1] : undefined;
+}
+
 /**
- * Resolves the caller of a request. An `ApiKey` header, when present, is the only credential considered
- * and must be valid (401 otherwise). Without it the session cookie is used; a missing, unknown or expired
+ * Resolves the caller of a request. An API key (`ApiKey` header, or `Authorization: Bearer`), when present, is the
+ * only credential considered and must be valid (401 otherwise). Without it the session cookie is used; a missing, unknown or expired
  * session means an anonymous caller (null). `companion`, for a request about one resource, lets the key check
  * read the caller's facts about it in the same query (see KeyCompanionLookup).
  */
@@ -23,10 +31,9 @@ export async function authenticate(
   headers: IncomingHttpHeaders,
   hints: { companion?: { lookup: KeyCompanionLookup; id: string } } = {},
 ): Promise<Principal | null> {
-  const apiKey = headers.apikey;
+  const apiKey = apiKeyOf(headers);
   if (apiKey !== undefined) {
-    const value = Array.isArray(apiKey) ? apiKey[0] : apiKey;
-    const check = await verifyApiKey(db, value.trim(), { companion: hints.companion });
+    const check = await verifyApiKey(db, apiKey.trim(), { companion: hints.companion });
     if (!check.ok) throw unauthorized(keyFailureMessages[check.reason]);
     return check.principal;
   }

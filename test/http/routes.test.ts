@@ -2,7 +2,7 @@
  * The route table (src/http/routes.ts) on its own: every operation of the OpenAPI document routes to itself and has a
  * handler, so the one routing implementation and the handler table cannot drift from the document (issue 14, item 6).
  */
-import { dereferencedDocument } from '../../src/http/app';
+import { dereferencedDocument } from '../../src/core/openapiDocument';
 import { RouteTable } from '../../src/http/routes';
 import { createHandlers } from '../../src/handlers';
 import { BoardDocumentCache } from '../../src/boards/document/cache';

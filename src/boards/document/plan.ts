@@ -12,7 +12,8 @@ import { assertWithinGrid, planLayoutChange, validateLayouts } from './layoutPla
 import type { BoardState } from './model';
 import { assertIfMatch, checkContentAgainstBoard, resultAfterWrite } from './save';
 import { stateAfterContentWrites, stateAfterLayoutPlan } from './stateAfter';
-import { loadBoardState, versionConflictMessage } from './store';
+import { loadBoardState, loadCallerRows, versionConflictMessage } from './store';
+import type { BoardStateCache } from './stateCache';
 import type { BoardContent, BreakpointLayout } from './types';
 import { validateContent } from './validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from './warnings';
@@ -25,9 +26,27 @@ export interface SavePlan {
   warnings: PlanWarning[];
 }
 
+/**
+ * The board as the snapshot `q` holds it: from the instance's state cache when it holds the revision the snapshot
+ * reads (DOC-7: the rows this instance's last write left), else read whole.
+ */
+async function loadSnapshotState(q: Knex, boardId: string, principal: Principal, states?: BoardStateCache): Promise<BoardState | null> {
+  if (states) {
+    const row: { revision: number } | undefined = await q('boards').where({ id: boardId }).first('revision');
+    const cached = row && states.get(boardId, row.revision);
+    if (cached) return { ...cached, ...(await loadCallerRows(q, boardId, principal)) };
+  }
+  return loadBoardState(q, boardId, principal);
+}
+
 /** The board for a dry run: read in one read-only snapshot, with the write's version guard and If-Match. */
-async function plannedBoard(trx: Knex, boardId: string, principal: Principal, guard: { expectedVersion?: number; ifMatch?: string }): Promise<BoardState> {
-  const state = await loadBoardState(trx, boardId, principal);
+async function plannedBoard(
+  trx: Knex,
+  boardId: string,
+  principal: Principal,
+  guard: { expectedVersion?: number; ifMatch?: string; states?: BoardStateCache },
+): Promise<BoardState> {
+  const state = await loadSnapshotState(trx, boardId, principal, guard.states);
   if (!state) throw notFound('Board not found');
   if (guard.expectedVersion !== undefined && guard.expectedVersion !== state.board.version) throw conflict(versionConflictMessage);
   assertIfMatch(state, guard.ifMatch);
@@ -42,7 +61,7 @@ const readOnly = { isolationLevel: 'repeatable read', readOnly: true } as const;
  */
 export async function planBoardSave(
   db: Knex,
-  options: { boardId: string; principal: Principal; content: BoardContent; expectedVersion?: number; ifMatch?: string },
+  options: { boardId: string; principal: Principal; content: BoardContent; expectedVersion?: number; ifMatch?: string; states?: BoardStateCache },
 ): Promise<SavePlan> {
   const { boardId, principal, content } = options;
   await assertBoardAccess(db, boardId, principal, 'modify');
@@ -73,7 +92,7 @@ export interface LayoutsPlan {
 /** POST /api/boards/{id}/layouts/plan (PLAN-5): what `PATCH /api/boards/{id}/layouts` with the same body would do. */
 export async function planBoardLayouts(
   db: Knex,
-  options: { boardId: string; principal: Principal; layouts: BreakpointLayout[]; ifMatch?: string },
+  options: { boardId: string; principal: Principal; layouts: BreakpointLayout[]; ifMatch?: string; states?: BoardStateCache },
 ): Promise<LayoutsPlan> {
   const { boardId, principal, layouts } = options;
   await assertBoardAccess(db, boardId, principal, 'modify');

@@ -20,12 +20,13 @@ export const boardHistoryHandlers = ({ boardDocuments, boardStates }: { boardDoc
       content: { sections: body.sections, items: body.items },
       expectedVersion: body.expectedVersion,
       ifMatch: headerList(ctx, 'if-match'),
+      states: boardStates,
     });
     return { status: 200, body: plan };
   },
 
   async planBoardLayouts({ params, body }, ctx) {
-    const plan = await planBoardLayouts(ctx.db, { boardId: params.id, principal: requirePrincipal(ctx), layouts: body.layouts, ifMatch: headerList(ctx, 'if-match') });
+    const plan = await planBoardLayouts(ctx.db, { boardId: params.id, principal: requirePrincipal(ctx), layouts: body.layouts, ifMatch: headerList(ctx, 'if-match'), states: boardStates });
     return { status: 200, body: plan };
   },
 

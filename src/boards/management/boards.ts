@@ -7,7 +7,7 @@ import { newId } from '../../db/ids';
 import { badRequest, notFound } from '../../core/errors';
 import { assertPermission, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
-import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';
+import { clearServerHomeBoard, lockServerBoardSettings, readServerBoardSettings } from '../../settings/serverSettings';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
 import { lockAndLoad } from '../document/save';
 import { boardSettingsColumns, type BoardSettings } from '../settings';
@@ -307,6 +307,17 @@ export async function setHomeBoard(db: Db, principal: Principal, boardId: string
       throw error;
     }
   });
+}
+
+/**
+ * The caller's home board (BOARD-9): its own desktop home board, else the server's (SET-2); 404 `Board not found`
+ * when neither is set. Whether the caller may view it is the read's own check.
+ */
+export async function homeBoardId(db: Db, principal: Principal | null): Promise<string> {
+  const own: { homeBoardId: string | null } | undefined = principal ? await db('users').where({ id: principal.userId }).first('homeBoardId') : undefined;
+  const id = own?.homeBoardId ?? (await readServerBoardSettings(db)).homeBoardId;
+  if (!id) throw boardNotFound();
+  return id;
 }
 
 /**

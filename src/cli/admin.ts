@@ -1,0 +1,259 @@
+/**
+ * The local admin commands (users, groups, API keys, permissions, migrate): they work on the local database with
+ * full rights, as a database administrator would. One table describes them; `runCli` runs them from an argv (tests
+ * call it with their own database) and `addAdminCommands` gives each one its commander command.
+ */
+import { parseArgs } from 'node:util';
+import type { Command } from 'commander';
+import type { Db } from '../db/database';
+import { deleteApiKey, insertApiKey, listApiKeys } from '../identity/apiKeys';
+import { addMember, createGroup, findGroupIdByName, listGroups, removeMember, setGroupPermissions } from '../identity/groups';
+import { globalPermissions, GlobalPermission, isGlobalPermission } from '../identity/permissions';
+import type { Principal } from '../identity/principal';
+import { createUser, deleteUser, findUserIdByName, listUsers, setPassword } from '../identity/users';
+import { UsageError } from './errors';
+
+export interface AdminOptions {
+  password?: string;
+  email?: string;
+  group?: string[];
+  name?: string;
+  scope?: string[];
+  expiresAt?: string;
+}
+
+/** The options admin commands take, by their key in AdminOptions. */
+const optionSpecs = {
+  password: { flag: 'password', value: 'password', multiple: false, description: 'the password' },
+  email: { flag: 'email', value: 'email', multiple: false, description: 'the e-mail address' },
+  group: { flag: 'group', value: 'name', multiple: true, description: 'a group to add the user to (repeatable)' },
+  name: { flag: 'name', value: 'name', multiple: false, description: 'a name for the key' },
+  scope: { flag: 'scope', value: 'permission', multiple: true, description: 'limit the key to this permission (repeatable)' },
+  expiresAt: { flag: 'expires-at', value: 'iso-8601', multiple: false, description: 'when the key expires' },
+} as const satisfies Record<keyof AdminOptions, { flag: string; value: string; multiple: boolean; description: string }>;
+
+interface AdminArgument {
+  name: string;
+  /** How a missing argument is named in `Missing <what>`. */
+  what: string;
+  /** Takes the remaining arguments (possibly none). */
+  variadic?: boolean;
+}
+
+interface AdminCommand {
+  /** One word (`migrate`) or area and action (`users create`). */
+  name: string;
+  description: string;
+  args: AdminArgument[];
+  options: (keyof AdminOptions)[];
+  run(db: Db, args: string[], options: AdminOptions): Promise<unknown>;
+}
+
+// The CLI acts with full rights on the local database, like a database administrator would.
+const operator: Principal = {
+  userId: 'cli',
+  username: 'cli',
+  groupIds: [],
+  permissions: new Set(globalPermissions),
+  authMethod: 'apiKey',
+  apiKeyId: null,
+};
+
+async function requireUserId(db: Db, username: string): Promise<string> {
+  const id = await findUserIdByName(db, username);
+  if (!id) throw new UsageError(`No user named "${username}"`);
+  return id;
+}
+
+async function requireGroupId(db: Db, name: string): Promise<string> {
+  const id = await findGroupIdByName(db, name);
+  if (!id) throw new UsageError(`No group named "${name}"`);
+  return id;
+}
+
+function permissionsFrom(values: string[]): GlobalPermission[] {
+  const unknown = values.filter((v) => !isGlobalPermission(v));
+  if (unknown.length > 0) throw new UsageError(`Unknown permissions: ${unknown.join(', ')} (see: tessera permissions)`);
+  return values as GlobalPermission[];
+}
+
+const username: AdminArgument = { name: 'username', what: 'username' };
+const group: AdminArgument = { name: 'group', what: 'group name' };
+
+const adminCommands: AdminCommand[] = [
+  { name: 'migrate', description: 'apply database migrations', args: [], options: [], run: async () => ({ migrated: true }) },
+  { name: 'permissions', description: 'list global permission names', args: [], options: [], run: async () => globalPermissions },
+  { name: 'users list', description: 'list users', args: [], options: [], run: (db) => listUsers(db) },
+  {
+    name: 'users create',
+    description: 'create a user',
+    args: [username],
+    options: ['password', 'email', 'group'],
+    async run(db, [name], options) {
+      const groupIds = await Promise.all((options.group ?? []).map((g) => requireGroupId(db, g)));
+      return { userId: await createUser(db, { username: name, password: options.password, email: options.email, groupIds }) };
+    },
+  },
+  {
+    name: 'users delete',
+    description: 'delete a user',
+    args: [username],
+    options: [],
+    async run(db, [name]) {
+      await deleteUser(db, await requireUserId(db, name), null);
+      return { deleted: true };
+    },
+  },
+  {
+    name: 'users set-password',
+    description: "set a user's password (--password is required)",
+    args: [username],
+    options: ['password'],
+    async run(db, [name], options) {
+      if (!options.password) throw new UsageError('Missing --password');
+      await setPassword(db, await requireUserId(db, name), options.password);
+      return { updated: true };
+    },
+  },
+  { name: 'groups list', description: 'list groups', args: [], options: [], run: (db) => listGroups(db) },
+  {
+    name: 'groups create',
+    description: 'create a group',
+    args: [group],
+    options: [],
+    run: async (db, [name]) => ({ groupId: await createGroup(db, name, null) }),
+  },
+  {
+    name: 'groups delete',
+    description: 'delete a group',
+    args: [group],
+    options: [],
+    async run(db, [name]) {
+      const groupId = await requireGroupId(db, name);
+      await db('groups').where({ id: groupId }).del();
+      return { deleted: true };
+    },
+  },
+  {
+    name: 'groups add-member',
+    description: 'add a user to a group',
+    args: [group, username],
+    options: [],
+    async run(db, [groupName, user]) {
+      await addMember(db, await requireGroupId(db, groupName), await requireUserId(db, user));
+      return { added: true };
+    },
+  },
+  {
+    name: 'groups remove-member',
+    description: 'remove a user from a group',
+    args: [group, username],
+    options: [],
+    async run(db, [groupName, user]) {
+      await removeMember(db, await requireGroupId(db, groupName), await requireUserId(db, user));
+      return { removed: true };
+    },
+  },
+  {
+    name: 'groups set-permissions',
+    description: "replace the group's global permissions",
+    args: [group, { name: 'permission', what: 'permission', variadic: true }],
+    options: [],
+    async run(db, [groupName, ...permissions]) {
+      return { permissions: await setGroupPermissions(db, await requireGroupId(db, groupName), permissionsFrom(permissions)) };
+    },
+  },
+  {
+    name: 'api-keys create',
+    description: 'create an API key for a user (printed once)',
+    args: [username],
+    options: ['name', 'scope', 'expiresAt'],
+    async run(db, [user], options) {
+      return insertApiKey(db, {
+        userId: await requireUserId(db, user),
+        name: options.name ?? null,
+        scopes: options.scope ? permissionsFrom(options.scope) : null,
+        expiresAt: options.expiresAt ?? null,
+      });
+    },
+  },
+  {
+    name: 'api-keys list',
+    description: "list a user's API keys",
+    args: [username],
+    options: [],
+    run: async (db, [user]) => listApiKeys(db, operator, await requireUserId(db, user)),
+  },
+  {
+    name: 'api-keys delete',
+    description: 'delete an API key',
+    args: [{ name: 'key-id', what: 'key id' }],
+    options: [],
+    async run(db, [keyId]) {
+      await deleteApiKey(db, operator, keyId);
+      return { deleted: true };
+    },
+  },
+];
+
+const adminAreas: Record<string, string> = {
+  users: 'manage users (local database)',
+  groups: 'manage groups and their global permissions (local database)',
+  'api-keys': 'manage API keys (local database)',
+};
+
+function requiredArguments(command: AdminCommand, args: string[]): string[] {
+  command.args.forEach((arg, i) => {
+    if (!arg.variadic && !args[i]) throw new UsageError(`Missing ${arg.what}`);
+  });
+  return args;
+}
+
+/** Runs one admin command given as an argv (`['users', 'create', 'alice', '--password', 'x']`) on `db`. */
+export async function runCli(argv: string[], db: Db): Promise<unknown> {
+  const { values, positionals } = parseArgs({
+    args: argv,
+    allowPositionals: true,
+    options: Object.fromEntries(Object.values(optionSpecs).map((spec) => [spec.flag, { type: 'string', multiple: spec.multiple }])),
+  });
+  const [area, action] = positionals;
+  const command = adminCommands.find((c) => c.name === area || c.name === `${area} ${action}`);
+  if (!command) throw new UsageError(area ? `Unknown command: ${positionals.join(' ')}` : 'No command given');
+  const options = Object.fromEntries(
+    Object.entries(optionSpecs).flatMap(([key, spec]) => (values[spec.flag] === undefined ? [] : [[key, values[spec.flag]]])),
+  ) as AdminOptions;
+  const args = positionals.slice(command.name.split(' ').length);
+  return command.run(db, requiredArguments(command, args), options);
+}
+
+const collect = (value: string, previous: string[] | undefined) => [...(previous ?? []), value];
+
+/**
+ * Adds every admin command to `program`; `run` opens the local database for the chosen one (help and usage errors
+ * never get that far).
+ */
+export function addAdminCommands(program: Command, run: (task: (db: Db) => Promise<unknown>) => Promise<void>): void {
+  const areas = new Map<string, Command>();
+  for (const command of adminCommands) {
+    const words = command.name.split(' ');
+    let parent = program;
+    if (words.length === 2) {
+      const [area] = words;
+      if (!areas.has(area)) areas.set(area, program.command(area).description(adminAreas[area]));
+      parent = areas.get(area)!;
+    }
+    const sub = parent.command(words[words.length - 1]).description(command.description);
+    for (const arg of command.args) sub.argument(arg.variadic ? `[${arg.name}...]` : `<${arg.name}>`);
+    for (const key of command.options) {
+      const spec = optionSpecs[key];
+      const flags = `--${spec.flag} <${spec.value}>`;
+      if (spec.multiple) sub.option(flags, spec.description, collect);
+      else sub.option(flags, spec.description);
+    }
+    sub.action((...params: unknown[]) => {
+      const self = params[params.length - 1] as Command;
+      const args = self.processedArgs.flatMap((value: string | string[] | undefined) => value ?? []);
+      return run((db) => command.run(db, args, self.opts<AdminOptions>()));
+    });
+  }
+}

@@ -1,0 +1,35 @@
+import { ConfigError } from '../config/config';
+import { ApiError } from '../core/errors';
+
+/** Exit statuses of the `tessera` command. */
+export const exitStatus = { ok: 0, failure: 1, usage: 2 } as const;
+
+/** The command was called wrongly (unknown name, missing argument, no instance URL…): exit status 2. */
+export class UsageError extends Error {}
+
+/** An error answered by a Tessera server (`{message, code, data}`), shown as `<message> (<CODE>)`. */
+export class RemoteError extends Error {
+  constructor(
+    message: string,
+    readonly code: string | null,
+    readonly status: number,
+    readonly data: Record<string, unknown> = {},
+  ) {
+    super(message);
+  }
+}
+
+/** The one line that explains an error, without the `tessera: ` prefix. */
+export function describeError(error: unknown): string {
+  if (error instanceof RemoteError || error instanceof ApiError) return error.code ? `${error.message} (${error.code})` : error.message;
+  if (error instanceof Error) return oneLine(error.message);
+  return oneLine(String(error));
+}
+
+export function exitStatusOf(error: unknown): number {
+  return error instanceof UsageError || error instanceof ConfigError ? exitStatus.usage : exitStatus.failure;
+}
+
+export function oneLine(text: string): string {
+  return text.trim().replace(/\s*\n\s*/g, ' ');
+}

@@ -1,0 +1,172 @@
+/** `tessera boards …`: the commands that work on a running instance over HTTP, with an API key. */
+import { writeFileSync } from 'node:fs';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { UsageError } from '../errors';
+import { BoardSummary, FileFormat, HistoryEntry, TesseraApi } from './api';
+import { formatOfExtension, readBoardFile } from './boardFile';
+import { applyFile, planFile, printPlan, refuseConflict } from './boardSync';
+import { exportAll, importAll } from './bulk';
+import { ConnectionOptions, resolveConnection } from './connection';
+import { colors, printJson, printLine, printTable, yesNo } from './output';
+import { hasChanges, labelsFromDocument, mergeLabels, renderDiff } from './planRender';
+
+/** Runs a command's work and takes its exit status. */
+export type Runner = (work: () => Promise<number>) => Promise<void>;
+
+interface JsonOption {
+  json?: boolean;
+}
+
+const connect = (options: ConnectionOptions) => new TesseraApi(resolveConnection(options));
+
+function positiveInteger(value: string): number {
+  if (!/^[1-9]\d{0,9}$/.test(value)) throw new InvalidArgumentError('Not a positive integer.');
+  return Number(value);
+}
+
+/** A command with the connection options, and `--json` unless told otherwise. */
+function remoteCommand(parent: Command, name: string, description: string, { json = true } = {}): Command {
+  const command = parent
+    .command(name)
+    .description(description)
+    .option('--url <url>', 'the instance (default: $TESSERA_URL, or the config file)')
+    .option('--api-key <id.token>', 'the API key (default: $TESSERA_API_KEY, or the config file)')
+    .option('--context <name>', 'a context of the config file ($TESSERA_CONFIG, default ~/.config/tessera/config.yaml)');
+  return json ? command.option('--json', 'print JSON instead of text') : command;
+}
+
+const homeOf = (board: BoardSummary) => [board.isHome && 'desktop', board.isMobileHome && 'mobile'].filter(Boolean).join(', ');
+
+async function listBoards(api: TesseraApi, options: JsonOption): Promise<number> {
+  const boards = await api.listBoards();
+  if (options.json) printJson(boards);
+  else if (boards.length === 0) printLine('No boards.');
+  else printTable(['name', 'id', 'public', 'home'], boards.map((b) => [b.name, b.id, yesNo(b.isPublic), homeOf(b)]));
+  return 0;
+}
+
+async function pullBoard(api: TesseraApi, name: string, options: { output?: string; format?: FileFormat }): Promise<number> {
+  const format = options.format ?? (options.output ? formatOfExtension(options.output) : null) ?? 'yaml';
+  const board = await api.boardByName(name);
+  const text = await api.exportBoard(board.id, format);
+  if (!options.output) {
+    process.stdout.write(text);
+    return 0;
+  }
+  writeFileSync(options.output, text);
+  printLine(`pulled ${board.name} to ${options.output}`);
+  return 0;
+}
+
+async function planBoardFile(api: TesseraApi, path: string, options: JsonOption & { force?: boolean }): Promise<number> {
+  const file = readBoardFile(path);
+  const outcome = await planFile(api, file, { force: options.force ?? false });
+  if (outcome.kind === 'conflict') return refuseConflict(api, outcome, file, options.json ?? false);
+  if (options.json) printJson(outcome.plan);
+  else await printPlan(api, file, outcome.plan);
+  return hasChanges(outcome.plan.changes) ? 2 : 0;
+}
+
+function summaryText(summary: HistoryEntry['summary']): string {
+  const parts = (['items', 'sections', 'layouts'] as const).flatMap((kind) => {
+    const { added, removed, updated } = summary[kind];
+    const counts = [added && `+${added}`, updated && `~${updated}`, removed && `-${removed}`].filter(Boolean);
+    return counts.length > 0 ? [`${kind} ${counts.join(' ')}`] : [];
+  });
+  if (summary.fields.length > 0) parts.push(`fields: ${summary.fields.join(', ')}`);
+  return parts.join('; ');
+}
+
+const actorText = (actor: HistoryEntry['actor']) => `${actor.name ?? actor.userId ?? '-'}${actor.apiKeyId ? ' (API key)' : ''}`;
+
+async function showHistory(api: TesseraApi, name: string, options: JsonOption & { limit?: number }): Promise<number> {
+  const board = await api.boardByName(name);
+  const page = await api.history(board.id, options.limit);
+  if (options.json) printJson(page);
+  else {
+    const rows = page.entries.map((e) => [String(e.revision), String(e.version), e.at, e.operation, actorText(e.actor), summaryText(e.summary)]);
+    printTable(['revision', 'version', 'at', 'operation', 'actor', 'summary'], rows);
+    if (page.nextCursor) printLine(colors.dim(`(older entries not shown: pass --limit)`));
+  }
+  return 0;
+}
+
+async function showDiff(api: TesseraApi, name: string, options: JsonOption & { from: number; to?: number }): Promise<number> {
+  const board = await api.boardByName(name);
+  const diff = await api.diff(board.id, options.from, options.to);
+  if (options.json) {
+    printJson(diff);
+    return 0;
+  }
+  const [before, after] = await Promise.all([api.revision(board.id, options.from), options.to ? api.revision(board.id, options.to) : board]);
+  for (const line of renderDiff(board.name, diff, mergeLabels(labelsFromDocument(before), labelsFromDocument(after)), colors)) printLine(line);
+  return 0;
+}
+
+async function restoreRevision(api: TesseraApi, name: string, revision: number, options: JsonOption): Promise<number> {
+  const board = await api.boardByName(name);
+  const { board: restored, dropped } = await api.restore(board.id, revision);
+  if (options.json) {
+    printJson({ board: restored, dropped });
+    return 0;
+  }
+  printLine(`restored ${restored.name} (${restored.id}) to revision ${revision}: now version ${restored.version}`);
+  if (dropped.itemIds.length > 0) printLine(`left out: app widgets whose app was deleted: ${dropped.itemIds.join(', ')}`);
+  if (dropped.integrationIds.length > 0) printLine(`left out: bindings of deleted integrations: ${dropped.integrationIds.join(', ')}`);
+  return 0;
+}
+
+export function addBoardCommands(program: Command, run: Runner): void {
+  const boards = program.command('boards').description('work with the boards of a running instance (over HTTP, with an API key)');
+
+  remoteCommand(boards, 'list', 'list the boards you can see').action((options) => run(() => listBoards(connect(options), options)));
+
+  remoteCommand(boards, 'pull', 'write a board as a file (to stdout without -o)', { json: false })
+    .argument('<name>', 'the board')
+    .option('-o, --output <file>', 'the file to write (its extension .json or .yaml picks the format)')
+    .addOption(new Option('--format <format>', 'the file format (default: yaml)').choices(['yaml', 'json']))
+    .action((name, options) => run(() => pullBoard(connect(options), name, options)));
+
+  remoteCommand(boards, 'plan', 'show what applying a board file would change (exit 0: nothing, 2: changes, 1: error)')
+    .argument('<file>', 'a board file (YAML or JSON)')
+    .option('--force', "plan as apply --force would apply: without the guard of the file's source version")
+    .action((file, options) => run(() => planBoardFile(connect(options), file, options)));
+
+  remoteCommand(boards, 'apply', 'make the board what the file says: plan, confirm, apply')
+    .argument('<file>', 'a board file (YAML or JSON)')
+    .option('-y, --yes', 'apply without asking (required when stdin is not a terminal)')
+    .option('--force', 'apply even when the board changed on the server since the file was taken')
+    .action((file, options) =>
+      run(() => applyFile(connect(options), readBoardFile(file), { yes: options.yes ?? false, force: options.force ?? false, json: options.json ?? false })),
+    );
+
+  remoteCommand(boards, 'export', 'write every board you can see as <name>.yaml into a directory')
+    .option('--all', 'every board (required)')
+    .requiredOption('-o, --output <dir>', 'the directory')
+    .action((options) =>
+      run(() => {
+        if (!options.all) throw new UsageError('boards export needs --all (one board: boards pull)');
+        return exportAll(connect(options), options.output, options.json ?? false);
+      }),
+    );
+
+  remoteCommand(boards, 'import', 'import every *.yaml, *.yml and *.json board file of a directory, replacing boards of the same name')
+    .argument('<dir>', 'the directory')
+    .action((dir, options) => run(() => importAll(connect(options), dir, options.json ?? false)));
+
+  remoteCommand(boards, 'history', "list a board's revisions, newest first")
+    .argument('<name>', 'the board')
+    .option('--limit <n>', 'entries to show (default 50, at most 500)', positiveInteger)
+    .action((name, options) => run(() => showHistory(connect(options), name, options)));
+
+  remoteCommand(boards, 'diff', 'show what changed between two revisions of a board')
+    .argument('<name>', 'the board')
+    .requiredOption('--from <revision>', 'the earlier revision', positiveInteger)
+    .option('--to <revision>', 'the later revision (default: the board as it stands)', positiveInteger)
+    .action((name, options) => run(() => showDiff(connect(options), name, options)));
+
+  remoteCommand(boards, 'restore', 'put a board back as it was after a revision')
+    .argument('<name>', 'the board')
+    .argument('<revision>', 'the revision', positiveInteger)
+    .action((name, revision, options) => run(() => restoreRevision(connect(options), name, revision, options)));
+}

@@ -1,0 +1,74 @@
+/**
+ * The MCP endpoint (MCP-1..4): Streamable HTTP, stateless (a server and transport per request, so any instance
+ * answers any request), JSON answers. Tool calls run their REST operation for the caller of the request.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { ApiError } from '../core/errors';
+import type { HandlerMap, RequestContext } from '../core/operation';
+import { ResponseTakeover } from '../core/operation';
+import { invocationOf, tools } from './tools';
+
+const version: string = require('../../package.json').version;
+
+const instructions =
+  'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code.';
+
+/** A tool's answer: the JSON as text and as structured content (an object; lists come as `{items}`). */
+function resultOf(body: unknown): CallToolResult {
+  const structured = typeof body === 'object' && body !== null && !Array.isArray(body) ? (body as Record<string, unknown>) : { items: body ?? null };
+  return { content: [{ type: 'text', text: JSON.stringify(body ?? null) }], structuredContent: structured };
+}
+
+function errorOf(error: ApiError): CallToolResult {
+  return {
+    isError: true,
+    content: [{ type: 'text', text: `${error.message} (${error.code})` }],
+    structuredContent: { message: error.message, code: error.code, data: error.data },
+  };
+}
+
+async function callTool(ctx: RequestContext, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+  const tool = tools().find((candidate) => candidate.name === name);
+  if (!tool) return errorOf(new ApiError('NOT_FOUND', `Unknown tool: ${name}`));
+  try {
+    const { operationId, input } = invocationOf(tool, args);
+    return resultOf((await ctx.invoke(operationId, input)).body);
+  } catch (error) {
+    if (error instanceof ApiError) return errorOf(error);
+    ctx.logger.error({ err: error, tool: name }, 'MCP tool failed');
+    return errorOf(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', { requestId: ctx.requestId }));
+  }
+}
+
+function mcpServer(ctx: RequestContext): Server {
+  const server = new Server({ name: 'tessera', version }, { capabilities: { tools: {} }, instructions });
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({
+    tools: tools().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
+  }));
+  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(ctx, request.params.name, request.params.arguments ?? {}));
+  return server;
+}
+
+async function serve(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  const server = mcpServer(ctx);
+  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  res.on('close', () => {
+    void transport.close();
+    void server.close();
+  });
+  await server.connect(transport);
+  await transport.handleRequest(req, res, body);
+}
+
+const mcp = async (_input: unknown, ctx: RequestContext) => ({
+  status: 200 as const,
+  body: new ResponseTakeover((req, res, body) => serve(ctx, req, res, body)),
+});
+
+export const mcpHandlers = {
+  mcpRequest: mcp,
+  mcpRequestAtHomarrPath: mcp,
+} satisfies Partial<HandlerMap>;

@@ -1,0 +1,164 @@
+/**
+ * The board tools offered over the Model Context Protocol (MCP-2): each tool is a REST operation, its input schema
+ * that operation's path and query parameters and body from the OpenAPI document (one source of truth), run through
+ * RequestContext.invoke with the same rules and answers.
+ */
+import { dereferencedDocument } from '../core/openapiDocument';
+import type { InvokeInput, OperationId } from '../core/operation';
+
+type Schema = Record<string, any>;
+
+export interface ToolDefinition {
+  name: string;
+  description: string;
+  /** The operation the tool runs; `pick` chooses one by the arguments when a tool stands for several. */
+  operationId: OperationId;
+  pick?: (args: Record<string, unknown>) => OperationId;
+  /** Where a body that is not an object of properties goes among the tool's arguments. */
+  bodyKey?: string;
+}
+
+const safeLoop =
+  'Work on boards in a loop: read the board (get_board), plan the change (plan_board_save), save it with the version you read as expectedVersion (save_board), and on a 409 conflict read again, redo the change on the fresh board and retry; never resend a stale body.';
+
+/** The tools, in the order an agent meets them. */
+export const toolDefinitions: ToolDefinition[] = [
+  {
+    name: 'get_board',
+    operationId: 'getBoard',
+    pick: (args) => (args.id === undefined && typeof args.name === 'string' ? 'getBoardByName' : 'getBoard'),
+    description: `Read a whole board document (layouts, sections, items with a position per layout, version) by \`id\` or by \`name\`. Its \`version\` is the expectedVersion of your next save. ${safeLoop}`,
+  },
+  { name: 'list_boards', operationId: 'listBoards', description: 'List the boards you can see, with their ids and names.' },
+  {
+    name: 'plan_board_save',
+    operationId: 'planBoardSave',
+    description:
+      'Dry run of save_board with the same arguments: lists the sections and items it would add, remove and update, the parts the save rules would ignore and warnings (misspelled options, overlaps, missing positions). Writes nothing. Run it before every save_board.',
+  },
+  {
+    name: 'save_board',
+    operationId: 'saveBoard',
+    description: `Replace the sections and items of a board (items missing from the arguments are deleted). Always send expectedVersion (the version you read): a 409 "This board was modified by another request" means someone else changed the board; read it again and redo your change. ${safeLoop}`,
+  },
+  { name: 'add_item', operationId: 'addBoardItem', description: 'Add one widget to the first empty section of a board (boardId and kind; options optional). Answers the new itemId.' },
+  { name: 'update_item', operationId: 'updateBoardItem', description: 'Change one item (options, advancedOptions, integrationIds replaced whole; layouts entries update existing positions). Answers the board.' },
+  { name: 'delete_item', operationId: 'deleteBoardItem', description: 'Delete one item of a board. Answers the board.' },
+  { name: 'add_section', operationId: 'addBoardSection', bodyKey: 'section', description: 'Add one section (category, empty or dynamic) to a board. Answers the board.' },
+  { name: 'update_section', operationId: 'updateBoardSection', bodyKey: 'section', description: 'Replace one section (its kind never changes). Answers the board.' },
+  { name: 'delete_section', operationId: 'deleteBoardSection', description: 'Delete one section; refused while it holds items. Answers the board.' },
+  { name: 'plan_layouts', operationId: 'planBoardLayouts', description: 'Dry run of change_layouts: layouts created (and the layout each clones positions from), deleted and updated.' },
+  {
+    name: 'change_layouts',
+    operationId: 'saveBoardLayouts',
+    description: 'Replace the breakpoint layouts of a board. New layouts get server ids (read the board back); positions are cloned and refitted.',
+  },
+  { name: 'board_history', operationId: 'getBoardHistory', description: 'The history of a board, newest first: revision, version, who, when, which operation, what changed.' },
+  { name: 'board_diff', operationId: 'getBoardDiff', description: 'What changed between two revisions of a board (to defaults to now).' },
+  { name: 'restore_board', operationId: 'restoreBoard', description: 'Put a board back as it was after a revision, as one new revision. Send expectedVersion.' },
+  { name: 'export_board', operationId: 'exportBoard', description: 'A board as a portable board file (layouts by name, apps and integrations by their names).' },
+  {
+    name: 'import_board',
+    operationId: 'importBoard',
+    description: 'Create a board from a board file, or with onConflict=replace make the board of that name exactly the file; dryRun=true answers the plan and writes nothing.',
+  },
+  { name: 'create_board', operationId: 'createBoard', description: 'Create a board (name, columnCount, isPublic). Answers its boardId.' },
+  { name: 'duplicate_board', operationId: 'duplicateBoard', description: 'Copy a board under a new name.' },
+  { name: 'rename_board', operationId: 'renameBoard', description: 'Rename a board.' },
+  { name: 'delete_board', operationId: 'deleteBoard', description: 'Delete a board and everything on it.' },
+  { name: 'list_apps', operationId: 'listApps', description: 'List the apps you can use (app widgets refer to them by options.appId).' },
+  { name: 'create_app', operationId: 'createApp', description: 'Create an app, or reference the existing one with the same name and href. Answers its appId.' },
+  { name: 'list_integrations', operationId: 'listIntegrations', description: 'List the integrations you can see; permissions.hasUseAccess says whether you may bind one to an item.' },
+];
+
+interface OperationShape {
+  parameters: { name: string; in: string; required?: boolean; schema: Schema; description?: string }[];
+  body?: { required: boolean; schema: Schema };
+}
+
+/** Where each argument of a tool goes when its operation is invoked. */
+interface ArgumentPlan {
+  path: string[];
+  query: string[];
+  /** Body properties taken from the top level of the arguments, or the one argument that holds the whole body. */
+  body: { flat: string[] } | { key: string } | null;
+}
+
+export interface Tool extends ToolDefinition {
+  inputSchema: Schema & { type: 'object' };
+  arguments: Partial<Record<OperationId, ArgumentPlan>>;
+}
+
+function operationShape(document: Schema, operationId: OperationId): OperationShape {
+  for (const item of Object.values(document.paths ?? {}) as Schema[]) {
+    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+      const operation = item[method];
+      if (operation?.operationId !== operationId) continue;
+      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].filter((p: Schema) => p.in === 'path' || p.in === 'query');
+      const json = operation.requestBody?.content?.['application/json']?.schema;
+      return { parameters, body: json ? { required: operation.requestBody.required === true, schema: json } : undefined };
+    }
+  }
+  throw new Error(`MCP tool for unknown operation ${operationId}`);
+}
+
+/** The input schema of one operation's arguments, and where each argument goes. */
+function argumentsOf(shape: OperationShape, bodyKey = 'body'): { properties: Schema; required: string[]; plan: ArgumentPlan } {
+  const properties: Schema = {};
+  const required: string[] = [];
+  const plan: ArgumentPlan = { path: [], query: [], body: null };
+  for (const parameter of shape.parameters) {
+    properties[parameter.name] = parameter.description ? { ...parameter.schema, description: parameter.description } : parameter.schema;
+    if (parameter.required) required.push(parameter.name);
+    (parameter.in === 'path' ? plan.path : plan.query).push(parameter.name);
+  }
+  const body = shape.body?.schema;
+  if (body && body.type === 'object' && body.properties && !body.oneOf && !body.anyOf && !Object.keys(body.properties).some((name) => name in properties)) {
+    Object.assign(properties, body.properties);
+    required.push(...(body.required ?? []));
+    plan.body = { flat: Object.keys(body.properties) };
+  } else if (body) {
+    properties[bodyKey] = body;
+    if (shape.body!.required) required.push(bodyKey);
+    plan.body = { key: bodyKey };
+  }
+  return { properties, required, plan };
+}
+
+let built: Tool[] | undefined;
+
+/** The tools with their input schemas, built once from the document. */
+export function tools(): Tool[] {
+  if (built) return built;
+  const document = dereferencedDocument() as Schema;
+  built = toolDefinitions.map((definition) => {
+    if (definition.name === 'get_board') {
+      const byId = argumentsOf(operationShape(document, 'getBoard'));
+      const byName = argumentsOf(operationShape(document, 'getBoardByName'));
+      return {
+        ...definition,
+        inputSchema: { type: 'object', properties: { ...byId.properties, ...byName.properties }, description: 'Give `id` or `name`.' },
+        arguments: { getBoard: byId.plan, getBoardByName: byName.plan },
+      };
+    }
+    const { properties, required, plan } = argumentsOf(operationShape(document, definition.operationId), definition.bodyKey);
+    return { ...definition, inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) }, arguments: { [definition.operationId]: plan } };
+  });
+  return built;
+}
+
+/** A tool call's arguments as the input of the operation it runs. */
+export function invocationOf(tool: Tool, args: Record<string, unknown>): { operationId: OperationId; input: InvokeInput } {
+  const operationId = tool.pick?.(args) ?? tool.operationId;
+  const plan = tool.arguments[operationId]!;
+  const params = Object.fromEntries(plan.path.filter((name) => args[name] !== undefined).map((name) => [name, String(args[name])]));
+  const query = Object.fromEntries(plan.query.filter((name) => args[name] !== undefined).map((name) => [name, args[name]]));
+  let body: unknown;
+  if (plan.body && 'flat' in plan.body) {
+    const names = new Set(plan.body.flat);
+    body = Object.fromEntries(Object.entries(args).filter(([name]) => names.has(name) || (!plan.path.includes(name) && !plan.query.includes(name))));
+  } else if (plan.body) {
+    body = args[plan.body.key];
+  }
+  return { operationId, input: { params, query, body } };
+}

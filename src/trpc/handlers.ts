@@ -1,0 +1,68 @@
+import { ApiError } from '../core/errors';
+import type { HandlerMap, RequestContext } from '../core/operation';
+import { procedures } from './procedures';
+import { batchStatus, errorOf, inputsOf, procedureNames, resultOf, unwrapInput } from './wire';
+
+type Kind = 'query' | 'mutation';
+
+/** One call: its answer and HTTP status, an error answered as tRPC answers it (TRPC-2). */
+async function call(ctx: RequestContext, kind: Kind, path: string, envelope: unknown): Promise<{ status: number; body: unknown }> {
+  const procedure = procedures[path];
+  try {
+    if (!procedure) throw new ApiError('NOT_FOUND', `No procedure found on path "${path}"`);
+    if (procedure.type !== kind) {
+      throw new ApiError('METHOD_NOT_SUPPORTED', `Unsupported ${kind === 'query' ? 'GET' : 'POST'}-request to ${procedure.type} procedure at path "${path}"`);
+    }
+    return { status: 200, body: resultOf(await procedure.run(ctx, unwrapInput(envelope))) };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.status, body: errorOf(error, path) };
+  }
+}
+
+/** TRPC-1..3: one call or a batch; GET carries the input in `?input=`, POST in the body. */
+async function answer(ctx: RequestContext, kind: Kind, path: string, batch: boolean, raw: unknown) {
+  const names = procedureNames(path, batch);
+  let inputs: unknown[];
+  try {
+    inputs = inputsOf(raw, names.length, batch);
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    return { status: error.status, body: errorOf(error) };
+  }
+  // In order, one after another: a batch's mutations apply in the order the client sent them.
+  const results: { status: number; body: unknown }[] = [];
+  for (const [i, name] of names.entries()) results.push(await call(ctx, kind, name, inputs[i]));
+  if (!batch) return results[0];
+  return { status: batchStatus(results.map((result) => result.status)), body: results.map((result) => result.body) };
+}
+
+function parseQueryInput(input: string | undefined): unknown {
+  if (input === undefined) return undefined;
+  try {
+    return JSON.parse(input);
+  } catch {
+    throw new ApiError('BAD_REQUEST', 'Failed to parse the input parameter: invalid JSON');
+  }
+}
+
+const isBatch = (batch: string | undefined) => batch === '1' || batch === 'true';
+
+/** The tRPC-compatible endpoints: `GET /api/trpc/<procedures>` for queries, `POST` for mutations. */
+export const trpcHandlers = {
+  async trpcQuery({ params, query }, ctx) {
+    const { status, body } = await answer(ctx, 'query', params.procedures, isBatch(query.batch), parseQueryInput(query.input));
+    return { status, body } as never;
+  },
+
+  async trpcMutation({ params, query, body }, ctx) {
+    const answered = await answer(ctx, 'mutation', params.procedures, isBatch(query.batch), body);
+    return { status: answered.status, body: answered.body } as never;
+  },
+} satisfies Partial<HandlerMap>;
+
+/** Errors met before a procedure runs (authentication, content type, body size) in the tRPC shape (TRPC-2). */
+export const trpcErrorFormat = {
+  prefix: '/api/trpc/',
+  body: (error: ApiError, path: string) => errorOf(error, decodeURIComponent(path.slice('/api/trpc/'.length)) || undefined),
+};

@@ -1,0 +1,114 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createActor } from '../support/actors';
+import { useTestServer } from '../support/server';
+import { unique } from '../support/unique';
+import { expectOk, item, position } from '../boards-document/helpers';
+
+const server = useTestServer();
+const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
+
+/** The SDK's own client over Streamable HTTP, with the key as `ApiKey` or as a bearer token (MCP-1). */
+async function connect(key: string, options: { bearer?: boolean; path?: string } = {}): Promise<Client> {
+  const headers: Record<string, string> = options.bearer ? { Authorization: `Bearer ${key}` } : { ApiKey: key };
+  const client = new Client({ name: 'tessera-test', version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(`${server.directUrl}${options.path ?? '/api/mcp'}`), { requestInit: { headers } }));
+  return client;
+}
+
+const json = (result: any) => JSON.parse(result.content[0].text);
+
+describe('MCP tools (MCP-1..4)', () => {
+  let clients: Client[] = [];
+  afterEach(async () => {
+    await Promise.all(clients.map((c) => c.close()));
+    clients = [];
+  });
+  const open = async (...args: Parameters<typeof connect>) => {
+    const client = await connect(...args);
+    clients.push(client);
+    return client;
+  };
+
+  it('MCP-2: lists one tool per board operation, input schemas from the OpenAPI document, descriptions teaching the safe loop', async () => {
+    const client = await open(server.adminKey);
+    const { tools } = await client.listTools();
+    const names = tools.map((tool) => tool.name);
+    for (const name of ['get_board', 'list_boards', 'plan_board_save', 'save_board', 'add_item', 'update_item', 'delete_item', 'add_section', 'update_section',
+      'delete_section', 'change_layouts', 'board_history', 'board_diff', 'restore_board', 'export_board', 'import_board', 'create_board', 'duplicate_board',
+      'rename_board', 'delete_board', 'list_apps', 'create_app', 'list_integrations']) {
+      expect(names).toContain(name);
+    }
+    const save = tools.find((tool) => tool.name === 'save_board')!;
+    const document = expectOk(await server.call('GET', '/api/openapi.json'));
+    expect(Object.keys(save.inputSchema.properties!).sort()).toEqual(['expectedVersion', 'id', 'items', 'sections']);
+    expect((save.inputSchema.properties as any).expectedVersion.maximum).toBe(document.components.schemas.SaveBoardRequest.properties.expectedVersion.maximum);
+    expect(save.inputSchema.required).toEqual(['id', 'sections', 'items']);
+    expect(save.description).toMatch(/expectedVersion/);
+    expect(save.description).toMatch(/409/);
+  });
+
+  it('MCP-3: a read, plan, save loop; a stale save is a tool error with the REST 409 message and code', async () => {
+    const client = await open(server.adminKey, { bearer: true });
+    const created = await client.callTool({ name: 'create_board', arguments: { name: unique('mcp-'), columnCount: 12, isPublic: false } });
+    const { boardId } = json(created);
+    const read = await client.callTool({ name: 'get_board', arguments: { id: boardId } });
+    const board = json(read);
+    expect(read.structuredContent).toEqual(board);
+    const items = [item(unique('clock'), [position(board.layouts[0].id, board.sections[0].id)])];
+    const plan = await client.callTool({ name: 'plan_board_save', arguments: { id: boardId, sections: board.sections, items, expectedVersion: board.version } });
+    expect(json(plan).changes.items.added).toEqual([items[0].id]);
+    const saved = await client.callTool({ name: 'save_board', arguments: { id: boardId, sections: board.sections, items, expectedVersion: board.version } });
+    expect(saved.isError).toBeFalsy();
+    expect(json(saved).version).toBe(board.version + 1);
+
+    const stale = await client.callTool({ name: 'save_board', arguments: { id: boardId, sections: board.sections, items: [], expectedVersion: board.version } });
+    expect(stale.isError).toBe(true);
+    expect(stale.structuredContent).toEqual({ message: conflictMessage, code: 'CONFLICT', data: {} });
+    expect((stale.content as any)[0].text).toBe(`${conflictMessage} (CONFLICT)`);
+    const byName = await client.callTool({ name: 'get_board', arguments: { name: board.name } });
+    expect(json(byName).items).toHaveLength(1);
+    const history = await client.callTool({ name: 'board_history', arguments: { id: boardId } });
+    expect(json(history).entries.map((e: any) => e.operation)).toEqual(['saveBoard', 'createBoard']);
+    const listed = await client.callTool({ name: 'list_boards', arguments: {} });
+    expect((listed.structuredContent as any).items.map((b: any) => b.id)).toContain(boardId);
+  });
+
+  it('MCP-3: a board the caller may not view is the REST 404 Board not found; bad arguments are the REST 400', async () => {
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name: unique('mcp-private-'), columnCount: 12, isPublic: false } }), 201);
+    const stranger = await createActor(server);
+    const client = await open(stranger.key, { path: '/api/mcp/mcp' });
+    const hidden = await client.callTool({ name: 'get_board', arguments: { id: boardId } });
+    expect(hidden.isError).toBe(true);
+    expect(hidden.structuredContent).toEqual({ message: 'Board not found', code: 'NOT_FOUND', data: {} });
+    const bad = await client.callTool({ name: 'create_board', arguments: { name: 'not a name', columnCount: 12, isPublic: false } });
+    expect(bad.isError).toBe(true);
+    expect((bad.structuredContent as any).code).toBe('BAD_REQUEST');
+  });
+
+  it('MCP-1: without a key, or with a bad one, 401 with WWW-Authenticate', async () => {
+    const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
+    const headers = { Accept: 'application/json, text/event-stream' };
+    const none = await server.call('POST', '/api/mcp', { key: null, body: message, headers });
+    expect(none.status).toBe(401);
+    expect(none.headers.get('www-authenticate')).toContain('Bearer');
+    const bad = await server.call('POST', '/api/mcp', { key: null, body: message, headers: { ...headers, Authorization: 'Bearer nope.nope' } });
+    expect(bad.status).toBe(401);
+    expect(bad.headers.get('www-authenticate')).toContain('ApiKey');
+    await expect(connect('nope.nope')).rejects.toThrow();
+  });
+
+  it('MCP-1: answers plain JSON-RPC over HTTP (what a proxy or a hand-written client sends)', async () => {
+    const headers = { Accept: 'application/json, text/event-stream' };
+    const init = await server.call('POST', '/api/mcp', {
+      body: { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } },
+      headers,
+    });
+    expect(init.status).toBe(200);
+    expect(init.body.result.serverInfo.name).toBe('tessera');
+    const list = await server.call('POST', '/api/mcp/mcp', { body: { jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers });
+    expect(list.status).toBe(200);
+    expect(list.body.result.tools.length).toBeGreaterThan(20);
+    expect((await server.call('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } })).status).toBe(406);
+  });
+});

@@ -1,0 +1,167 @@
+import { createTRPCUntypedClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
+import superjson from 'superjson';
+import { createActor } from '../support/actors';
+import { useTestServer } from '../support/server';
+import { unique } from '../support/unique';
+import { expectOk, grantIntegration, item, position } from '../boards-document/helpers';
+
+const server = useTestServer();
+
+/** The official client, untyped, with the superjson transformer and the ApiKey header (TRPC-1). */
+function client(key: string | null, batch = false) {
+  const options = { url: `${server.url}/api/trpc`, transformer: superjson, headers: key ? { ApiKey: key } : {} };
+  return createTRPCUntypedClient({ links: [batch ? httpBatchLink(options) : httpLink(options)] });
+}
+
+async function rejection(call: Promise<unknown>): Promise<TRPCClientError<any>> {
+  try {
+    await call;
+  } catch (error) {
+    if (error instanceof TRPCClientError) return error;
+    throw error;
+  }
+  throw new Error('expected the call to fail');
+}
+
+describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
+  it('TRPC-4: board procedures run the REST operations: create, read by name, save, layouts, settings, rename, visibility, home, delete', async () => {
+    const trpc = client(server.adminKey);
+    const name = unique('trpc-');
+    const { boardId } = (await trpc.mutation('board.createBoard', { name, columnCount: 12, isPublic: false })) as { boardId: string };
+    const board = (await trpc.query('board.getBoardByName', { name })) as any;
+    expect(board).toEqual(expectOk(await server.call('GET', `/api/boards/${boardId}`)));
+    expect(((await trpc.query('board.getAllBoards', undefined)) as any[]).map((b) => b.id)).toContain(boardId);
+
+    const saved = (await trpc.mutation('board.saveBoard', {
+      id: boardId,
+      sections: board.sections,
+      items: [item(unique('clock'), [position(board.layouts[0].id, board.sections[0].id)])],
+    })) as any;
+    expect(saved.version).toBe(1);
+    expect(saved.items).toHaveLength(1);
+    const layouts = (await trpc.mutation('board.saveLayouts', {
+      id: boardId,
+      layouts: [...board.layouts, { id: 'new', name: 'Phone', columnCount: 4, breakpoint: 600 }],
+    })) as any;
+    expect(layouts.layouts.map((l: any) => l.name)).toEqual(['Base', 'Phone']);
+    expect(await trpc.mutation('board.savePartialBoardSettings', { id: boardId, pageTitle: 'From tRPC' })).toBeUndefined();
+    const renamed = unique('trpc-renamed-');
+    await trpc.mutation('board.renameBoard', { id: boardId, name: renamed });
+    await trpc.mutation('board.changeBoardVisibility', { id: boardId, visibility: 'public' });
+    await trpc.mutation('board.setHomeBoard', { id: boardId });
+    await trpc.mutation('board.setMobileHomeBoard', { id: boardId });
+    const home = (await trpc.query('board.getHomeBoard', undefined)) as any;
+    expect(home).toMatchObject({ id: boardId, name: renamed, pageTitle: 'From tRPC', isPublic: true });
+    expect(await trpc.query('board.getBoardPermissions', { id: boardId })).toEqual(expectOk(await server.call('GET', `/api/boards/${boardId}/permissions`)));
+    const { boardId: copyId } = (await trpc.mutation('board.duplicateBoard', { id: boardId, name: unique('trpc-copy-') })) as any;
+    await trpc.mutation('board.deleteBoard', { id: copyId });
+    expect((await server.call('GET', `/api/boards/${copyId}`)).status).toBe(404);
+  });
+
+  it('TRPC-2: errors carry the REST message, the code name, the HTTP status and the path', async () => {
+    const trpc = client(server.adminKey);
+    const missing = await rejection(trpc.query('board.getBoardByName', { name: unique('nothing-') }));
+    expect(missing.message).toBe('Board not found');
+    expect(missing.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, path: 'board.getBoardByName' });
+    expect(missing.shape).toMatchObject({ code: -32004 });
+
+    const name = unique('trpc-');
+    await trpc.mutation('board.createBoard', { name, columnCount: 12, isPublic: false });
+    const clash = await rejection(trpc.mutation('board.createBoard', { name, columnCount: 12, isPublic: false }));
+    expect(clash.message).toBe('Board with similar name already exists');
+    expect(clash.data).toMatchObject({ code: 'CONFLICT', httpStatus: 409 });
+
+    const stranger = await createActor(server);
+    const hidden = await rejection(client(stranger.key).query('board.getBoardByName', { name }));
+    expect(hidden.message).toBe('Board not found');
+    const denied = await rejection(client(stranger.key).mutation('board.createBoard', { name: unique('x-'), columnCount: 12, isPublic: false }));
+    expect(denied.data).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+    const anonymous = await rejection(client(null).mutation('board.createBoard', { name: unique('x-'), columnCount: 12, isPublic: false }));
+    expect(anonymous.data).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401 });
+    const invalid = await rejection(trpc.mutation('board.createBoard', { name: 'has space', columnCount: 12, isPublic: false }));
+    expect(invalid.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
+  });
+
+  it('TRPC-2, BIND-2: a binding the caller may not add is the REST 403 with its message', async () => {
+    const user = await createActor(server, { permissions: ['board-create'] });
+    const trpc = client(user.key);
+    const name = unique('trpc-bind-');
+    const { boardId } = (await trpc.mutation('board.createBoard', { name, columnCount: 12, isPublic: false })) as any;
+    const board = (await trpc.query('board.getBoardByName', { name })) as any;
+    const integration = unique('integration');
+    await server.db('integrations').insert({ id: integration, name: `I ${integration}`, kind: 'mock', url: 'http://127.0.0.1:1' });
+    const body = { id: boardId, sections: board.sections, items: [item(unique('clock'), [position(board.layouts[0].id, board.sections[0].id)], { integrationIds: [integration] })] };
+    const refused = await rejection(trpc.mutation('board.saveBoard', body));
+    expect(refused.message).toBe(`No access to integrations: ${integration}`);
+    expect(refused.data).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403, path: 'board.saveBoard' });
+    await grantIntegration(server, integration, user.userId);
+    expect(((await trpc.mutation('board.saveBoard', body)) as any).items[0].integrationIds).toEqual([integration]);
+    expect(((await trpc.query('integration.all', undefined)) as any[]).map((i) => i.id)).toEqual([integration]);
+  });
+
+  it('TRPC-4: app procedures; app.create answers appId and id', async () => {
+    const trpc = client(server.adminKey);
+    const created = (await trpc.mutation('app.create', { name: unique('app'), iconUrl: 'https://example.com/i.png', href: 'https://example.com' })) as any;
+    expect(created.appId).toBe(created.id);
+    expect(await trpc.query('app.byId', { id: created.id })).toMatchObject({ id: created.id, href: 'https://example.com' });
+    expect(((await trpc.query('app.all', undefined)) as any[]).map((a) => a.id)).toContain(created.id);
+    expect(((await trpc.query('app.selectable', undefined)) as any[]).map((a) => a.id)).toContain(created.id);
+    expect(await trpc.mutation('app.update', { id: created.id, description: 'Updated' })).toMatchObject({ description: 'Updated' });
+    await trpc.mutation('app.delete', { id: created.id });
+    expect((await rejection(trpc.query('app.byId', { id: created.id }))).message).toBe('App not found');
+  });
+
+  it('TRPC-3: a batch answers in order, 207 when the statuses differ', async () => {
+    const trpc = client(server.adminKey, true);
+    const name = unique('trpc-batch-');
+    await client(server.adminKey).mutation('board.createBoard', { name, columnCount: 12, isPublic: false });
+    const [board, apps] = await Promise.all([trpc.query('board.getBoardByName', { name }), trpc.query('app.all', undefined)]);
+    expect((board as any).name).toBe(name);
+    expect(Array.isArray(apps)).toBe(true);
+
+    const input = encodeURIComponent(JSON.stringify({ 0: { json: { name } }, 1: { json: { name: unique('none-') } } }));
+    const mixed = await server.call('GET', `/api/trpc/board.getBoardByName,board.getBoardByName?batch=1&input=${input}`);
+    expect(mixed.status).toBe(207);
+    expect(mixed.body[0].result.data.json.name).toBe(name);
+    expect(mixed.body[1].error.json).toMatchObject({ message: 'Board not found', code: -32004, data: { code: 'NOT_FOUND', httpStatus: 404 } });
+  });
+
+  it('TRPC-1, TRPC-2: the three forms of no input; unknown procedure 404; wrong method 405; a body that is not JSON 415', async () => {
+    const noInput = [
+      '',
+      `?input=${encodeURIComponent(JSON.stringify({ json: null, meta: { values: ['undefined'], v: 1 } }))}`,
+      `?input=${encodeURIComponent(JSON.stringify({ json: {} }))}`,
+    ];
+    for (const query of noInput) {
+      const answer = await server.call('GET', `/api/trpc/app.all${query}`);
+      expect(answer.status).toBe(200);
+      expect(Array.isArray(answer.body.result.data.json)).toBe(true);
+    }
+    const unknown = await server.call('GET', '/api/trpc/board.nothing');
+    expect(unknown.status).toBe(404);
+    expect(unknown.body.error.json).toMatchObject({ message: 'No procedure found on path "board.nothing"', data: { code: 'NOT_FOUND', httpStatus: 404 } });
+    const wrongMethod = await server.call('POST', '/api/trpc/app.all', { body: { json: null } });
+    expect(wrongMethod.status).toBe(405);
+    expect(wrongMethod.body.error.json.data).toMatchObject({ code: 'METHOD_NOT_SUPPORTED', httpStatus: 405 });
+    expect((await server.call('GET', '/api/trpc/board.createBoard')).status).toBe(405);
+    const text = await server.call('POST', '/api/trpc/board.createBoard', { raw: 'name=x', headers: { 'Content-Type': 'text/plain' } });
+    expect(text.status).toBe(415);
+    expect(text.body.error.json.data).toMatchObject({ code: 'UNSUPPORTED_MEDIA_TYPE', httpStatus: 415 });
+    const badKey = await server.call('GET', '/api/trpc/app.all', { key: 'nope.nope' });
+    expect(badKey.status).toBe(401);
+    expect(badKey.body.error.json.data).toMatchObject({ code: 'UNAUTHORIZED', httpStatus: 401, path: 'app.all' });
+  });
+
+  it('TRPC-1: the session cookie works, and a cookie-authenticated mutation refuses a cross-site request', async () => {
+    const user = await createActor(server, { permissions: ['board-create'], password: 'cookie-pass-1' });
+    const login = await server.call('POST', '/api/auth/login', { key: null, body: { username: user.username, password: 'cookie-pass-1' } });
+    const cookie = login.headers.get('set-cookie')!.split(';')[0];
+    const body = { json: { name: unique('cookie-'), columnCount: 12, isPublic: false } };
+    const crossSite = await server.call('POST', '/api/trpc/board.createBoard', { key: null, body, headers: { Cookie: cookie, Origin: 'https://evil.example' } });
+    expect(crossSite.status).toBe(403);
+    expect(crossSite.body.error.json.data.code).toBe('FORBIDDEN');
+    const sameSite = await server.call('POST', '/api/trpc/board.createBoard', { key: null, body, headers: { Cookie: cookie } });
+    expect(sameSite.status).toBe(200);
+    expect(sameSite.body.result.data.json.boardId).toEqual(expect.any(String));
+  });
+});
