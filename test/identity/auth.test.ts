@@ -23,6 +23,17 @@ describe('API-key authentication', () => {
     },
   );
 
+  it('AUTH-5: the same key as Authorization: Bearer; every 401 names both ways in WWW-Authenticate', async () => {
+    const viaBearer = await server.call('GET', '/api/users', { key: null, headers: { Authorization: `Bearer ${server.adminKey}` } });
+    expect(viaBearer.status).toBe(200);
+    const wrongBearer = await server.call('GET', '/api/users', { key: null, headers: { Authorization: `Bearer unknown123.${'a'.repeat(48)}` } });
+    expectError(wrongBearer, 401, 'UNAUTHORIZED', 'Invalid API key');
+    expect(wrongBearer.headers.get('www-authenticate')).toBe('ApiKey realm="tessera", Bearer realm="tessera"');
+    expect((await server.call('GET', '/api/users', { key: null })).headers.get('www-authenticate')).toBe('ApiKey realm="tessera", Bearer realm="tessera"');
+    // A session is not a bearer token: Basic and other schemes are no credential.
+    expectError(await server.call('GET', '/api/users', { key: null, headers: { Authorization: 'Basic YWRtaW46eA==' } }), 401, 'UNAUTHORIZED', 'Authentication required');
+  });
+
   it('answers 401 for an unknown key id', async () => {
     expectError(await server.call('GET', '/api/users', { key: `unknown123.${'a'.repeat(48)}` }), 401, 'UNAUTHORIZED', 'Invalid API key');
   });

@@ -58,6 +58,17 @@ describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
     expect((await server.call('GET', `/api/boards/${copyId}`)).status).toBe(404);
   });
 
+  it('BOARD-9: board.getHomeBoard falls back to the server default home board; without either it is Board not found', async () => {
+    const user = await createActor(server);
+    const missing = await rejection(client(user.key).query('board.getHomeBoard', undefined));
+    expect(missing.message).toBe('Board not found');
+    const name = unique('trpc-default-home-');
+    const { boardId } = (await client(server.adminKey).mutation('board.createBoard', { name, columnCount: 12, isPublic: true })) as any;
+    expectOk(await server.call('PATCH', '/api/settings/board', { body: { homeBoardId: boardId } }));
+    expect(((await client(user.key).query('board.getHomeBoard', undefined)) as any).id).toBe(boardId);
+    expectOk(await server.call('PATCH', '/api/settings/board', { body: { homeBoardId: null } }));
+  });
+
   it('TRPC-2: errors carry the REST message, the code name, the HTTP status and the path', async () => {
     const trpc = client(server.adminKey);
     const missing = await rejection(trpc.query('board.getBoardByName', { name: unique('nothing-') }));
