@@ -749,6 +749,37 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/{id}/events": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Follow a board's changes (Server-Sent Events)
+         * @description A `text/event-stream` with one `change` event per committed history entry of the board (EVENT-1): `id:` its
+         *     revision, data `{revision, version, operation, actor, at, summary}` as in the history. A comment line every
+         *     15 s keeps idle connections open. Access as `GET /api/boards/{id}` (public boards without credentials; 404
+         *     `Board not found` otherwise), checked again before every delivery: a caller who loses access gets no further
+         *     events and the stream ends. Changes committed through any instance sharing the database arrive (EVENT-2).
+         *     Reconnecting with `Last-Event-ID: <revision>` replays the entries missed since, or sends a `reset` event
+         *     (read the board again) when history no longer holds them (EVENT-3). Deleting the board ends the stream with a
+         *     `deleted` event (EVENT-4). At most `EVENT_STREAMS_PER_CALLER` open streams per user (or client address) per
+         *     instance, 429 beyond (EVENT-5); a consumer that stops reading is dropped (EVENT-6).
+         */
+        get: operations["streamBoardEvents"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trpc/{procedures}": {
         parameters: {
             query?: {
@@ -4850,6 +4881,43 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    streamBoardEvents: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description The revision of the last event received; the stream resumes after it. */
+                "Last-Event-ID"?: string;
+            };
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The event stream. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example id: 12
+                     *     event: change
+                     *     data: {"revision":12,"version":7,"operation":"saveBoard","actor":{"userId":"u1","name":"admin","apiKeyId":null},"at":"2026-11-24T08:00:00.000Z","summary":{"sections":{"added":0,"removed":0,"updated":0},"items":{"added":1,"removed":0,"updated":0},"layouts":{"added":0,"removed":0,"updated":0},"fields":[]}}
+                     */
+                    "text/event-stream": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

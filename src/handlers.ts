@@ -2,6 +2,8 @@ import { appHandlers } from './apps/handlers';
 import { boardDocumentHandlers } from './boards/document/handlers';
 import { boardHistoryHandlers } from './boards/history/handlers';
 import { boardFileHandlers } from './boards/files/handlers';
+import { boardEventHandlers } from './boards/events/handlers';
+import type { BoardEventHub } from './boards/events/hub';
 import { boardManagementHandlers } from './boards/management/handlers';
 import { identityHandlers } from './identity/handlers';
 import { integrationHandlers } from './integrations/handlers';
@@ -17,6 +19,7 @@ import type { HandlerMap } from './core/operation';
 export interface HandlerDeps {
   boardDocuments: BoardDocumentCache;
   boardStates: BoardStateCache;
+  boardEvents: BoardEventHub;
 }
 
 /** operationId -> handler: the table of contents of the API. tsc fails when an operation has no handler. */
@@ -26,6 +29,7 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
 
   ...boardDocumentHandlers(deps),
   ...boardHistoryHandlers(deps),
+  ...boardEventHandlers({ events: deps.boardEvents }),
   ...boardFileHandlers({ caches: { documents: deps.boardDocuments, states: deps.boardStates } }),
 
   ...boardManagementHandlers,

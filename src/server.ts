@@ -11,6 +11,8 @@ import { BoardDocumentCache } from './boards/document/cache';
 import { BoardStateCache } from './boards/document/stateCache';
 import { createHandlers } from './handlers';
 import { trpcErrorFormat } from './trpc/handlers';
+import { BoardEventHub } from './boards/events/hub';
+import { listenForBoardChanges } from './boards/events/listener';
 import { trackConnections } from './http/gracefulClose';
 import { createHttpServer } from './http/httpServer';
 import type { Lifecycle } from './core/operation';
@@ -31,14 +33,25 @@ export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'tessera' } });
 }
 
-/** The app of one instance: its handlers with their own caches, and the request pipeline. */
-export function buildApp(deps: { db: Db; config: Config; logger: Logger; lifecycle: Lifecycle }) {
-  const handlers = createHandlers({
-    boardDocuments: new BoardDocumentCache(deps.config.boardCacheBytes),
-    // The same budget for the rows of recently written boards, at about 200 bytes a row.
-    boardStates: new BoardStateCache(Math.floor(deps.config.boardCacheBytes / 200)),
+/**
+ * The app of one instance: its handlers with their own caches and change feed, and the request pipeline. `close`
+ * ends the instance's event streams and stops listening for changes.
+ */
+export async function buildApp(deps: { db: Db; config: Config; logger: Logger; lifecycle: Lifecycle }) {
+  const { config } = deps;
+  const boardEvents = new BoardEventHub(deps.db, deps.logger, await listenForBoardChanges(deps.db, deps.logger), {
+    heartbeatMs: config.eventHeartbeatMs,
+    streamsPerCaller: config.eventStreamsPerCaller,
+    maxBufferedBytes: config.eventMaxBufferedBytes,
   });
-  return createApp({ ...deps, handlers, companion: boardAccessKeyCompanion, errorFormats: [trpcErrorFormat] });
+  const handlers = createHandlers({
+    boardDocuments: new BoardDocumentCache(config.boardCacheBytes),
+    // The same budget for the rows of recently written boards, at about 200 bytes a row.
+    boardStates: new BoardStateCache(Math.floor(config.boardCacheBytes / 200)),
+    boardEvents,
+  });
+  const app = await createApp({ ...deps, handlers, companion: boardAccessKeyCompanion, errorFormats: [trpcErrorFormat] });
+  return { app, close: () => boardEvents.close() };
 }
 
 export async function startServer(config: Config, options: { db?: Db; logger?: Logger } = {}): Promise<RunningServer> {
@@ -58,7 +71,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
 
   await migrateToLatest(db);
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
-  const app = await buildApp({ db, config, logger, lifecycle });
+  const { app, close: closeStreams } = await buildApp({ db, config, logger, lifecycle });
 
   const server = createHttpServer(app);
   const connections = trackConnections(server);
@@ -78,6 +91,8 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     stopping ??= (async () => {
       lifecycle.shuttingDown = true;
       lifecycle.ready = false;
+      // Open event streams would hold their connections until the timeout: they end now (EVENT-6).
+      await closeStreams();
       await connections.close(config.shutdownGraceMs, config.shutdownTimeoutMs);
       await db.destroy();
       unlock();

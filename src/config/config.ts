@@ -24,6 +24,10 @@ export interface Config {
   boardCacheBytes: number;
   /** History entries kept per board (BOARD_HISTORY_LIMIT), the creation entry besides; 0 records no history. */
   boardHistoryLimit: number;
+  /** Change feed (EVENT-*): heartbeat period, open streams per caller per instance, unread bytes before a stream is dropped. */
+  eventHeartbeatMs: number;
+  eventStreamsPerCaller: number;
+  eventMaxBufferedBytes: number;
   /** Validate every response against the OpenAPI document (tests turn this on). */
   validateResponses: boolean;
 }
@@ -75,6 +79,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: intFrom(env, 'SHUTDOWN_GRACE_MS', 1000, 0, 60_000),
     boardCacheBytes: intFrom(env, 'BOARD_CACHE_MB', 64, 0, 16384) * 1024 * 1024,
     boardHistoryLimit: intFrom(env, 'BOARD_HISTORY_LIMIT', 500, 0, 1_000_000),
+    eventHeartbeatMs: intFrom(env, 'EVENT_HEARTBEAT_MS', 15_000, 100, 3_600_000),
+    eventStreamsPerCaller: intFrom(env, 'EVENT_STREAMS_PER_CALLER', 16, 1, 100_000),
+    eventMaxBufferedBytes: intFrom(env, 'EVENT_MAX_BUFFERED_KB', 256, 1, 1_048_576) * 1024,
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
   };
 }

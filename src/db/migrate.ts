@@ -5,6 +5,7 @@ import * as boardRevisionTrigger from './migrations/0003_board_revision_trigger'
 import * as appPlacements from './migrations/0004_app_placements';
 import * as boardHistory from './migrations/0005_board_history';
 import * as instanceId from './migrations/0006_instance_id';
+import * as boardChangeNotify from './migrations/0007_board_change_notify';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -14,6 +15,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0004_app_placements': appPlacements,
   '0005_board_history': boardHistory,
   '0006_instance_id': instanceId,
+  '0007_board_change_notify': boardChangeNotify,
 };
 
 const migrationSource: Knex.MigrationSource<string> = {

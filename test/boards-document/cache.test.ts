@@ -18,12 +18,15 @@ let second: { url: string; close: () => Promise<void> };
 beforeAll(async () => {
   server = await startTestServer();
   const config = { ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true' }), port: 0, host: '127.0.0.1' };
-  const app = await buildApp({ db: server.db, config, logger: pino({ level: 'silent' }), lifecycle: { ready: true, shuttingDown: false } });
+  const { app, close: closeApp } = await buildApp({ db: server.db, config, logger: pino({ level: 'silent' }), lifecycle: { ready: true, shuttingDown: false } });
   const listener = http.createServer(app);
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
   second = {
     url: `http://127.0.0.1:${(listener.address() as AddressInfo).port}`,
-    close: () => new Promise((resolve) => listener.close(() => resolve())),
+    close: async () => {
+      await closeApp();
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    },
   };
 });
 afterAll(async () => {

@@ -91,3 +91,13 @@ export async function historyBytes(db: Knex, boardId: string): Promise<number> {
     .first(db.raw('coalesce(sum(pg_column_size(board_history.*)), 0)::int AS bytes'));
   return row?.bytes ?? 0;
 }
+
+/** Entries after `revision`, oldest first, at most `limit` (the change feed, EVENT-1). */
+export async function entriesAfter(db: Knex, boardId: string, revision: number, limit: number): Promise<HistoryRow[]> {
+  return db('board_history').where({ boardId }).andWhere('revision', '>', revision).orderBy('revision', 'asc').limit(limit).select(entryColumns);
+}
+
+/** The newest revision of a board's history; undefined when it has none. */
+export async function latestRevision(db: Knex, boardId: string): Promise<number | undefined> {
+  return (await latestPosition(db, boardId))?.revision;
+}

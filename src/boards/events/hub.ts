@@ -1,0 +1,213 @@
+/**
+ * The change feed of an instance (EVENT-1..6): open event streams by board, fed from history whenever the database
+ * signals a change of the board (listener.ts). Events are read from history, never from the signal, so a lost
+ * signal loses nothing; each stream's caller is authenticated and checked for view access again before every
+ * delivery, so a caller who loses access gets no further events.
+ */
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import type { Logger } from 'pino';
+import { ApiError } from '../../core/errors';
+import type { Db } from '../../db/database';
+import { authenticate } from '../../identity/authenticate';
+import type { Principal } from '../../identity/principal';
+import { allows, loadBoardAccess } from '../access';
+import { HistoryEntry, toHistoryEntry } from '../history/history';
+import { entriesAfter, latestRevision } from '../history/store';
+import type { BoardChangeSignals } from './listener';
+
+export interface EventLimits {
+  heartbeatMs: number;
+  streamsPerCaller: number;
+  /** Bytes a stream may have unsent before its consumer counts as not reading and is dropped. */
+  maxBufferedBytes: number;
+}
+
+/** The most entries one delivery sends; a stream further behind catches up over several deliveries. */
+const batchSize = 200;
+
+interface Stream {
+  boardId: string;
+  res: ServerResponse;
+  /** The request's credentials, authenticated again before every delivery. */
+  headers: IncomingHttpHeaders;
+  callerKey: string;
+  lastRevision: number;
+}
+
+/** The event of one history entry (EVENT-1): `id` its revision, data what the entry says. */
+export function changeEvent(entry: HistoryEntry): string {
+  const { revision, version, operation, actor, at, summary } = entry;
+  return `id: ${revision}\nevent: change\ndata: ${JSON.stringify({ revision, version, operation, actor, at, summary })}\n\n`;
+}
+
+export class BoardEventHub {
+  private readonly streams = new Map<string, Set<Stream>>();
+  private readonly perCaller = new Map<string, number>();
+  /** Boards being delivered, and whether another signal came meanwhile. */
+  private readonly delivering = new Map<string, boolean>();
+  private readonly heartbeat: NodeJS.Timeout;
+  private closed = false;
+
+  constructor(
+    private readonly db: Db,
+    private readonly logger: Logger,
+    private readonly signals: BoardChangeSignals,
+    private readonly limits: EventLimits,
+  ) {
+    signals.onChange((boardId) => (boardId === null ? this.streams.forEach((_s, id) => this.deliver(id)) : this.deliver(boardId)));
+    this.heartbeat = setInterval(() => this.forEachStream((stream) => this.write(stream, ': heartbeat\n\n')), limits.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** EVENT-5: one more stream for this caller, or 429 when it has as many as allowed open on this instance. */
+  reserve(callerKey: string): () => void {
+    const open = this.perCaller.get(callerKey) ?? 0;
+    if (this.closed) throw new ApiError('SERVICE_UNAVAILABLE', 'Shutting down');
+    if (open >= this.limits.streamsPerCaller) {
+      throw new ApiError('TOO_MANY_REQUESTS', `Too many open event streams: at most ${this.limits.streamsPerCaller} per caller`);
+    }
+    this.perCaller.set(callerKey, open + 1);
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const left = (this.perCaller.get(callerKey) ?? 1) - 1;
+      if (left === 0) this.perCaller.delete(callerKey);
+      else this.perCaller.set(callerKey, left);
+    };
+  }
+
+  /**
+   * Starts the stream on `res` (EVENT-1, EVENT-3): from `lastEventId` on when the client resumes (the entries it
+   * missed are sent at once, or `reset` when history no longer has them), else from now.
+   */
+  async open(input: { boardId: string; res: ServerResponse; headers: IncomingHttpHeaders; callerKey: string; lastEventId: number | null; release: () => void }): Promise<void> {
+    const { res } = input;
+    const lastRevision = input.lastEventId ?? (await latestRevision(this.db, input.boardId)) ?? 0;
+    res.writeHead(200, {
+      'Content-Type': 'text/event-stream; charset=utf-8',
+      'Cache-Control': 'no-cache, no-transform',
+      Connection: 'keep-alive',
+      'X-Accel-Buffering': 'no',
+    });
+    res.write('retry: 2000\n\n');
+    const stream: Stream = {
+      boardId: input.boardId,
+      res,
+      headers: input.headers,
+      callerKey: input.callerKey,
+      lastRevision,
+    };
+    let set = this.streams.get(stream.boardId);
+    if (!set) this.streams.set(stream.boardId, (set = new Set()));
+    set.add(stream);
+    res.on('close', () => {
+      input.release();
+      const streams = this.streams.get(stream.boardId);
+      streams?.delete(stream);
+      if (streams?.size === 0) this.streams.delete(stream.boardId);
+    });
+    if (input.lastEventId !== null) this.deliver(stream.boardId);
+  }
+
+  /** Ends every stream (graceful shutdown) and stops listening. */
+  async close(): Promise<void> {
+    this.closed = true;
+    clearInterval(this.heartbeat);
+    this.forEachStream((stream) => stream.res.end());
+    await this.signals.close();
+  }
+
+  private forEachStream(action: (stream: Stream) => void): void {
+    for (const streams of this.streams.values()) for (const stream of [...streams]) action(stream);
+  }
+
+  /** EVENT-6: a consumer that does not read is dropped rather than buffered without end. */
+  private write(stream: Stream, text: string): boolean {
+    if (stream.res.destroyed) return false;
+    stream.res.write(text);
+    if (stream.res.writableLength <= this.limits.maxBufferedBytes) return true;
+    this.logger.info({ boardId: stream.boardId, buffered: stream.res.writableLength }, 'event stream dropped: its consumer does not read');
+    stream.res.destroy();
+    return false;
+  }
+
+  /** Sends the board's streams what history holds beyond what each has seen; one delivery per board at a time. */
+  private deliver(boardId: string): void {
+    if (!this.streams.has(boardId)) return;
+    if (this.delivering.has(boardId)) {
+      this.delivering.set(boardId, true);
+      return;
+    }
+    this.delivering.set(boardId, false);
+    void (async () => {
+      try {
+        do {
+          this.delivering.set(boardId, false);
+          await this.deliverOnce(boardId);
+        } while (this.delivering.get(boardId) && this.streams.has(boardId));
+      } catch (error) {
+        this.logger.warn({ err: error, boardId }, 'event delivery failed; the next change retries');
+      } finally {
+        this.delivering.delete(boardId);
+      }
+    })();
+  }
+
+  private async deliverOnce(boardId: string): Promise<void> {
+    const streams = [...(this.streams.get(boardId) ?? [])];
+    if (streams.length === 0) return;
+    // EVENT-4: a deleted board ends its streams with a `deleted` event.
+    if (!(await this.db('boards').where({ id: boardId }).first('id'))) {
+      for (const stream of streams) {
+        this.write(stream, `event: deleted\ndata: ${JSON.stringify({ boardId })}\n\n`);
+        stream.res.end();
+      }
+      return;
+    }
+    // Streams usually stand at the same revision: one read of history serves each distinct one.
+    const reads = new Map<number, Promise<HistoryEntry[]>>();
+    const entriesFor = (after: number) => {
+      let read = reads.get(after);
+      if (!read) reads.set(after, (read = entriesAfter(this.db, boardId, after, batchSize).then((rows) => rows.map(toHistoryEntry))));
+      return read;
+    };
+    let behind = false;
+    await Promise.all(
+      streams.map(async (stream) => {
+        const entries = await entriesFor(stream.lastRevision);
+        if (entries.length === 0) return;
+        if (!(await this.mayView(stream))) {
+          stream.res.end();
+          return;
+        }
+        if (entries[0].revision > stream.lastRevision + 1 && stream.lastRevision > 0) {
+          // EVENT-3: history no longer holds what the client missed; it must read the board again.
+          const latest = (await latestRevision(this.db, boardId)) ?? entries[entries.length - 1].revision;
+          stream.lastRevision = latest;
+          this.write(stream, `id: ${latest}\nevent: reset\ndata: ${JSON.stringify({ revision: latest })}\n\n`);
+          return;
+        }
+        for (const entry of entries) {
+          if (!this.write(stream, changeEvent(entry))) return;
+          stream.lastRevision = entry.revision;
+        }
+        if (entries.length === batchSize) behind = true;
+      }),
+    );
+    if (behind) this.delivering.set(boardId, true);
+  }
+
+  /** EVENT-1: the stream's caller, authenticated again, may still view the board. */
+  private async mayView(stream: Stream): Promise<boolean> {
+    let principal: Principal | null;
+    try {
+      principal = await authenticate(this.db, stream.headers);
+    } catch (error) {
+      if (error instanceof ApiError) return false;
+      throw error;
+    }
+    const access = await loadBoardAccess(this.db, stream.boardId, principal);
+    return access !== null && allows(access, 'view');
+  }
+}
