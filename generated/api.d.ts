@@ -4980,7 +4980,9 @@ export interface operations {
         };
         requestBody?: {
             content: {
-                "application/json": unknown;
+                "application/json": {
+                    [key: string]: unknown;
+                };
             };
         };
         responses: {

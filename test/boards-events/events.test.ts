@@ -120,7 +120,7 @@ describe('change feed (EVENT-1..6)', () => {
     const hidden = await newBoard(server);
     const anonymous = await openStream(server.directUrl, `/api/boards/${hidden.boardId}/events`);
     expect(anonymous.response.status).toBe(404);
-    expect(await anonymous.response.json()).toEqual({ message: 'Board not found', code: 'NOT_FOUND', data: {} });
+    expect((await anonymous.response.json()) as unknown).toEqual({ message: 'Board not found', code: 'NOT_FOUND', data: {} });
     const shown = await newBoard(server, { isPublic: true });
     const feed = await stream(server.directUrl, `/api/boards/${shown.boardId}/events`);
     expect(feed.response.status).toBe(200);
@@ -204,7 +204,7 @@ describe('stream limits and shutdown', () => {
     const second = await openStream(limited.directUrl, path, auth(limited.adminKey));
     const third = await openStream(limited.directUrl, path, auth(limited.adminKey));
     expect([first.response.status, second.response.status, third.response.status]).toEqual([200, 200, 429]);
-    expect((await third.response.json()).message).toBe('Too many open event streams: at most 2 per caller');
+    expect(((await third.response.json()) as { message: string }).message).toBe('Too many open event streams: at most 2 per caller');
     const other = await createActor(limited);
     const otherCaller = await openStream(limited.directUrl, path, auth(other.key));
     expect(otherCaller.response.status).toBe(200);
@@ -258,7 +258,7 @@ describe('stream limits and shutdown', () => {
     const board = await newBoard(server);
     const feed = await openStream(server.directUrl, `/api/boards/${board.boardId}/events`, auth(server.adminKey));
     const schema = (server.db.client.config as { searchPath: string[] }).searchPath[0];
-    const { rows } = await server.db.raw('SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = ?', [`tessera-listener:${schema}`.slice(0, 63)]);
+    const { rows } = await server.db.raw<{ rows: unknown[] }>('SELECT pg_terminate_backend(pid) AS cut FROM pg_stat_activity WHERE application_name = ?', [`tessera-listener:${schema}`.slice(0, 63)]);
     expect(rows.length).toBeGreaterThan(0);
     await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: 'while the listener was down' } });
     await feed.until(() => feed.changes().length === 1, 10_000);
