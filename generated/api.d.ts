@@ -780,6 +780,72 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start page
+         * @description Redirects (302) to the caller's home board page (its own, else the server's default) when the caller may view
+         *     it; otherwise a list of the boards the caller can read (PAGE-6). The session cookie identifies the caller.
+         */
+        get: operations["getIndexPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{name}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Board preview page
+         * @description A page that draws the board as its grid at each breakpoint layout, follows its change feed, and shows its
+         *     history and a revision's difference from now (PAGE-1..5). Public boards without signing in; a board the caller
+         *     may not view answers 404 with the same page as a missing one, which offers to sign in (session cookie). No
+         *     asset from outside the instance; a Content-Security-Policy forbids inline scripts and other origins; board text
+         *     is never rendered as HTML and customCss is not applied.
+         */
+        get: operations["getBoardPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/assets/{file}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "board.js" | "board.css";
+            };
+            cookie?: never;
+        };
+        /** The board page's script and style sheet */
+        get: operations["getPageAsset"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/trpc/{procedures}": {
         parameters: {
             query?: {
@@ -1240,12 +1306,15 @@ export interface paths {
         put?: never;
         /**
          * Create an app, or reference the existing one with the same name and href
-         * @description Needs the global `app-create` permission (403 `Permission denied`).
+         * @description Needs the global `app-create` permission (403 `Permission denied`). Required fields: `name` and `iconUrl`;
+         *     `description`, `href` and `pingUrl` are optional (null when omitted).
          *
          *     Deduplicates on the exact name and exact href (after trimming; a null href equals a null href; case-sensitive)
          *     across the whole instance, regardless of owner or visibility:
          *     - an app with that name and href exists: nothing is created, the caller is granted `use` on it (unless it
-         *       already holds a user row on it) and the answer is **200** `{appId, id, referencedExisting: true}`;
+         *       already holds a user row on it) and the answer is **200** `{appId, id, referencedExisting: true,
+         *       ignoredFields}`: the existing app is left as it is, and `ignoredFields` lists the other fields sent whose
+         *       values differ from it (not applied; use `PATCH /api/apps/{id}` to change them);
          *     - otherwise the app is created with the caller as `full` holder and the answer is **201** with the app and
          *       `referencedExisting: false`.
          *
@@ -2736,6 +2805,7 @@ export interface components {
             totalCount: number;
         };
         /**
+         * @description `name` and `iconUrl` are required; `description`, `href` and `pingUrl` are optional and default to null. `name` and `href` together identify an app (APP-1): a request matching an existing app references it instead.
          * @example {
          *       "name": "Jellyfin",
          *       "description": "Media server for the living room",
@@ -2790,11 +2860,14 @@ export interface components {
             pingUrl: string | null;
         };
         /**
-         * @description An app with the same name and href already existed; nothing was created and the caller was granted `use` on it.
+         * @description An app with the same name and href already existed; nothing was created or changed and the caller was granted `use` on it. `ignoredFields` names the other fields of the request (`description`, `iconUrl`, `pingUrl`) whose values differ from the existing app's and were therefore not applied (APP-5); change them with `PATCH /api/apps/{id}` (modify access).
          * @example {
          *       "appId": "clx5u1hxa0000a8ml2c0f4e7d",
          *       "id": "clx5u1hxa0000a8ml2c0f4e7d",
-         *       "referencedExisting": true
+         *       "referencedExisting": true,
+         *       "ignoredFields": [
+         *         "description"
+         *       ]
          *     }
          */
         ReferencedApp: {
@@ -2802,6 +2875,8 @@ export interface components {
             id: components["schemas"]["Id"];
             /** @constant */
             referencedExisting: true;
+            /** @description Fields sent with a value other than the existing app's, in request order; empty when the request matched the app. */
+            ignoredFields: ("description" | "iconUrl" | "pingUrl")[];
         };
         /**
          * @description Every user and group row on one app. PUT replaces all of them.
@@ -3465,7 +3540,12 @@ export interface components {
                  *       "data": {
                  *         "issues": [
                  *           {
-                 *             "instancePath": "/body/name",
+                 *             "instancePath": "/requestBody/name",
+                 *             "schemaPath": "#/properties/requestBody/properties/name/pattern",
+                 *             "keyword": "pattern",
+                 *             "params": {
+                 *               "pattern": "^[A-Za-z0-9_-]+$"
+                 *             },
                  *             "message": "must match pattern \"^[A-Za-z0-9_-]+$\""
                  *           }
                  *         ]
@@ -3531,7 +3611,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Name already taken",
+                 *       "message": "Board with similar name already exists",
                  *       "code": "CONFLICT",
                  *       "data": {}
                  *     }
@@ -3626,6 +3706,38 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Another user has this username, in any letter case; nothing was written. */
+        UsernameConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Username already taken",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another group has this name, in any letter case; nothing was written. */
+        GroupNameConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Group name already taken",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The full board document after the change. */
         BoardDocumentResponse: {
             headers: {
@@ -3634,6 +3746,15 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["BoardDocument"];
+            };
+        };
+        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4); nothing was written. */
+        VersionConflictResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description If-Match did not match the board's current ETag; nothing was written. */
@@ -3652,6 +3773,26 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The ids of a new element are used on another board (PUT-4), or a new section's id on this one (SECT-1); nothing was written. */
+        ElementConflictResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The full board document after the change; `Location` names the board. */
+        CreatedBoardDocumentResponse: {
+            headers: {
+                ETag: components["headers"]["ETagHeader"];
+                Location: components["headers"]["Location"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["BoardDocument"];
+            };
+        };
         /** @description The board does not exist or the caller lacks the permission needed. */
         boardNotFound: {
             headers: {
@@ -3662,22 +3803,6 @@ export interface components {
                  * @example {
                  *       "message": "Board not found",
                  *       "code": "NOT_FOUND",
-                 *       "data": {}
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description The board's version is not `expectedVersion` any more, or ids of new elements are used on another board; nothing was written. */
-        versionConflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "This board was modified by another request. Reload the latest board and retry.",
-                 *       "code": "CONFLICT",
                  *       "data": {}
                  *     }
                  */
@@ -3709,8 +3834,44 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
+        /** @description Another board has this name, in any letter case (NAME-2); nothing was written. */
+        BoardNameConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Board with similar name already exists",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another app has this name and href (APP-1); nothing was written. */
+        AppConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "An app with the same name and href already exists",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
+        /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+        pageLimit: number;
+        /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+        pageCursor: string;
         userId: components["schemas"]["Id"];
         groupId: components["schemas"]["Id"];
         /** @description Board id. */
@@ -3736,6 +3897,12 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description Present when more items follow (HTTP-8): `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same request for the next page. */
+        NextPageLink: string;
+        /** @description Present when more items follow (HTTP-8); send it as `cursor` (with the same `limit`) for the next page. */
+        NextPageCursor: string;
+        /** @description Where the created resource is read (HTTP-6): a path on this instance, such as `/api/boards/{id}` for a created board or for the board that received a created item or section. */
+        Location: string;
         /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match on a write, or in If-None-Match on a read. */
         ETagHeader: string;
     };
@@ -3960,7 +4127,12 @@ export interface operations {
     };
     listUsers: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+                cursor?: components["parameters"]["pageCursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -3970,6 +4142,8 @@ export interface operations {
             /** @description Every user, ordered by username. */
             200: {
                 headers: {
+                    Link: components["headers"]["NextPageLink"];
+                    "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -3999,6 +4173,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4010,7 +4185,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["UsernameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4045,7 +4220,12 @@ export interface operations {
     };
     listGroups: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+                cursor?: components["parameters"]["pageCursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -4055,6 +4235,8 @@ export interface operations {
             /** @description Every group, ordered by name. */
             200: {
                 headers: {
+                    Link: components["headers"]["NextPageLink"];
+                    "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4086,6 +4268,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4097,7 +4280,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["GroupNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4229,6 +4412,10 @@ export interface operations {
         parameters: {
             query?: {
                 userId?: components["schemas"]["Id"];
+                /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+                cursor?: components["parameters"]["pageCursor"];
             };
             header?: never;
             path?: never;
@@ -4239,6 +4426,8 @@ export interface operations {
             /** @description Keys, newest first. */
             200: {
                 headers: {
+                    Link: components["headers"]["NextPageLink"];
+                    "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4268,6 +4457,7 @@ export interface operations {
             /** @description Created. Store `apiKey` now; it cannot be read again. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4380,7 +4570,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["VersionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4438,6 +4628,7 @@ export interface operations {
             /** @description The item was added. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4513,7 +4704,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4548,7 +4739,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4578,12 +4769,12 @@ export interface operations {
             };
         };
         responses: {
-            201: components["responses"]["BoardDocumentResponse"];
+            201: components["responses"]["CreatedBoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4616,7 +4807,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4651,7 +4842,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4694,7 +4885,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["boardNotFound"];
-            409: components["responses"]["versionConflict"];
+            409: components["responses"]["VersionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4877,7 +5068,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["revisionNotFound"];
-            409: components["responses"]["versionConflict"];
+            409: components["responses"]["VersionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4922,11 +5113,109 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getIndexPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The list of readable boards. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!DOCTYPE html><html lang="en"><head><title>Boards</title></head>...</html> */
+                    "text/html": string;
+                };
+            };
+            /** @description To the home board's page. */
+            302: {
+                headers: {
+                    /** @description `/boards/<name>`. */
+                    Location?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!DOCTYPE html><html lang="en"><head><title>home-lab</title></head>...</html> */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description No such board, or the caller may not view it (the same page, which offers to sign in). */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!DOCTYPE html><html lang="en"><head><title>home-lab</title></head>...</html> */
+                    "text/html": string;
+                };
+            };
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getPageAsset: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                file: "board.js" | "board.css";
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The file. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/javascript": string;
+                    "text/css": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
     trpcQuery: {
         parameters: {
             query?: {
                 /** @description `1`: the path names several procedures and `input` is `{"0": …, "1": …}`. */
                 batch?: "0" | "1" | "true";
+                /** @description At most 4096 characters, so that the request line fits the server's 64 KiB limit for the request head however the characters are URL-encoded; larger inputs go in a mutation's body. */
                 input?: string;
             };
             header?: never;
@@ -5214,8 +5503,7 @@ export interface operations {
             /** @description The board was created. */
             201: {
                 headers: {
-                    /** @description The created board. */
-                    Location?: string;
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5266,7 +5554,12 @@ export interface operations {
     };
     listBoards: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+                cursor?: components["parameters"]["pageCursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5276,6 +5569,8 @@ export interface operations {
             /** @description The accessible boards, oldest first. */
             200: {
                 headers: {
+                    Link: components["headers"]["NextPageLink"];
+                    "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5304,6 +5599,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5313,7 +5609,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5339,6 +5635,7 @@ export interface operations {
             /** @description Duplicated. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5349,7 +5646,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5383,7 +5680,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5693,6 +5990,7 @@ export interface operations {
             /** @description Created; the caller holds full access. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5873,7 +6171,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            409: components["responses"]["AppConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5946,7 +6244,12 @@ export interface operations {
     };
     listIntegrations: {
         parameters: {
-            query?: never;
+            query?: {
+                /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+                cursor?: components["parameters"]["pageCursor"];
+            };
             header?: never;
             path?: never;
             cookie?: never;
@@ -5956,6 +6259,8 @@ export interface operations {
             /** @description The visible integrations. */
             200: {
                 headers: {
+                    Link: components["headers"]["NextPageLink"];
+                    "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5984,6 +6289,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    Location: components["headers"]["Location"];
                     [name: string]: unknown;
                 };
                 content: {

@@ -1,7 +1,7 @@
 /**
  * Regenerates generated/ from openapi/: the bundled document (generated/openapi.json, served at
  * /api/openapi.json and used for request validation), the openapi-typescript types (generated/api.d.ts) and the
- * offline Redoc reference served at /api/docs (generated/docs.html, `redocly build-docs --inlineBundle`: the
+ * offline Redoc reference served at /api/docs, the board page's script (generated/pages/board.js) (generated/docs.html, `redocly build-docs --inlineBundle`: the
  * Redoc bundle is inlined, no CDN; the output is byte-for-byte deterministic for a given document).
  * `--check` regenerates into a temporary folder and fails when generated/ differs (CI uses it).
  */
@@ -9,13 +9,16 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { buildSync } from 'esbuild';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'client/index.js'];
 
 function generateInto(dir: string): void {
-  mkdirSync(dir, { recursive: true });
+  mkdirSync(path.join(dir, 'pages'), { recursive: true });
+  buildPageScript(path.join(dir, 'pages', 'board.js'));
+  buildClient(path.join(dir, 'client', 'index.js'));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   execFileSync(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '--ext', 'json', '-o', path.join(dir, 'openapi.json')], {
     cwd: root,
@@ -36,13 +39,41 @@ function generateInto(dir: string): void {
     ['build-docs', path.join(dir, 'openapi.json'), '--inlineBundle', '--lint-config', 'off', '-o', path.join(dir, 'docs.html')],
     { cwd: root, env, stdio: ['ignore', 'ignore', 'pipe'] },
   );
-  // The inlined Redoc still points its "API docs by Redocly" logo at cdn.redoc.ly: swap it for an inline blank
-  // image so the page makes no request off the instance (the docs browser test blocks and fails on any).
-  const docs = readFileSync(path.join(dir, 'docs.html'), 'utf8').replace(
-    /https:\/\/cdn\.redoc\.ly\/[A-Za-z0-9/._-]+\.svg/g,
-    "data:image/svg+xml,%3Csvg xmlns='http://www.w3.org/2000/svg' width='1' height='1'/%3E",
-  );
+  // The inlined Redoc still points its "API docs by Redocly" badge at logos on cdn.redoc.ly: swap them for inline
+  // images of the name so the page makes no request off the instance (the docs browser test blocks and fails on any)
+  // and the badge still reads as one (DOCS-1).
+  const docs = readFileSync(path.join(dir, 'docs.html'), 'utf8')
+    .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini-full\.svg/g, badgeImage('Redocly', 60))
+    .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini\.svg/g, badgeImage('R', 12));
   writeFileSync(path.join(dir, 'docs.html'), docs);
+}
+
+/** The board preview page's script (PAGE-1), bundled and minified by esbuild from src/pages/client. */
+function buildPageScript(outfile: string): void {
+  buildSync({
+    entryPoints: [path.join(root, 'src/pages/client/board.ts')],
+    bundle: true,
+    minify: true,
+    format: 'iife',
+    target: 'es2020',
+    legalComments: 'none',
+    outfile,
+    logLevel: 'error',
+  });
+}
+
+/**
+ * The typed client as JavaScript (CLIENT-1): what `tessera/client` loads in a project that installed this package
+ * (package.json `exports`; its types are src/client/index.ts), committed so that no build step is needed there.
+ */
+function buildClient(outfile: string): void {
+  buildSync({ entryPoints: [path.join(root, 'src/client/index.ts')], platform: 'node', format: 'cjs', target: 'node20', outfile, logLevel: 'error' });
+}
+
+/** A data: URL of an SVG image showing `text` (grey, 14 px high), for an <img> in a JavaScript template string. */
+function badgeImage(text: string, width: number): string {
+  const svg = `<svg xmlns='http://www.w3.org/2000/svg' width='${width}' height='14'><text x='0' y='11' font-family='sans-serif' font-size='12' fill='%23808080'>${text}</text></svg>`;
+  return `data:image/svg+xml,${svg.replace(/</g, '%3C').replace(/>/g, '%3E').replace(/ /g, '%20')}`;
 }
 
 /**
@@ -93,7 +124,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json, api.d.ts, docs.html and board-file.schema.json written');
+  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js and client/index.js written');
 }
 
 function safeRead(file: string): string {

@@ -11,6 +11,7 @@ import { settingsHandlers } from './settings/handlers';
 import { systemHandlers } from './system/handlers';
 import { trpcHandlers } from './trpc/handlers';
 import { mcpHandlers } from './mcp/handlers';
+import { pageHandlers } from './pages/handlers';
 import type { BoardDocumentCache } from './boards/document/cache';
 import type { BoardStateCache } from './boards/document/stateCache';
 import type { HandlerMap } from './core/operation';
@@ -42,4 +43,5 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
 
   ...trpcHandlers,
   ...mcpHandlers,
+  ...pageHandlers,
 });

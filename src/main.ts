@@ -2,6 +2,9 @@ import { ConfigError, loadConfig } from './config/config';
 import { createLogger, startServer } from './server';
 import { serviceVersion } from './system/version';
 
+/** Signals within this time of the first are the same stop delivered twice (see shutdown). */
+const repeatedSignalMs = 500;
+
 async function main(): Promise<void> {
   let config;
   try {
@@ -28,15 +31,19 @@ async function main(): Promise<void> {
   } else if (server.bootstrap.created) {
     logger.info('bootstrap admin created with the key from BOOTSTRAP_ADMIN_API_KEY');
   }
-  logger.info({ url: server.url, docs: `${server.url}/api/docs` }, 'listening');
+  // Since the process started: module loading, the database and the app.
+  logger.info({ url: server.url, docs: `${server.url}/api/docs`, startupMs: Math.round(performance.now()) }, 'listening');
 
-  let signals = 0;
+  let firstSignalAt: number | null = null;
   const shutdown = (signal: string) => {
-    signals += 1;
-    if (signals > 1) {
+    if (firstSignalAt !== null) {
+      // RUN-2: Ctrl-C signals the whole process group, and npm passes the signal it got on as well, so the same stop
+      // arrives twice at once; only a signal sent later (a second Ctrl-C) means "exit now".
+      if (performance.now() - firstSignalAt < repeatedSignalMs) return;
       logger.warn({ signal }, 'second signal, exiting now');
       process.exit(1);
     }
+    firstSignalAt = performance.now();
     logger.info({ signal }, 'shutting down: finishing in-flight requests');
     server.stop().then(
       () => {

@@ -5,6 +5,7 @@ import type { Config } from './config/config';
 import { createDatabase, Db } from './db/database';
 import { lockDataDir } from './db/dataDirLock';
 import { migrateToLatest } from './db/migrate';
+import { embeddedStart } from './db/embedded';
 import { createApp } from './http/app';
 import { boardAccessKeyCompanion } from './boards/access';
 import { BoardDocumentCache } from './boards/document/cache';
@@ -28,6 +29,13 @@ export interface RunningServer {
   /** Graceful stop: refuse new connections, finish in-flight requests, then close the database. */
   stop(): Promise<void>;
 }
+
+/** What a start on the embedded database does first, said before it does it (RUN-1). */
+const embeddedStartMessage = {
+  existing: 'opening the embedded database',
+  template: 'creating the embedded database from the template (first start)',
+  new: 'creating the embedded database (first start without a template: about 10 s; `npm run db:template` makes the next one fast)',
+};
 
 export function createLogger(config: Config): Logger {
   return pino({ level: config.logLevel, base: { service: 'tessera' } });
@@ -64,12 +72,15 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   }
   const usesDataDir = !options.db && !config.databaseUrl;
   const unlock = usesDataDir ? lockDataDir(config.dataDir, 'the tessera server') : () => {};
+  const opening = performance.now();
+  if (usesDataDir) logger.info({ dataDir: config.dataDir }, embeddedStartMessage[embeddedStart(config.dataDir)]);
   const db =
     options.db ??
     createDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? null : config.dataDir });
   const lifecycle: Lifecycle = { ready: false, shuttingDown: false };
 
-  await migrateToLatest(db);
+  const migrations = await migrateToLatest(db);
+  logger.info({ migrationsApplied: migrations, ms: Math.round(performance.now() - opening) }, 'database ready');
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
   const { app, close: closeStreams } = await buildApp({ db, config, logger, lifecycle });
 

@@ -5,9 +5,10 @@
  *
  *   npm run bench                       # all sizes, 5 s per measurement
  *   npm run bench -- --seconds 3 --sizes 20,200
- *   npm run bench -- --sizes 200 --ops get,put      # only some operations (get, put, put-moved, patch-item, post-item, layouts)
+ *   npm run bench -- --sizes 200 --ops get,put      # only some operations (get, get-compressed, put, put-moved, patch-item, post-item, layouts)
  *   npm run bench -- --rounds 5                     # GET/floor rounds (default 3; the median counts)
  *   npm run bench -- --ops history --sizes 200,2000 # only the cost of history and plans (scripts/bench/history.ts)
+ *   npm run bench -- --ops events                   # only the change feed: 1,000 streams on one board (scripts/bench/events.ts)
  *
  * Every measurement is preceded by an untimed warm-up of the same requests (--warmup seconds, default 1), so
  * that JIT compilation does not count.
@@ -20,13 +21,14 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
 import { benchHistory } from './history';
+import { benchEvents } from './events';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     sizes: { type: 'string', default: '20,200,2000' },
     connections: { type: 'string', default: '10' },
-    ops: { type: 'string', default: 'get,put,put-moved,patch-item,post-item,layouts,history' },
+    ops: { type: 'string', default: 'get,get-compressed,put,put-moved,patch-item,post-item,layouts,history,events' },
     warmup: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
   },
@@ -114,11 +116,11 @@ function cpuSecondsOf(pid: number | undefined): number | null {
 }
 
 /** Runs the requests; with `pid`, also reports that server's CPU time per answered request (µs). */
-async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string; pid?: number } = {}) {
+async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string; pid?: number; headers?: Record<string, string> } = {}) {
   const settings = {
     url: opts.url ?? base,
     connections: opts.connections ?? connections,
-    headers: { ApiKey: apiKey, 'Content-Type': 'application/json' },
+    headers: { ApiKey: apiKey, 'Content-Type': 'application/json', ...opts.headers },
     requests,
   };
   if (warmupSeconds > 0) await autocannon({ ...settings, duration: warmupSeconds });
@@ -212,6 +214,36 @@ async function main(): Promise<void> {
         });
       }
 
+      if (ops.has('get-compressed')) {
+        // HTTP-7: the same GET asking for brotli or gzip (the cached document keeps its compressed bytes, so only the
+        // first request after a write compresses), next to one that asks for neither.
+        for (const encoding of ['identity', 'br', 'gzip']) {
+          const headers: Record<string, string> = { 'Accept-Encoding': encoding };
+          const sent = await fetch(`${base}/api/boards/${id}`, { headers: { ApiKey: apiKey, ...headers } });
+          const sentBytes = Number(sent.headers.get('content-length'));
+          await sent.arrayBuffer();
+          const results: Awaited<ReturnType<typeof cannon>>[] = [];
+          for (let round = 0; round < rounds; round++) results.push(await cannon([{ method: 'GET', path: `/api/boards/${id}` }], { pid: server.pid, headers }));
+          const result = results.find((r) => r.reqPerSec === median(results.map((each) => each.reqPerSec)))!;
+          const cpu = result.cpuMicrosPerRequest === null ? '' : `, ${median(results.map((r) => r.cpuMicrosPerRequest!))} µs CPU per request`;
+          add(`GET board, Accept-Encoding: ${encoding}`, { ...result, note: `${sentBytes} bytes per response (median of ${rounds} rounds${cpu})` });
+        }
+        // The one compression a new revision costs: the first brotli GET after a write, against a cached one.
+        const firstAfterWrite: number[] = [];
+        const cached: number[] = [];
+        const document = await api('GET', `/api/boards/${id}`);
+        for (let i = 0; i < 5; i++) {
+          await api('PUT', `/api/boards/${id}`, { sections: document.sections, items: document.items });
+          for (const samples of [firstAfterWrite, cached]) {
+            const started = performance.now();
+            await (await fetch(`${base}/api/boards/${id}`, { headers: { ApiKey: apiKey, 'Accept-Encoding': 'br' } })).arrayBuffer();
+            samples.push(performance.now() - started);
+          }
+        }
+        const p50 = (samples: number[]) => Math.round(median(samples) * 10) / 10;
+        add('GET board br, first after a write', { reqPerSec: 0, p50: p50(firstAfterWrite), p99: Math.round(Math.max(...firstAfterWrite) * 10) / 10, errors: 0, note: `sequential, 5 writes; the next GET takes ${p50(cached)} ms (p99 column is the max)` });
+      }
+
       // PUT unchanged (no expectedVersion: concurrent writers all win).
       const current = await api('GET', `/api/boards/${id}`);
       const unchanged = JSON.stringify({ sections: current.sections, items: current.items });
@@ -271,6 +303,12 @@ async function main(): Promise<void> {
     console.log(`\nHistory and plans: ${database}\n`);
     console.log('| figure | items | value | note |\n|---|---:|---|---|');
     for (const row of historyRows) console.log(`| ${row.figure} | ${row.items} | ${row.value} | ${row.note} |`);
+  }
+  if (ops.has('events')) {
+    const eventRows = await benchEvents({ streams: 1000, puts: 30 });
+    console.log(`\nChange feed: ${database}\n`);
+    console.log('| figure | value | note |\n|---|---|---|');
+    for (const row of eventRows) console.log(`| ${row.figure} | ${row.value} | ${row.note} |`);
   }
 }
 

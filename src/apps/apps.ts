@@ -72,7 +72,8 @@ export async function readApp(db: Db, principal: Principal | null, id: string): 
   throw notFound('App not found');
 }
 
-export type CreateOutcome = { referencedExisting: false; app: App } | { referencedExisting: true; appId: string };
+/** A created app, or the existing app the request matched (APP-1) as it is stored. */
+export type CreateOutcome = { referencedExisting: false; app: App } | { referencedExisting: true; appId: string; existing: App };
 
 /**
  * APP-1: dedupe on (name, href) across the instance. Decided by the unique index: the insert
@@ -94,10 +95,10 @@ export async function createOrReferenceApp(db: Db, principal: Principal, fields:
           await trx('app_user_permissions').insert({ appId: id, userId: principal.userId, permission: 'full' });
           return { referencedExisting: false, app: inserted[0] };
         }
-        const existing: { id: string } | undefined = await trx('apps')
+        const existing: App | undefined = await trx('apps')
           .where('name', fields.name)
           .modify((q) => (fields.href === null ? q.whereNull('href') : q.where('href', fields.href)))
-          .first('id');
+          .first(appColumns);
         if (!existing) return null; // deleted since the insert saw it: try again
         await trx.raw(
           `INSERT INTO app_user_permissions (app_id, user_id, permission)
@@ -105,7 +106,7 @@ export async function createOrReferenceApp(db: Db, principal: Principal, fields:
            ON CONFLICT DO NOTHING`,
           [existing.id, principal.userId, existing.id, principal.userId],
         );
-        return { referencedExisting: true, appId: existing.id };
+        return { referencedExisting: true, appId: existing.id, existing };
       });
       if (outcome) return outcome;
     } catch (error) {

@@ -4,7 +4,7 @@ import { assertPermission } from '../identity/principal';
 import { appGrantTables, assertAppAccess } from './access';
 import { createOrReferenceApp, deleteApp, listVisibleApps, pageVisibleApps, readApp, searchVisibleApps, updateApp } from './apps';
 import { readGrants, replaceGrants } from '../access/grants';
-import { normalizeAppInput, normalizeNewApp } from './validation';
+import { fieldsNotApplied, normalizeAppInput, normalizeNewApp } from './validation';
 
 /** App routes (spec "App routes"). */
 export const appHandlers = {
@@ -40,11 +40,13 @@ export const appHandlers = {
   async createApp({ body }, ctx) {
     const principal = requirePrincipal(ctx);
     assertPermission(principal, 'app-create');
-    const outcome = await createOrReferenceApp(ctx.db, principal, normalizeNewApp(body));
+    const requested = normalizeNewApp(body);
+    const outcome = await createOrReferenceApp(ctx.db, principal, requested);
     if (outcome.referencedExisting) {
-      return { status: 200, body: { appId: outcome.appId, id: outcome.appId, referencedExisting: true } };
+      const ignoredFields = fieldsNotApplied(body, requested, outcome.existing);
+      return { status: 200, body: { appId: outcome.appId, id: outcome.appId, referencedExisting: true, ignoredFields } };
     }
-    return { status: 201, body: { appId: outcome.app.id, referencedExisting: false, ...outcome.app } };
+    return { status: 201, body: { appId: outcome.app.id, referencedExisting: false, ...outcome.app }, headers: { Location: `/api/apps/${outcome.app.id}` } };
   },
 
   async updateApp({ params, body }, ctx) {

@@ -95,3 +95,12 @@ export function normalizeNewApp(input: AppInput & { name: string; iconUrl: strin
     pingUrl: fields.pingUrl ?? null,
   };
 }
+
+/**
+ * APP-5: the fields of a create request that a reference to an existing app did not apply: those sent (besides the
+ * dedupe key, name and href) whose stored value differs from what the request asked for, in request order.
+ */
+export function fieldsNotApplied(sent: AppInput, requested: AppFields, existing: AppFields): ('description' | 'iconUrl' | 'pingUrl')[] {
+  const candidates = ['description', 'iconUrl', 'pingUrl'] as const;
+  return candidates.filter((field) => sent[field] !== undefined && requested[field] !== existing[field]);
+}

@@ -83,7 +83,7 @@ const group: AdminArgument = { name: 'group', what: 'group name' };
 const adminCommands: AdminCommand[] = [
   { name: 'migrate', description: 'apply database migrations', args: [], options: [], run: async () => ({ migrated: true }) },
   { name: 'permissions', description: 'list global permission names', args: [], options: [], run: async () => globalPermissions },
-  { name: 'users list', description: 'list users', args: [], options: [], run: (db) => listUsers(db) },
+  { name: 'users list', description: 'list users', args: [], options: [], run: async (db) => (await listUsers(db)).items },
   {
     name: 'users create',
     description: 'create a user',
@@ -115,7 +115,7 @@ const adminCommands: AdminCommand[] = [
       return { updated: true };
     },
   },
-  { name: 'groups list', description: 'list groups', args: [], options: [], run: (db) => listGroups(db) },
+  { name: 'groups list', description: 'list groups', args: [], options: [], run: async (db) => (await listGroups(db)).items },
   {
     name: 'groups create',
     description: 'create a group',
@@ -182,7 +182,7 @@ const adminCommands: AdminCommand[] = [
     description: "list a user's API keys",
     args: [username],
     options: [],
-    run: async (db, [user]) => listApiKeys(db, operator, await requireUserId(db, user)),
+    run: async (db, [user]) => (await listApiKeys(db, operator, await requireUserId(db, user))).items,
   },
   {
     name: 'api-keys delete',

@@ -4,6 +4,7 @@ import type { operations } from '../../generated/api';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
+import type { EncodedForms } from './contentCoding';
 
 /** Every operationId of the OpenAPI document. */
 export type OperationId = keyof operations;
@@ -12,7 +13,9 @@ type JsonContent<T> = T extends { content: { 'application/json': infer Body } }
   ? Body
   : T extends { content: { 'text/html': infer Html } }
     ? Html
-    : undefined;
+    : T extends { content: { 'text/javascript': infer Text } }
+      ? Text
+      : undefined;
 
 export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
   ? JsonContent<NonNullable<R>> | (undefined extends R ? undefined : never)
@@ -32,7 +35,11 @@ type DeclaredStatus<K extends OperationId> = Extract<keyof Responses<K>, number>
  */
 export class PreSerializedJson<T = unknown> {
   declare readonly _type: T;
-  constructor(readonly json: string | Buffer | readonly Buffer[]) {}
+  constructor(
+    readonly json: string | Buffer | readonly Buffer[],
+    /** Compressed forms kept with the body (a cached document's), so each coding is paid once (HTTP-7). */
+    readonly forms?: EncodedForms,
+  ) {}
 
   /** The body as one buffer (for checks; sending does not need it). */
   bytes(): Buffer {
@@ -49,6 +56,8 @@ export class TextBody<T = unknown> {
   constructor(
     readonly text: string,
     readonly contentType: string,
+    /** Compressed forms kept with the body (a static page's), so each coding is paid once (HTTP-7). */
+    readonly forms?: EncodedForms,
   ) {}
 }
 

@@ -1,12 +1,23 @@
-import { mkdirSync } from 'node:fs';
 import knexFactory, { Knex } from 'knex';
-import { knexSnakeCaseMappers } from 'objection';
-import pg from 'pg';
+import type { PGlite } from '@electric-sql/pglite';
+import { openEmbedded } from './embedded';
 
 export type Db = Knex;
 
-// int8 results (count(*), sums) arrive as strings from pg but as numbers from PGlite: make both numbers.
-pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+/**
+ * Objection's snake_case identifier mapping, from its own module: the rest of objection (half of its load time at
+ * start) is not used.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const { knexSnakeCaseMappers } = require('objection/lib/utils/identifierMapping') as typeof import('objection');
+
+/** pg, loaded only for PostgreSQL. */
+function postgresDriver(): void {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const pg = require('pg') as typeof import('pg');
+  // int8 results (count(*), sums) arrive as strings from pg but as numbers from PGlite: make both numbers.
+  pg.types.setTypeParser(pg.types.builtins.INT8, (value: string) => Number(value));
+}
 
 /**
  * knex-pglite 0.14 reports `.del()` as the raw result object instead of the affected-row count,
@@ -37,23 +48,24 @@ export interface DatabaseTarget {
 }
 
 export function createDatabase(target: DatabaseTarget): Db {
-  const common: Knex.Config = { ...knexSnakeCaseMappers(), acquireConnectionTimeout: 10_000 };
-  let db: Db;
-  if (target.databaseUrl) {
-    db = knexFactory({
-      ...common,
-      client: 'pg',
-      connection: { connectionString: target.databaseUrl, application_name: target.applicationName ?? 'tessera' },
-      searchPath: target.schema ? [target.schema] : undefined,
-      pool: { min: 0, max: target.poolMax ?? 10 },
-    });
-  } else {
-    if (target.pgliteDir) mkdirSync(target.pgliteDir, { recursive: true });
-    db = knexFactory({
-      ...common,
-      client: pgliteClient(),
-      connection: target.pgliteDir ? ({ filename: target.pgliteDir } as any) : ({} as any),
-    });
-  }
-  return db;
+  if (!target.databaseUrl) return pgliteDatabase(openEmbedded(target.pgliteDir ?? null));
+  postgresDriver();
+  return knexFactory({
+    ...knexSnakeCaseMappers(),
+    acquireConnectionTimeout: 10_000,
+    client: 'pg',
+    connection: { connectionString: target.databaseUrl, application_name: target.applicationName ?? 'tessera' },
+    searchPath: target.schema ? [target.schema] : undefined,
+    pool: { min: 0, max: target.poolMax ?? 10 },
+  });
+}
+
+/** knex on an open PGlite instance (its one connection; knex-pglite takes it as `connection: () => ({pglite})`). */
+export function pgliteDatabase(pglite: PGlite): Db {
+  return knexFactory({
+    ...knexSnakeCaseMappers(),
+    acquireConnectionTimeout: 10_000,
+    client: pgliteClient(),
+    connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
+  });
 }

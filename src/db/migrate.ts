@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { ensureInstanceId } from './instance';
 import * as initial from './migrations/0001_initial';
 import * as apps from './migrations/0002_apps';
 import * as boardRevisionTrigger from './migrations/0003_board_revision_trigger';
@@ -18,12 +19,21 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0007_board_change_notify': boardChangeNotify,
 };
 
+/** Every migration of this build, in order. */
+export const migrationNames: readonly string[] = Object.keys(migrations).sort();
+
 const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => Object.keys(migrations).sort(),
+  getMigrations: async () => [...migrationNames],
   getMigrationName: (name) => name,
   getMigration: async (name) => migrations[name],
 };
 
-export async function migrateToLatest(db: Knex): Promise<void> {
-  await db.migrate.latest({ migrationSource });
+/**
+ * Applies the migrations the database lacks (returns their names), then gives it the rows every database has of its
+ * own: its instance id (FILE-6), minted here when missing, as a database made from the template has none.
+ */
+export async function migrateToLatest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  await ensureInstanceId(db);
+  return applied;
 }

@@ -7,6 +7,7 @@ import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
 import { expandPermissions, GlobalPermission, globalPermissions, sortedPermissions } from './permissions';
 import { KeyBounds, Membership, membershipsJsonSql, principalFromMemberships } from './principal';
 import type { Principal } from './principal';
+import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
 
 export interface ApiKeyView {
   id: string;
@@ -259,9 +260,19 @@ export function assertMayCreatePassword(caller: Principal): void {
 }
 
 /** A user's keys that the caller may manage (see holdsNoMoreThanCaller). */
-export async function listApiKeys(db: Db, caller: Principal, userId: string): Promise<ApiKeyView[]> {
-  const rows: ApiKeyRow[] = await db('api_keys').where({ userId }).orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);
-  return rows.filter((row) => holdsNoMoreThanCaller(caller, row)).map(toView);
+/**
+ * The keys of `userId` the caller may see (KEY-5), newest first, then by id; a page of them when asked (HTTP-8). A
+ * user's keys are few, so the page is cut from the filtered list.
+ */
+export async function listApiKeys(db: Db, caller: Principal, userId: string, page: PageRequest = {}): Promise<Page<ApiKeyView>> {
+  const rows: (ApiKeyRow & { createdMicros: number })[] = await db('api_keys')
+    .where({ userId })
+    .select('*', db.raw('(extract(epoch from created_at) * 1000000)::bigint as created_micros'))
+    .orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);
+  const visible = rows.filter((row) => holdsNoMoreThanCaller(caller, row));
+  const newestFirst = (a: Position, b: Position) => (b[0] as number) - (a[0] as number) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
+  const { items, nextCursor } = pageOfList(visible, page, ['number', 'string'], (row) => [row.createdMicros, row.id], newestFirst);
+  return { items: items.map(toView), nextCursor };
 }
 
 /**

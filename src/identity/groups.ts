@@ -1,4 +1,7 @@
+import type { Knex } from 'knex';
 import type { Db } from '../db/database';
+import { whereAmong } from '../db/idList';
+import { decodeCursor, Page, pageOfRows, type PageRequest } from '../core/pages';
 import { isForeignKeyViolation, isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
 import { conflict, notFound } from '../core/errors';
@@ -22,18 +25,24 @@ export async function createGroup(db: Db, name: string, ownerId: string | null):
   return id;
 }
 
-export async function listGroups(db: Db): Promise<GroupView[]> {
-  const [groups, members, permissions] = await Promise.all([
-    db('groups').select('id', 'name').orderBy('name') as Promise<{ id: string; name: string }[]>,
-    db('group_members').select('groupId', 'userId').orderBy('userId') as Promise<{ groupId: string; userId: string }[]>,
-    db('group_permissions').select('groupId', 'permission') as Promise<{ groupId: string; permission: GlobalPermission }[]>,
+/** Groups ordered by name, then id, with their members and permissions; a page of them when asked (HTTP-8). */
+export async function listGroups(db: Db, page: PageRequest = {}): Promise<Page<GroupView>> {
+  const query = db('groups').select('id', 'name').orderBy(['name', 'id']);
+  if (page.cursor !== undefined) query.whereRaw('(name, id) > (?, ?)', decodeCursor(page.cursor, ['string', 'string']));
+  if (page.limit !== undefined) query.limit(page.limit + 1);
+  const { items: groups, nextCursor } = pageOfRows((await query) as { id: string; name: string }[], page.limit, (group) => [group.name, group.id]);
+  const ofPage = (rows: Knex.QueryBuilder) => (nextCursor !== null || page.cursor !== undefined ? rows.modify(whereAmong, 'groupId', groups.map((group) => group.id)) : rows);
+  const [members, permissions] = await Promise.all([
+    ofPage(db('group_members').select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
+    ofPage(db('group_permissions').select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
   ]);
-  return groups.map((group) => ({
+  const items = groups.map((group) => ({
     id: group.id,
     name: group.name,
     memberIds: members.filter((m) => m.groupId === group.id).map((m) => m.userId),
     permissions: sortedPermissions(permissions.filter((p) => p.groupId === group.id).map((p) => p.permission)),
   }));
+  return { items, nextCursor };
 }
 
 export async function deleteGroup(db: Db, groupId: string): Promise<void> {

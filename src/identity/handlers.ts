@@ -1,5 +1,6 @@
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
+import { nextPageHeaders } from '../core/pages';
 import { assertMayCreatePassword, assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
 import { addMember, createGroup, deleteGroup, listGroups, removeMember, setGroupPermissions } from './groups';
 import { countLoginAttempt, loginSucceeded } from './loginThrottle';
@@ -56,9 +57,10 @@ export const identityHandlers = {
     };
   },
 
-  async listUsers(_input, ctx) {
+  async listUsers({ query }, ctx) {
     assertPermission(requirePrincipal(ctx), 'admin');
-    return { status: 200, body: await listUsers(ctx.db) };
+    const page = await listUsers(ctx.db, query);
+    return { status: 200, body: page.items, headers: nextPageHeaders('/api/users', query, page.nextCursor) };
   },
 
   async createUser({ body }, ctx) {
@@ -66,7 +68,7 @@ export const identityHandlers = {
     assertPermission(principal, 'admin');
     assertMayCreatePassword(principal);
     const userId = await createUser(ctx.db, body);
-    return { status: 201, body: { userId } };
+    return { status: 201, body: { userId }, headers: { Location: `/api/users/${userId}` } };
   },
 
   async deleteUser({ params }, ctx) {
@@ -76,15 +78,17 @@ export const identityHandlers = {
     return { status: 204, body: undefined };
   },
 
-  async listGroups(_input, ctx) {
+  async listGroups({ query }, ctx) {
     assertPermission(requirePrincipal(ctx), 'admin');
-    return { status: 200, body: await listGroups(ctx.db) };
+    const page = await listGroups(ctx.db, query);
+    return { status: 200, body: page.items, headers: nextPageHeaders('/api/groups', query, page.nextCursor) };
   },
 
   async createGroup({ body }, ctx) {
     const principal = requirePrincipal(ctx);
     assertPermission(principal, 'admin');
-    return { status: 201, body: { groupId: await createGroup(ctx.db, body.name, principal.userId) } };
+    const groupId = await createGroup(ctx.db, body.name, principal.userId);
+    return { status: 201, body: { groupId }, headers: { Location: `/api/groups/${groupId}` } };
   },
 
   async deleteGroup({ params }, ctx) {
@@ -114,7 +118,8 @@ export const identityHandlers = {
     const principal = requirePrincipal(ctx);
     const userId = query.userId ?? principal.userId;
     assertMayManageKeysOf(principal, userId);
-    return { status: 200, body: await listApiKeys(ctx.db, principal, userId) };
+    const page = await listApiKeys(ctx.db, principal, userId, query);
+    return { status: 200, body: page.items, headers: nextPageHeaders('/api/api-keys', query, page.nextCursor) };
   },
 
   async createApiKey({ body }, ctx) {
@@ -128,6 +133,7 @@ export const identityHandlers = {
     const key = await insertApiKey(ctx.db, { userId, name: body?.name, ...bounds });
     return {
       status: 201,
+      headers: { Location: `/api/api-keys/${key.id}` },
       body: { id: key.id, apiKey: key.apiKey, userId: key.userId, name: key.name, scopes: key.scopes, expiresAt: key.expiresAt },
     };
   },

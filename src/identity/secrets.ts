@@ -1,5 +1,5 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import bcrypt from 'bcryptjs';
+import { bcryptCompare, bcryptHash } from './bcryptWorkers';
 
 /** A high-entropy secret: 32 random bytes as 64 hex characters. */
 export function newSecretToken(): string {
@@ -20,15 +20,20 @@ export function tokenMatchesHash(token: string, storedHash: string): boolean {
 
 const passwordCost = 10;
 
+/** SEC-2, SEC-6: a bcrypt hash, made on a worker thread. */
 export async function hashPassword(password: string): Promise<string> {
-  return bcrypt.hash(password, passwordCost);
+  return bcryptHash(password, passwordCost);
 }
 
-// Compared against when the user does not exist, so that a miss costs as much as a wrong password.
-const decoyHash = bcrypt.hashSync('tessera-decoy-password', passwordCost);
+/**
+ * Compared against when the user does not exist, so that a miss costs as much as a wrong password (same cost). The
+ * hash of a random password nobody kept; it never lets anyone in, as a miss is refused whatever the comparison says.
+ */
+const decoyHash = '$2b$10$rTij/2.ZMAUNvGIYvcRsX.mLgP/L/tQtIFAfIlhxaZvjbYdoTwKoG';
 
+/** SEC-6: compared on a worker thread, in constant time whether the user exists or not. */
 export async function passwordMatches(password: string, storedHash: string | null): Promise<boolean> {
-  const matched = await bcrypt.compare(password, storedHash ?? decoyHash);
+  const matched = await bcryptCompare(password, storedHash ?? decoyHash);
   return storedHash !== null && matched;
 }
 

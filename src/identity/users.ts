@@ -4,6 +4,7 @@ import { newId } from '../db/ids';
 import { badRequest, conflict, notFound } from '../core/errors';
 import { hashPassword, passwordFitsBcrypt } from './secrets';
 import { whereAmong } from '../db/idList';
+import { decodeCursor, Page, pageOfRows, type PageRequest } from '../core/pages';
 
 export interface UserView {
   id: string;
@@ -47,12 +48,17 @@ export async function createUser(db: Db, input: NewUser): Promise<string> {
   });
 }
 
-export async function listUsers(db: Db): Promise<UserView[]> {
-  const users: (Omit<UserView, 'groupIds' | 'createdAt'> & { createdAt: Date })[] = await db('users')
-    .select('id', 'username', 'email', 'homeBoardId', 'mobileHomeBoardId', 'createdAt')
-    .orderBy('username');
-  const memberships: { userId: string; groupId: string }[] = await db('group_members').select('userId', 'groupId').orderBy('groupId');
-  return users.map((user) => ({
+/** Users ordered by username, then id; a page of them when asked (HTTP-8). */
+export async function listUsers(db: Db, page: PageRequest = {}): Promise<Page<UserView>> {
+  const query = db('users').select('id', 'username', 'email', 'homeBoardId', 'mobileHomeBoardId', 'createdAt').orderBy(['username', 'id']);
+  if (page.cursor !== undefined) query.whereRaw('(username, id) > (?, ?)', decodeCursor(page.cursor, ['string', 'string']));
+  if (page.limit !== undefined) query.limit(page.limit + 1);
+  const rows: (Omit<UserView, 'groupIds' | 'createdAt'> & { createdAt: Date })[] = await query;
+  const { items: users, nextCursor } = pageOfRows(rows, page.limit, (user) => [user.username, user.id]);
+  const membershipQuery = db('group_members').select('userId', 'groupId').orderBy('groupId');
+  if (nextCursor !== null || page.cursor !== undefined) membershipQuery.modify(whereAmong, 'userId', users.map((user) => user.id));
+  const memberships: { userId: string; groupId: string }[] = await membershipQuery;
+  const items = users.map((user) => ({
     id: user.id,
     username: user.username,
     email: user.email,
@@ -61,6 +67,7 @@ export async function listUsers(db: Db): Promise<UserView[]> {
     mobileHomeBoardId: user.mobileHomeBoardId,
     createdAt: user.createdAt.toISOString(),
   }));
+  return { items, nextCursor };
 }
 
 export async function findUserIdByName(db: Db, username: string): Promise<string | null> {

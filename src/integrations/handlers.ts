@@ -1,6 +1,7 @@
 import { readGrants, replaceGrants } from '../access/grants';
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
+import { nextPageHeaders } from '../core/pages';
 import { assertPermission } from '../identity/principal';
 import { integrationGrantTables } from './access';
 import { historyContext } from '../boards/history/record';
@@ -15,15 +16,16 @@ import {
 
 /** Integration routes (spec "Integration listing", "Binding integrations to items"). */
 export const integrationHandlers = {
-  async listIntegrations(_input, ctx) {
-    return { status: 200, body: await listVisibleIntegrations(ctx.db, requirePrincipal(ctx)) };
+  async listIntegrations({ query }, ctx) {
+    const page = await listVisibleIntegrations(ctx.db, requirePrincipal(ctx), query);
+    return { status: 200, body: page.items, headers: nextPageHeaders('/api/integrations', query, page.nextCursor) };
   },
 
   async createIntegration({ body }, ctx) {
     const principal = requirePrincipal(ctx);
     assertPermission(principal, 'integration-create');
     const integrationId = await createIntegration(ctx.db, principal, normalizeIntegrationInput(body));
-    return { status: 201, body: { integrationId } };
+    return { status: 201, body: { integrationId }, headers: { Location: `/api/integrations/${integrationId}` } };
   },
 
   async getIntegration({ params }, ctx) {

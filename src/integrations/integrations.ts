@@ -7,6 +7,7 @@ import type { Principal } from '../identity/principal';
 import { IntegrationAccessFlags, loadIntegrationAccess } from './access';
 import { IntegrationKind, kindPosition } from './kinds';
 import { whereAmong } from '../db/idList';
+import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
 
 export interface IntegrationEntry {
   id: string;
@@ -32,12 +33,15 @@ export function compareIntegrations(a: { kind: string; name: string; id: string 
  * GET /api/integrations: every integration the caller can see, with flags from loadIntegrationAccess (the same rule
  * the binding check uses). Integrations created between the two queries are left out.
  */
-export async function listVisibleIntegrations(db: Db, principal: Principal): Promise<IntegrationEntry[]> {
+export async function listVisibleIntegrations(db: Db, principal: Principal, page: PageRequest = {}): Promise<Page<IntegrationEntry>> {
   const access = await loadIntegrationAccess(db, principal, null);
   const visibleIds = [...access].filter(([, flags]) => isVisible(flags)).map(([id]) => id);
-  if (visibleIds.length === 0) return [];
+  if (visibleIds.length === 0) return { items: [], nextCursor: null };
   const rows: Omit<IntegrationEntry, 'permissions'>[] = await db('integrations').modify(whereAmong, 'id', visibleIds).select(columns);
-  return rows.map((row) => ({ ...row, permissions: access.get(row.id)! })).sort(compareIntegrations);
+  const entries = rows.map((row) => ({ ...row, permissions: access.get(row.id)! })).sort(compareIntegrations);
+  // HTTP-8: the position of an integration in the list is its kind, name and id.
+  const byPosition = (a: Position, b: Position) => compareIntegrations({ kind: a[0] as string, name: a[1] as string, id: a[2] as string }, { kind: b[0] as string, name: b[1] as string, id: b[2] as string });
+  return pageOfList(entries, page, ['string', 'string', 'string'], (entry) => [entry.kind, entry.name, entry.id], byPosition);
 }
 
 /** One integration the caller can see; 404 `Integration not found` when missing or invisible. */

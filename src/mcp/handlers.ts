@@ -3,15 +3,25 @@
  * answers any request), JSON answers. Tool calls run their REST operation for the caller of the request.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../core/errors';
 import type { HandlerMap, RequestContext } from '../core/operation';
 import { ResponseTakeover } from '../core/operation';
 import { invocationOf, tools } from './tools';
 
 const version: string = require('../../package.json').version;
+
+/** The MCP SDK, loaded on the first MCP request: it takes about 0.2 s to load, which every start would pay otherwise. */
+function sdk() {
+  /* eslint-disable @typescript-eslint/no-require-imports */
+  return {
+    ...(require('@modelcontextprotocol/sdk/server/index.js') as typeof import('@modelcontextprotocol/sdk/server/index.js')),
+    ...(require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js')),
+    ...(require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js')),
+  };
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
 
 const instructions =
   'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code.';
@@ -44,6 +54,7 @@ async function callTool(ctx: RequestContext, name: string, args: Record<string, 
 }
 
 function mcpServer(ctx: RequestContext): Server {
+  const { Server, ListToolsRequestSchema, CallToolRequestSchema } = sdk();
   const server = new Server({ name: 'tessera', version }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: tools().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
@@ -54,7 +65,7 @@ function mcpServer(ctx: RequestContext): Server {
 
 async function serve(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   const server = mcpServer(ctx);
-  const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  const transport = new (sdk().StreamableHTTPServerTransport)({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {
     void transport.close();
     void server.close();

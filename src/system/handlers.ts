@@ -1,7 +1,9 @@
 import type { Db } from '../db/database';
 import type { HandlerMap } from '../core/operation';
+import { PreSerializedJson, TextBody } from '../core/operation';
+import { EncodedForms } from '../core/contentCoding';
 import { openApiDocument } from '../core/openapiDocument';
-import { apiDocsHtml } from './docs';
+import { apiDocsForms, apiDocsHtml } from './docs';
 import { serviceVersion } from './version';
 
 type DatabaseCheck = { status: 'ok' | 'unavailable' | 'shutting-down'; latencyMs: number | null };
@@ -15,6 +17,11 @@ async function checkDatabase(db: Db): Promise<DatabaseCheck> {
     return { status: 'unavailable', latencyMs: null };
   }
 }
+
+/** The document as sent, serialized once, and its compressed forms (HTTP-7). */
+let openApiJson: Buffer | undefined;
+const openApiBytes = () => (openApiJson ??= Buffer.from(JSON.stringify(openApiDocument)));
+const openApiForms = new EncodedForms(openApiBytes);
 
 export const systemHandlers = {
   async getLiveness(_input, ctx) {
@@ -36,14 +43,14 @@ export const systemHandlers = {
   },
 
   async getOpenApiDocument() {
-    return { status: 200, body: openApiDocument as never };
+    return { status: 200, body: new PreSerializedJson(openApiBytes(), openApiForms) as never };
   },
 
   async getApiDocs() {
     return {
       status: 200,
-      body: apiDocsHtml(),
-      headers: { 'Content-Type': 'text/html; charset=utf-8', 'Cache-Control': 'public, max-age=300' },
+      body: new TextBody<string>(apiDocsHtml(), 'text/html; charset=utf-8', apiDocsForms),
+      headers: { 'Cache-Control': 'public, max-age=300' },
     };
   },
 } satisfies Partial<HandlerMap>;

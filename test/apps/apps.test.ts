@@ -83,7 +83,7 @@ describe('POST /api/apps', () => {
 
     const referenced = await createApp(other, { name, href: 'https://sonarr.example.com', description: 'ignored', iconUrl: 'https://x/y.png' });
     expect(referenced.status).toBe(200);
-    expect(referenced.body).toEqual({ appId: created.body.appId, id: created.body.appId, referencedExisting: true });
+    expect(referenced.body).toEqual({ appId: created.body.appId, id: created.body.appId, referencedExisting: true, ignoredFields: ['description', 'iconUrl'] });
     expect(await appCount(name)).toBe(1);
 
     // The reference is a use grant: the app is now visible to the caller, but not modifiable.
@@ -102,13 +102,38 @@ describe('POST /api/apps', () => {
     );
   });
 
+  it('HTTP-6: a created app answers its Location', async () => {
+    const created = await createApp(null, { name: unique('Located') });
+    expect(created.status).toBe(201);
+    expect(created.headers.get('location')).toBe(`/api/apps/${created.body.appId}`);
+    expect((await server.call('GET', created.headers.get('location')!)).body.id).toBe(created.body.appId);
+  });
+
+  it('APP-5: a request that references an existing app names the fields it sent that were not applied', async () => {
+    const name = unique('Grafana');
+    const href = 'https://grafana.example.com';
+    const created = await createApp(null, { name, href, description: 'Dashboards', pingUrl: 'https://grafana.example.com/health' });
+    expect(created.status).toBe(201);
+    // Same values (after trimming, "" as null) are applied as they stand: nothing is reported.
+    const same = await createApp(null, { name, href: ` ${href} `, description: ' Dashboards ', pingUrl: 'https://grafana.example.com/health' });
+    expect(same.body).toMatchObject({ appId: created.body.appId, referencedExisting: true, ignoredFields: [] });
+    // Omitted optional fields were not sent, so they are not reported either.
+    expect((await createApp(null, { name, href })).body.ignoredFields).toEqual([]);
+    const differing = await createApp(null, { name, href, description: 'Other text', pingUrl: '', iconUrl: 'https://cdn.example.com/other.svg' });
+    expect(differing.status).toBe(200);
+    expect(differing.headers.get('location')).toBeNull();
+    expect(differing.body).toEqual({ appId: created.body.appId, id: created.body.appId, referencedExisting: true, ignoredFields: ['description', 'iconUrl', 'pingUrl'] });
+    const stored = await server.call('GET', `/api/apps/${created.body.appId}`);
+    expect(stored.body).toMatchObject({ description: 'Dashboards', iconUrl: icon, pingUrl: 'https://grafana.example.com/health' });
+  });
+
   it('does not add a use row when the caller already holds a user row on the existing app', async () => {
     const owner = await createActor(server, { permissions: ['app-create'] });
     const name = unique('Radarr');
     const created = await createApp(owner, { name });
     const again = await createApp(owner, { name: ` ${name}` });
     expect(again.status).toBe(200);
-    expect(again.body).toEqual({ appId: created.body.appId, id: created.body.appId, referencedExisting: true });
+    expect(again.body).toEqual({ appId: created.body.appId, id: created.body.appId, referencedExisting: true, ignoredFields: [] });
     const rows = await server.db('app_user_permissions').where({ appId: created.body.appId });
     expect(rows.map((r: any) => r.permission)).toEqual(['full']);
   });

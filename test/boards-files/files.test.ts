@@ -4,7 +4,7 @@ import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { createActor } from '../support/actors';
-import { useTestServer, type TestServer } from '../support/server';
+import { call, useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { categorySection, expectError, expectOk, grantIntegration, item, position } from '../boards-document/helpers';
 
@@ -108,7 +108,8 @@ describe('export (FILE-1)', () => {
 
   it('FILE-1: YAML with Accept: application/yaml; public boards export without credentials, private ones are 404 Board not found', async () => {
     const board = await richBoard(source, unique('Plex '));
-    const yaml = await source.call('GET', `/api/boards/${board.boardId}/export`, { headers: { Accept: 'application/yaml' } });
+    // YAML goes straight to the server: the contract run's proxy (Prism) reads JSON bodies only.
+    const yaml = await call(source.directUrl, 'GET', `/api/boards/${board.boardId}/export`, { key: source.adminKey, headers: { Accept: 'application/yaml' } });
     expect(yaml.status).toBe(200);
     expect(yaml.headers.get('content-type')).toContain('application/yaml');
     const { source: _a, ...fromYaml } = parseYaml(yaml.body);
@@ -276,12 +277,14 @@ describe('import (FILE-3..7)', () => {
     const board = await richBoard(source, unique('Overseerr '));
     const file = { ...(await exportOf(source, board.boardId)), name: unique('yaml-') };
     const count = await boardCount(source);
-    const asYaml = (value: unknown) => ({ raw: toYaml(value), headers: { 'Content-Type': 'application/yaml' } });
-    expectError(await source.call('POST', '/api/boards/import', { raw: 'name: [unclosed', headers: { 'Content-Type': 'application/yaml' } }), 400, 'BAD_REQUEST');
-    expect((await source.call('POST', '/api/boards/import', { raw: 'name: [unclosed', headers: { 'Content-Type': 'application/yaml' } })).body.message).toMatch(
+    // YAML goes straight to the server: the contract run's proxy (Prism) reads JSON bodies only.
+    const yamlRequest = (method: string, path: string, raw: string) => call(source.directUrl, method, path, { key: source.adminKey, raw, headers: { 'Content-Type': 'application/yaml' } });
+    const asYaml = (value: unknown) => toYaml(value);
+    expectError(await yamlRequest('POST', '/api/boards/import', 'name: [unclosed'), 400, 'BAD_REQUEST');
+    expect((await yamlRequest('POST', '/api/boards/import', 'name: [unclosed')).body.message).toMatch(
       /^Failed to parse request body: invalid YAML/,
     );
-    expectError(await source.call('POST', '/api/boards/import', asYaml({ ...file, apiVersion: 'tessera/v0' })), 400, 'BAD_REQUEST', 'Input validation failed');
+    expectError(await yamlRequest('POST', '/api/boards/import', asYaml({ ...file, apiVersion: 'tessera/v0' })), 400, 'BAD_REQUEST', 'Input validation failed');
     expectError(
       await importFile(source, { ...file, items: [{ ...file.items[0], layouts: [{ ...file.items[0].layouts[0], layout: 'Tablet' }] }] }),
       400,
@@ -291,15 +294,15 @@ describe('import (FILE-3..7)', () => {
     expectError(await importFile(source, { ...file, layouts: [...file.layouts, file.layouts[0]] }), 400, 'BAD_REQUEST', 'Layout names must be unique in a board file: Base');
     expectError(await importFile(source, { ...file, items: [file.items[0], file.items[0]] }), 400, 'BAD_REQUEST', `Duplicate item ids in payload: ${file.items[0].id}`);
     expectError(
-      await source.call('POST', '/api/boards/import', { raw: 'apiVersion: tessera/v1\nkind: Board\nname: n\nlayouts: []\nsections: []\nitems: []\nx: 123456789012345678901\n', headers: { 'Content-Type': 'application/yaml' } }),
+      await yamlRequest('POST', '/api/boards/import', 'apiVersion: tessera/v1\nkind: Board\nname: n\nlayouts: []\nsections: []\nitems: []\nx: 123456789012345678901\n'),
       400,
       'BAD_REQUEST',
       'Invalid number 123456789012345678901: it cannot be stored exactly (out of range or too precise)',
     );
     expect(await boardCount(source)).toBe(count);
 
-    expectOk(await source.call('POST', '/api/boards/import', asYaml(file)), 201);
+    expectOk(await yamlRequest('POST', '/api/boards/import', asYaml(file)), 201);
     expect(await boardCount(source)).toBe(count + 1);
-    expectError(await source.call('PUT', `/api/boards/${board.boardId}`, asYaml({ sections: [], items: [] })), 415, 'UNSUPPORTED_MEDIA_TYPE');
+    expectError(await yamlRequest('PUT', `/api/boards/${board.boardId}`, asYaml({ sections: [], items: [] })), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 });

@@ -86,3 +86,23 @@ it('renders the reference offline in headless chromium, boards and settings tags
   expect(errors).toEqual([]);
   expect(blocked).toEqual([]);
 }, 120_000);
+
+it('DOCS-1: lists the instance it is served from as a server, and its badge shows the Redocly name, not an empty logo', async () => {
+  const served = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { servers: unknown[] };
+  expect(served.servers[0]).toEqual({ url: '/', description: 'The instance serving this document' });
+  const page = await browser!.newPage();
+  const origin = new URL(server.url).origin;
+  await page.route('**/*', (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith('data:') ? route.continue() : route.abort()));
+  await page.goto(`${server.url}/api/docs`, { waitUntil: 'load', timeout: 60_000 });
+  await page.waitForSelector('[id="boards"]', { state: 'attached', timeout: 60_000 });
+  const badge = page.locator('img[alt="redocly logo"]').first();
+  await badge.waitFor({ state: 'attached', timeout: 30_000 });
+  const size = await badge.evaluate((img: any) => ({ width: img.naturalWidth, height: img.naturalHeight, src: img.src }));
+  expect(size.width).toBeGreaterThan(1);
+  expect(size.src).toMatch(/^data:image\/svg\+xml,.*Redocly/);
+  // The Servers panel lists this instance first, as the relative URL `/` (requests go to the page's own origin).
+  const servers = page.locator('[data-testid="server-panel-item-name"]');
+  await servers.first().waitFor({ state: 'attached', timeout: 30_000 });
+  expect(await servers.allInnerTexts()).toEqual(['The instance serving this document', 'A local instance (default port)']);
+  await page.close();
+}, 120_000);

@@ -131,7 +131,8 @@ describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
     expect(Array.isArray(apps)).toBe(true);
 
     const input = encodeURIComponent(JSON.stringify({ 0: { json: { name } }, 1: { json: { name: unique('none-') } } }));
-    const mixed = await server.call('GET', `/api/trpc/board.getBoardByName,board.getBoardByName?batch=1&input=${input}`);
+    // The comma percent-encoded, as the official client sends it (a literal one reads as an array to the contract proxy).
+    const mixed = await server.call('GET', `/api/trpc/board.getBoardByName%2Cboard.getBoardByName?batch=1&input=${input}`);
     expect(mixed.status).toBe(207);
     expect(mixed.body[0].result.data.json.name).toBe(name);
     expect(mixed.body[1].error.json).toMatchObject({ message: 'Board not found', code: -32004, data: { code: 'NOT_FOUND', httpStatus: 404 } });

@@ -6,7 +6,10 @@
  * rows, and its collapsed sections), so a write on any instance makes the old entries unreachable at once. Bounded by bytes;
  * least recently used entries go first. Requests that miss the same key at the same time share one build, so a burst
  * of reads of a large board holds one copy of it in memory, not one per request (also with the cache disabled).
+ * An entry keeps its compressed forms (HTTP-7), counted against the same budget: each coding is paid once per entry.
  */
+import { EncodedForms } from '../../core/contentCoding';
+
 export interface CachedDocument {
   /** The UTF-8 bytes of the document, in parts (model.ts serializeState). */
   parts: readonly Buffer[];
@@ -22,6 +25,8 @@ export class BoardDocumentCache {
   private readonly categoryFlags = new Map<string, boolean>();
   /** Builds under way, by key. */
   private readonly building = new Map<string, Promise<CachedDocument>>();
+  private readonly keys = new WeakMap<CachedDocument, string>();
+  private readonly forms = new WeakMap<CachedDocument, EncodedForms>();
   private bytes = 0;
 
   constructor(private readonly maxBytes: number) {}
@@ -65,15 +70,43 @@ export class BoardDocumentCache {
     if (!this.enabled || entry.length > this.maxBytes) return;
     const previous = this.entries.get(key);
     if (previous) {
-      this.bytes -= previous.length;
+      this.bytes -= this.sizeOf(previous);
       this.entries.delete(key);
     }
     this.entries.set(key, entry);
-    this.bytes += entry.length;
+    this.keys.set(entry, key);
+    this.bytes += this.sizeOf(entry);
+    this.evictOverBudget();
+  }
+
+  /**
+   * The compressed forms of a document (HTTP-7), kept with it: a cached document is compressed once per coding, and
+   * the forms leave the cache with it.
+   */
+  formsOf(entry: CachedDocument): EncodedForms {
+    let forms = this.forms.get(entry);
+    if (!forms) {
+      forms = new EncodedForms(() => entry.parts);
+      forms.onMade = (bytes) => {
+        const key = this.keys.get(entry);
+        if (key === undefined || this.entries.get(key) !== entry) return;
+        this.bytes += bytes;
+        this.evictOverBudget();
+      };
+      this.forms.set(entry, forms);
+    }
+    return forms;
+  }
+
+  private sizeOf(entry: CachedDocument): number {
+    return entry.length + (this.forms.get(entry)?.bytes ?? 0);
+  }
+
+  private evictOverBudget(): void {
     for (const [oldKey, old] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.entries.delete(oldKey);
-      this.bytes -= old.length;
+      this.bytes -= this.sizeOf(old);
     }
   }
 }

@@ -40,6 +40,9 @@ export function changeEvent(entry: HistoryEntry): string {
   return `id: ${revision}\nevent: change\ndata: ${JSON.stringify({ revision, version, operation, actor, at, summary })}\n\n`;
 }
 
+/** What authenticates a request: its API key (either header) and its session cookie. */
+const credentialsOf = (headers: IncomingHttpHeaders) => JSON.stringify([headers.apikey ?? null, headers.authorization ?? null, headers.cookie ?? null]);
+
 export class BoardEventHub {
   private readonly streams = new Map<string, Set<Stream>>();
   private readonly perCaller = new Map<string, number>();
@@ -172,12 +175,20 @@ export class BoardEventHub {
       if (!read) reads.set(after, (read = entriesAfter(this.db, boardId, after, batchSize).then((rows) => rows.map(toHistoryEntry))));
       return read;
     };
+    // Streams with the same credentials (all the anonymous ones of a public board, say) share one access check.
+    const checks = new Map<string, Promise<boolean>>();
+    const mayView = (stream: Stream) => {
+      const credentials = credentialsOf(stream.headers);
+      let check = checks.get(credentials);
+      if (!check) checks.set(credentials, (check = this.mayView(stream)));
+      return check;
+    };
     let behind = false;
     await Promise.all(
       streams.map(async (stream) => {
         const entries = await entriesFor(stream.lastRevision);
         if (entries.length === 0) return;
-        if (!(await this.mayView(stream))) {
+        if (!(await mayView(stream))) {
           stream.res.end();
           return;
         }

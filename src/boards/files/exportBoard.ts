@@ -37,7 +37,7 @@ export async function exportBoardFile(db: Knex, principal: Principal | null, boa
         const app = await readApp(trx, principal, id).catch(() => null);
         if (app) apps.set(id, { name: app.name, description: app.description, iconUrl: app.iconUrl, href: app.href, pingUrl: app.pingUrl });
       }
-      const visible = principal && state.bindings.length > 0 ? await listVisibleIntegrations(trx, principal) : [];
+      const visible = principal && state.bindings.length > 0 ? (await listVisibleIntegrations(trx, principal)).items : [];
       const bound = new Set(state.bindings.map((binding) => binding.integrationId));
       const integrations = new Map(visible.filter((entry) => bound.has(entry.id)).map((entry) => [entry.id, { name: entry.name, kind: entry.kind }]));
       return toBoardFile(state, {

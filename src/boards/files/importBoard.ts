@@ -84,7 +84,7 @@ async function resolveIntegrations(trx: Knex, principal: Principal, file: BoardF
   const refs = file.items.flatMap((item) => item.integrations ?? []);
   if (refs.length === 0) return resolved;
   const byNameAndKind = new Map<string, string>();
-  const visible = await listVisibleIntegrations(trx, principal);
+  const visible = (await listVisibleIntegrations(trx, principal)).items;
   for (const entry of [...visible].sort((a, b) => Number(b.permissions.hasUseAccess) - Number(a.permissions.hasUseAccess))) {
     const key = `${entry.kind}\n${entry.name}`;
     if (!byNameAndKind.has(key)) byNameAndKind.set(key, entry.id);

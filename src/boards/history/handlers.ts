@@ -35,8 +35,8 @@ export const boardHistoryHandlers = ({ boardDocuments, boardStates }: { boardDoc
   },
 
   async getBoardRevision({ params }, ctx) {
-    const { parts, etag } = await readRevisionJson(ctx.db, boardDocuments, ctx.principal, params.id, params.revision);
-    return { status: 200, body: new PreSerializedJson(parts), headers: { ETag: etag } };
+    const entry = await readRevisionJson(ctx.db, boardDocuments, ctx.principal, params.id, params.revision);
+    return { status: 200, body: new PreSerializedJson(entry.parts, boardDocuments.formsOf(entry)), headers: { ETag: entry.etag } };
   },
 
   async getBoardDiff({ params, query }, ctx) {
@@ -53,6 +53,6 @@ export const boardHistoryHandlers = ({ boardDocuments, boardStates }: { boardDoc
       expectedVersion: body.expectedVersion,
       caches: { states: boardStates, documents: boardDocuments },
     });
-    return { status: 200, body: new PreSerializedJson<BoardDocument>(result.serialized.parts), headers: { ETag: result.etag, 'Tessera-Restore-Dropped': JSON.stringify(result.dropped) } };
+    return { status: 200, body: new PreSerializedJson<BoardDocument>(result.serialized.parts, boardDocuments.formsOf(result.serialized)), headers: { ETag: result.etag, 'Tessera-Restore-Dropped': JSON.stringify(result.dropped) } };
   },
 }) satisfies Partial<HandlerMap>;

@@ -16,6 +16,7 @@ import { toBoardDocument } from '../document/model';
 import { loadBoardState } from '../document/store';
 import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
 import { whereAmong } from '../../db/idList';
+import { decodeCursor, Page, pageOfRows, type PageRequest } from '../../core/pages';
 
 export interface BoardSummary {
   id: string;
@@ -31,12 +32,20 @@ export interface BoardSummary {
 
 const boardNotFound = () => notFound('Board not found');
 
+/** The list's order: creation time (in microseconds, exact) and id (HTTP-8 cursors hold both). */
+const createdMicros = '(extract(epoch from boards.created_at) * 1000000)::bigint';
+
+/** The boards the caller can access (BOARD-6), in creation order. */
+export async function listBoards(db: Db, principal: Principal | null): Promise<BoardSummary[]> {
+  return (await listBoardsPage(db, principal, {})).items;
+}
+
 /**
- * GET /api/boards: the boards the caller can access (BOARD-6), in creation order.
+ * GET /api/boards: the boards the caller can access (BOARD-6), in creation order, a page of them when asked (HTTP-8).
  * Two queries whatever the number of boards: the caller's home pointers, and the boards with their creator
  * and the caller's own rows aggregated per board.
  */
-export async function listBoards(db: Db, principal: Principal | null): Promise<BoardSummary[]> {
+export async function listBoardsPage(db: Db, principal: Principal | null, page: PageRequest): Promise<Page<BoardSummary>> {
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const ownRows = (table: 'board_user_permissions' | 'board_group_permissions') => {
@@ -60,8 +69,11 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
       'users.email as creatorEmail',
       aggregate('board_user_permissions', 'userPermissions'),
       aggregate('board_group_permissions', 'groupPermissions'),
+      db.raw(`${createdMicros} as created_micros`),
     )
     .orderBy([{ column: 'boards.createdAt' }, { column: 'boards.id' }]);
+  if (page.cursor !== undefined) boardsQuery.whereRaw(`(${createdMicros}, boards.id) > (?, ?)`, decodeCursor(page.cursor, ['number', 'string']));
+  if (page.limit !== undefined) boardsQuery.limit(page.limit + 1);
   if (!principal?.permissions.has('board-view-all')) {
     boardsQuery.where((visible) => {
       visible.where('boards.isPublic', true);
@@ -84,6 +96,7 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
         creatorId: string | null;
         creatorName: string | null;
         creatorEmail: string | null;
+        createdMicros: number;
         userPermissions: { permission: BoardPermissionLevel }[];
         groupPermissions: { permission: BoardPermissionLevel }[];
       }[]
@@ -94,7 +107,8 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
         >)
       : Promise.resolve(undefined),
   ]);
-  return rows.map((row) => ({
+  const { items, nextCursor } = pageOfRows(rows, page.limit, (row) => [row.createdMicros, row.id]);
+  const boards = items.map((row) => ({
     id: row.id,
     name: row.name,
     logoImageUrl: row.logoImageUrl,
@@ -105,6 +119,7 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
     userPermissions: principal ? row.userPermissions : [],
     groupPermissions: principal ? row.groupPermissions : [],
   }));
+  return { items: boards, nextCursor };
 }
 
 /**

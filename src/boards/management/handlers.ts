@@ -1,11 +1,12 @@
 import type { HandlerMap } from '../../core/operation';
 import { headerList, requirePrincipal } from '../../core/operation';
+import { nextPageHeaders } from '../../core/pages';
 import {
   changeBoardVisibility,
   createBoard,
   deleteBoard,
   duplicateBoard,
-  listBoards,
+  listBoardsPage,
   renameBoard,
   setHomeBoard,
   updateBoardSettings,
@@ -15,18 +16,19 @@ import { historyContext } from '../history/record';
 
 /** Board management routes (list, create, duplicate, rename, visibility, settings, home, delete, grants). */
 export const boardManagementHandlers = {
-  async listBoards(_input, ctx) {
-    return { status: 200, body: await listBoards(ctx.db, ctx.principal) };
+  async listBoards({ query }, ctx) {
+    const page = await listBoardsPage(ctx.db, ctx.principal, query);
+    return { status: 200, body: page.items, headers: nextPageHeaders('/api/boards', query, page.nextCursor) };
   },
 
   async createBoard({ body }, ctx) {
     const boardId = await createBoard(ctx.db, requirePrincipal(ctx), body, historyContext(ctx, 'createBoard'));
-    return { status: 201, body: { boardId } };
+    return { status: 201, body: { boardId }, headers: { Location: `/api/boards/${boardId}` } };
   },
 
   async duplicateBoard({ params, body }, ctx) {
     const boardId = await duplicateBoard(ctx.db, requirePrincipal(ctx), params.id, body.name, historyContext(ctx, 'duplicateBoard'));
-    return { status: 201, body: { boardId } };
+    return { status: 201, body: { boardId }, headers: { Location: `/api/boards/${boardId}` } };
   },
 
   async renameBoard({ params, body }, ctx) {

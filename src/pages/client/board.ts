@@ -1,0 +1,239 @@
+/**
+ * The board preview page (PAGE-1..5), in the browser: draws the board's grid for one breakpoint layout, follows the
+ * change feed, shows history and a revision's difference from now. Every text from the board goes in as text
+ * (textContent), never as HTML; nothing is loaded from outside the instance. Bundled by `npm run generate`
+ * (esbuild) into generated/pages/board.js.
+ */
+import { el, shortTime } from './dom';
+import { drawGrid, type Board, type Marks } from './grid';
+
+interface HistoryEntry {
+  revision: number;
+  version: number;
+  at: string;
+  operation: string;
+  actor: { name: string | null };
+  summary: { items: Counts; sections: Counts; layouts: Counts; fields: string[] };
+}
+interface Counts {
+  added: number;
+  removed: number;
+  updated: number;
+}
+interface Diff {
+  items: { added: string[]; removed: string[]; updated: string[] };
+}
+
+const root = document.getElementById('app')!;
+const boardName = root.dataset.boardName!;
+
+const state: {
+  board: Board | null;
+  layoutId: string | null;
+  viewing: { revision: number; board: Board; diff: Diff } | null;
+  apps: Map<string, { name: string; iconUrl: string }>;
+  integrations: Map<string, string>;
+  history: HistoryEntry[];
+  feed: EventSource | null;
+  /** A layout chosen with the switcher stays chosen when the window is resized. */
+  chosen: boolean;
+} = { board: null, layoutId: null, viewing: null, apps: new Map(), integrations: new Map(), history: [], feed: null, chosen: false };
+
+async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+  const response = await fetch(path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...(init.headers ?? {}) } });
+  const text = await response.text();
+  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
+}
+
+/** PAGE-2: the layout for this window: the widest breakpoint the window reaches. */
+function layoutForWidth(board: Board, width: number): string {
+  const fitting = board.layouts.filter((layout) => layout.breakpoint <= width);
+  return (fitting.length ? fitting[fitting.length - 1] : board.layouts[0]).id;
+}
+
+async function loadNames(board: Board): Promise<void> {
+  const appIds = [...new Set(board.items.flatMap((item) => (item.kind === 'app' && typeof item.options.appId === 'string' ? [item.options.appId] : [])))];
+  await Promise.all(
+    appIds
+      .filter((id) => !state.apps.has(id))
+      .map(async (id) => {
+        const { status, body } = await api<{ name: string; iconUrl: string }>(`/api/apps/${encodeURIComponent(id)}`);
+        if (status === 200) state.apps.set(id, body);
+      }),
+  );
+  if (board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0) {
+    const { status, body } = await api<{ id: string; name: string }[]>('/api/integrations');
+    if (status === 200) for (const integration of body) state.integrations.set(integration.id, integration.name);
+  }
+}
+
+async function loadBoard(): Promise<'ok' | 'missing'> {
+  const { status, body } = await api<Board>(`/api/boards/by-name/${encodeURIComponent(boardName)}`);
+  if (status !== 200) return 'missing';
+  await loadNames(body);
+  state.board = body;
+  if (!state.layoutId || !body.layouts.some((layout) => layout.id === state.layoutId)) state.layoutId = layoutForWidth(body, window.innerWidth);
+  return 'ok';
+}
+
+async function loadHistory(): Promise<void> {
+  const { status, body } = await api<{ entries: HistoryEntry[] }>(`/api/boards/${encodeURIComponent(state.board!.id)}/history?limit=50`);
+  state.history = status === 200 ? body.entries : [];
+}
+
+/** PAGE-4: the board as it was after `revision`, with what differs from now marked. */
+async function showRevision(revision: number): Promise<void> {
+  const id = encodeURIComponent(state.board!.id);
+  const [past, diff] = await Promise.all([api<Board>(`/api/boards/${id}/history/${revision}`), api<Diff>(`/api/boards/${id}/diff?from=${revision}`)]);
+  if (past.status !== 200 || diff.status !== 200) return;
+  await loadNames(past.body);
+  state.viewing = { revision, board: past.body, diff: diff.body };
+  render();
+}
+
+async function restore(revision: number, message: HTMLElement): Promise<void> {
+  const { status, body } = await api<{ message?: string }>(`/api/boards/${encodeURIComponent(state.board!.id)}/restore`, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ revision, expectedVersion: state.board!.version }),
+  });
+  if (status === 200) {
+    state.viewing = null;
+    await refresh();
+  } else {
+    message.textContent = body?.message ?? `Restore failed (${status})`;
+  }
+}
+
+function marksFor(viewing: NonNullable<typeof state.viewing>): Marks {
+  const { added, removed, updated } = viewing.diff.items;
+  // Tiles of items added since the revision are drawn from the board as it is now, as ghosts.
+  const ghosts = state.board!.items.filter((item) => added.includes(item.id));
+  return { removed: new Set(removed), moved: new Set(updated), added: ghosts };
+}
+
+function layoutSwitcher(board: Board): HTMLElement {
+  return el(
+    'nav',
+    { className: 'layouts', ariaLabel: 'Breakpoint layouts' },
+    board.layouts.map((layout) =>
+      el('button', {
+        className: layout.id === state.layoutId ? 'layout current' : 'layout',
+        text: `${layout.name} (${layout.columnCount} columns, from ${layout.breakpoint}px)`,
+        dataset: { layoutId: layout.id },
+        onclick: () => {
+          state.layoutId = layout.id;
+          state.chosen = true;
+          render();
+        },
+      }),
+    ),
+  );
+}
+
+function historyPanel(): HTMLElement {
+  const message = el('p', { className: 'message' });
+  const entries = state.history.map((entry) => {
+    const counts = (['items', 'sections', 'layouts'] as const)
+      .map((part) => {
+        const c = entry.summary[part];
+        return c.added + c.removed + c.updated > 0 ? `${part} +${c.added} -${c.removed} ~${c.updated}` : '';
+      })
+      .filter(Boolean)
+      .concat(entry.summary.fields.length ? [`fields: ${entry.summary.fields.join(', ')}`] : []);
+    const current = state.viewing?.revision === entry.revision;
+    return el('li', { className: current ? 'entry current' : 'entry', dataset: { revision: String(entry.revision) } }, [
+      el('button', { className: 'show', text: `#${entry.revision} ${entry.operation}`, onclick: () => void showRevision(entry.revision) }),
+      el('span', { className: 'who', text: `${entry.actor.name ?? 'system'}, ${shortTime(entry.at)}` }),
+      el('span', { className: 'what', text: counts.join('; ') || 'no content change' }),
+    ]);
+  });
+  const viewing = state.viewing;
+  const header = viewing
+    ? el('div', { className: 'viewing' }, [
+        el('p', { text: `Showing revision ${viewing.revision}: removed since are struck out, changed since outlined, added since dashed.` }),
+        el('button', { className: 'restore', text: `Restore revision ${viewing.revision}`, onclick: () => void restore(viewing.revision, message) }),
+        el('button', { className: 'live', text: 'Back to now', onclick: () => ((state.viewing = null), render()) }),
+      ])
+    : el('p', { text: 'Choose a revision to see it and its difference from now.' });
+  return el('aside', { className: 'history' }, [el('h2', { text: 'History' }), header, message, el('ol', {}, entries)]);
+}
+
+function render(): void {
+  const board = state.board!;
+  const shown = state.viewing?.board ?? board;
+  const layout = shown.layouts.find((l) => l.id === state.layoutId) ?? shown.layouts[0];
+  document.title = board.pageTitle || board.name;
+  root.replaceChildren(
+    el('header', {}, [el('h1', { text: board.pageTitle || board.name }), el('span', { className: 'version', text: `version ${board.version}` })]),
+    layoutSwitcher(board),
+    el('div', { className: 'workspace' }, [
+      drawGrid(shown, layout, { apps: state.apps, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),
+      historyPanel(),
+    ]),
+  );
+}
+
+async function refresh(): Promise<void> {
+  if ((await loadBoard()) === 'missing') return notFound();
+  await loadHistory();
+  render();
+}
+
+/** PAGE-3: a missing board and one the caller may not view look the same; signing in may show it. */
+function notFound(): void {
+  state.feed?.close();
+  document.title = 'Board not found';
+  const username = el('input', { name: 'username', autocomplete: 'username', required: true }) as HTMLInputElement;
+  const password = el('input', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }) as HTMLInputElement;
+  const message = el('p', { className: 'message' });
+  const form = el('form', { className: 'login' }, [
+    el('label', { text: 'Username ' }, [username]),
+    el('label', { text: 'Password ' }, [password]),
+    el('button', { type: 'submit', text: 'Sign in' }),
+    message,
+  ]) as HTMLFormElement;
+  form.onsubmit = async (event) => {
+    event.preventDefault();
+    const { status, body } = await api<{ message?: string }>('/api/auth/login', {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json' },
+      body: JSON.stringify({ username: username.value, password: password.value }),
+    });
+    if (status === 200) return void start();
+    message.textContent = body?.message ?? `Sign-in failed (${status})`;
+  };
+  root.replaceChildren(el('h1', { text: 'Board not found' }), el('p', { text: 'It does not exist, or you may not see it. Private boards show after signing in.' }), form);
+}
+
+/** PAGE-2: the page follows the change feed; a change, or a reset, reads the board again. */
+function follow(boardId: string): void {
+  state.feed?.close();
+  const feed = new EventSource(`/api/boards/${encodeURIComponent(boardId)}/events`);
+  const again = () => void refresh();
+  feed.addEventListener('change', again);
+  feed.addEventListener('reset', again);
+  feed.addEventListener('deleted', () => {
+    feed.close();
+    notFound();
+  });
+  state.feed = feed;
+}
+
+async function start(): Promise<void> {
+  if ((await loadBoard()) === 'missing') return notFound();
+  await loadHistory();
+  render();
+  follow(state.board!.id);
+}
+
+window.addEventListener('resize', () => {
+  if (!state.board || state.chosen) return;
+  const fitting = layoutForWidth(state.board, window.innerWidth);
+  if (fitting !== state.layoutId) {
+    state.layoutId = fitting;
+    render();
+  }
+});
+
+void start();

@@ -1,0 +1,36 @@
+/** Elements built with text only: every string from the server goes in as textContent, never as HTML (PAGE-5). */
+export interface ElementOptions {
+  className?: string;
+  text?: string;
+  dataset?: Record<string, string>;
+  onclick?: (event: MouseEvent) => void;
+  ariaLabel?: string;
+  title?: string;
+  type?: string;
+  name?: string;
+  autocomplete?: string;
+  required?: boolean;
+  src?: string;
+  alt?: string;
+}
+
+export function el(tag: string, options: ElementOptions = {}, children: (Node | string)[] = []): HTMLElement {
+  const element = document.createElement(tag);
+  const { className, text, dataset, onclick, ariaLabel, ...attributes } = options;
+  if (className) element.className = className;
+  if (text !== undefined) element.textContent = text;
+  if (dataset) Object.assign(element.dataset, dataset);
+  if (onclick) element.addEventListener('click', onclick);
+  if (ariaLabel) element.setAttribute('aria-label', ariaLabel);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === true) element.setAttribute(name, '');
+    else if (typeof value === 'string') element.setAttribute(name, value);
+  }
+  for (const child of children) element.append(child);
+  return element;
+}
+
+export function shortTime(iso: string): string {
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
+}

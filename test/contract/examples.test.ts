@@ -1,0 +1,101 @@
+/**
+ * The examples of the document are what Prism's mock answers and what the reference shows (ERR-5): every example of
+ * every operation (parameters, request bodies, responses and their headers) and every schema's own `example` must be
+ * valid against its schema, and the error examples must have the server's shape.
+ */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { createAjv, dereference, Schema, SchemaValidators } from '../fuzz/openapi';
+import { useTestServer } from '../support/server';
+
+const document = dereference(JSON.parse(readFileSync(path.resolve(__dirname, '../../generated/openapi.json'), 'utf8')));
+const validators = new SchemaValidators(createAjv());
+
+interface Example {
+  where: string;
+  schema: Schema;
+  value: unknown;
+}
+
+/** The examples of a parameter, media type or header object (`example`, or each `examples.<name>.value`). */
+function examplesOf(where: string, holder: { schema?: Schema; example?: unknown; examples?: Record<string, { value?: unknown }> }): Example[] {
+  if (!holder.schema) return [];
+  const found: Example[] = [];
+  if ('example' in holder) found.push({ where, schema: holder.schema, value: holder.example });
+  for (const [name, example] of Object.entries(holder.examples ?? {})) found.push({ where: `${where} (${name})`, schema: holder.schema, value: example.value });
+  return found;
+}
+
+/** A schema's own `example` and those of the schemas inside it. */
+function schemaExamples(where: string, schema: unknown, seen = new Set<unknown>()): Example[] {
+  if (!schema || typeof schema !== 'object' || seen.has(schema)) return [];
+  seen.add(schema);
+  const node = schema as Schema;
+  const found: Example[] = 'example' in node ? [{ where: `${where} (schema example)`, schema: node, value: node.example }] : [];
+  for (const [name, property] of Object.entries<unknown>(node.properties ?? {})) found.push(...schemaExamples(`${where}.${name}`, property, seen));
+  for (const keyword of ['items', 'additionalProperties', 'not']) found.push(...schemaExamples(`${where}[${keyword}]`, node[keyword], seen));
+  for (const keyword of ['oneOf', 'anyOf', 'allOf', 'prefixItems']) {
+    for (const [index, inner] of ((node[keyword] as unknown[]) ?? []).entries()) found.push(...schemaExamples(`${where}/${keyword}/${index}`, inner, seen));
+  }
+  return found;
+}
+
+function operationExamples(): Example[] {
+  const found: Example[] = [];
+  for (const [route, item] of Object.entries<any>(document.paths)) {
+    for (const method of ['get', 'put', 'post', 'delete', 'patch']) {
+      const op = item[method];
+      if (!op) continue;
+      const name = `${method.toUpperCase()} ${route}`;
+      for (const parameter of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
+        found.push(...examplesOf(`${name} parameter ${parameter.name}`, parameter), ...schemaExamples(`${name} parameter ${parameter.name}`, parameter.schema));
+      }
+      for (const [type, media] of Object.entries<any>(op.requestBody?.content ?? {})) {
+        found.push(...examplesOf(`${name} request ${type}`, media), ...schemaExamples(`${name} request ${type}`, media.schema));
+      }
+      for (const [status, response] of Object.entries<any>(op.responses ?? {})) {
+        for (const [type, media] of Object.entries<any>(response.content ?? {})) {
+          found.push(...examplesOf(`${name} ${status} ${type}`, media), ...schemaExamples(`${name} ${status} ${type}`, media.schema));
+        }
+        for (const [header, declared] of Object.entries<any>(response.headers ?? {})) {
+          found.push(...examplesOf(`${name} ${status} header ${header}`, declared), ...schemaExamples(`${name} ${status} header ${header}`, declared.schema));
+        }
+      }
+    }
+  }
+  for (const [schemaName, schema] of Object.entries(document.components?.schemas ?? {})) found.push(...schemaExamples(`#/components/schemas/${schemaName}`, schema));
+  return found;
+}
+
+const examples = operationExamples();
+
+describe('ERR-5: examples of the document', () => {
+  it('finds the examples of operations and schemas', () => {
+    expect(examples.length).toBeGreaterThan(300);
+  });
+
+  it('every example is valid against its schema', () => {
+    const invalid = examples.filter((example) => !validators.valid(example.schema, example.value)).map((example) => `${example.where}: ${validators.errors(example.schema, example.value)}`);
+    expect(invalid).toEqual([]);
+  });
+
+  it('409 examples of the board writes are the messages the server sends (CONC-2, PUT-4, SECT-1)', () => {
+    const conflict = (route: string, method: string) => document.paths[route][method].responses['409'].content['application/json'];
+    const first = (media: any) => media.example ?? Object.values<any>(media.examples)[0].value;
+    expect(first(conflict('/api/boards/{id}', 'put')).message).toBe('This board was modified by another request. Reload the latest board and retry.');
+    expect(first(conflict('/api/boards/{id}/restore', 'post')).message).toBe('This board was modified by another request. Reload the latest board and retry.');
+    expect(first(conflict('/api/boards', 'post')).message).toBe('Board with similar name already exists');
+    expect(first(conflict('/api/users', 'post')).message).toBe('Username already taken');
+  });
+});
+
+describe('ERR-5: error examples have the server shape', () => {
+  const server = useTestServer();
+
+  it("the 400 example is the server's answer to a board name that breaks the pattern", async () => {
+    const answer = await server.call('POST', '/api/boards', { body: { name: 'not a name!', columnCount: 12, isPublic: false } });
+    expect(answer.status).toBe(400);
+    const example = document.paths['/api/boards'].post.responses['400'].content['application/json'].example;
+    expect(answer.body).toEqual(example);
+  });
+});
