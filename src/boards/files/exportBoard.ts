@@ -11,6 +11,7 @@ import { readInstanceId } from '../../db/instance';
 import type { Principal } from '../../identity/principal';
 import { listVisibleIntegrations } from '../../integrations/integrations';
 import { assertBoardAccess } from '../access';
+import { boardIdByName } from '../management/names';
 import { readableItems } from '../document/model';
 import { loadBoardState } from '../document/store';
 import { latestPosition } from '../history/store';
@@ -18,9 +19,9 @@ import { BoardFile, toBoardFile } from './file';
 
 /** The board with this name (letter case ignored, as names are unique that way); 404 `Board not found` when none. */
 export async function findBoardIdByName(q: Knex, name: string): Promise<string> {
-  const row: { id: string } | undefined = await q('boards').whereRaw('lower(name) = lower(?)', [name]).first('id');
-  if (!row) throw notFound('Board not found');
-  return row.id;
+  const id = await boardIdByName(q, name);
+  if (id === undefined) throw notFound('Board not found');
+  return id;
 }
 
 /** FILE-1: the board as a file, read in one snapshot. View access (ACCESS-2); 404 `Board not found` otherwise. */

@@ -27,7 +27,7 @@ import { listIds, validateContent } from '../document/validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warnings';
 import type { HistoryContext } from '../history/record';
 import { recordStateChange } from '../history/record';
-import { nameConflictMessage, withNameConflictAs409 } from '../management/names';
+import { boardIdByName, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { boardSettingsColumns } from '../settings';
 import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds } from './file';
 
@@ -71,7 +71,7 @@ async function freeName(trx: Knex, name: string): Promise<string> {
   for (let n = 2; ; n++) {
     const suffix = `-${n}`;
     const candidate = `${name.slice(0, maxNameLength - suffix.length)}${suffix}`;
-    if (!(await trx('boards').whereRaw('lower(name) = lower(?)', [candidate]).first('id'))) return candidate;
+    if ((await boardIdByName(trx, candidate)) === undefined) return candidate;
   }
 }
 
@@ -180,17 +180,17 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
   try {
     return await withNameConflictAs409(() =>
       inBoardTransaction(db, { caches: dryRun ? undefined : options.caches, principal }, async (trx) => {
-        const existing: { id: string } | undefined = await trx('boards').whereRaw('lower(name) = lower(?)', [options.file.name]).first('id');
-        if (existing && onConflict === 'fail') throw conflict(nameConflictMessage);
-        const replace = existing !== undefined && onConflict === 'replace';
+        const existingId = await boardIdByName(trx, options.file.name);
+        if (existingId !== undefined && onConflict === 'fail') throw conflict(nameConflictMessage);
+        const replace = existingId !== undefined && onConflict === 'replace';
         let boardId: string;
         let name = options.file.name;
         if (replace) {
-          boardId = existing.id;
+          boardId = existingId;
           await assertBoardAccess(trx, boardId, principal, 'full');
         } else {
           assertPermission(principal, 'board-create');
-          if (existing) name = await freeName(trx, name);
+          if (existingId !== undefined) name = await freeName(trx, name);
           boardId = newId();
           await trx('boards').insert({ id: boardId, name, isPublic: false, creatorId: principal.userId });
           await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });

@@ -7,6 +7,12 @@ export const nameConflictMessage = 'Board with similar name already exists';
 /** The unique index on lower(boards.name): the database's word on name collisions, races included. */
 export const boardNameIndex = 'boards_name_lower_unique';
 
+/** The board with this name, letter case ignored (names are unique that way, NAME-2); undefined when none. */
+export async function boardIdByName(db: Db, name: string): Promise<string | undefined> {
+  const row: { id: string } | undefined = await db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id');
+  return row?.id;
+}
+
 /** 409 when another board (any letter case) already has the name; `exceptBoardId` lets a board re-case its own name. */
 export async function assertBoardNameAvailable(db: Db, name: string, exceptBoardId?: string): Promise<void> {
   const query = db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id');
