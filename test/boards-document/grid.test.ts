@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { GridElement, Occupancy, placeMissing, refitLayout } from '../../src/boards/document/grid';
@@ -72,6 +73,27 @@ describe('occupancy', () => {
     expect(grid.firstFree(1, 1)).toEqual({ x: 3, y: 0 });
     expect(grid.firstFree(2, 1)).toEqual({ x: 0, y: 1 });
     expect(grid.firstFree(5, 1)).toBeNull();
+  });
+
+  /** The first free cell by scanning every row from the top, as GRID-1 defines it. */
+  const scanFromTop = (grid: Occupancy, width: number, height: number) => {
+    for (let y = 0; ; y++) for (let x = 0; x + width <= grid.columns; x++) if (grid.fits(x, y, width, height)) return { x, y };
+  };
+
+  it('finds what a scan from the top finds, however blocks were placed and searched before', () => {
+    const block = fc.record({ width: fc.integer({ min: 1, max: 4 }), height: fc.integer({ min: 1, max: 3 }), placeAt: fc.option(fc.record({ x: fc.nat(5), y: fc.nat(12) })) });
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.array(block, { maxLength: 60 }), (columns, blocks) => {
+        const grid = new Occupancy(columns);
+        for (const { width, height, placeAt } of blocks) {
+          if (width > columns) continue;
+          const found = grid.firstFree(width, height);
+          expect(found).toEqual(scanFromTop(grid, width, height));
+          grid.mark({ ...(placeAt ?? found!), width, height });
+        }
+      }),
+      { numRuns: 300 },
+    );
   });
 });
 

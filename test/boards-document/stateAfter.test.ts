@@ -4,10 +4,10 @@
  * document a client receives (order of rows, JSON key order of options, cascades of deleted sections and layouts).
  */
 import fc from 'fast-check';
-import { planContent } from '../../src/boards/document/contentPlan';
+import { planContent, planContentChange } from '../../src/boards/document/contentPlan';
 import { planLayoutChange } from '../../src/boards/document/layoutPlan';
 import { BoardState, serializeState, toBoardDocument } from '../../src/boards/document/model';
-import { stateAfterContentWrites, stateAfterLayoutPlan } from '../../src/boards/document/stateAfter';
+import { byBytes, stateAfterContentWrites, stateAfterLayoutPlan } from '../../src/boards/document/stateAfter';
 import { applyContentWrites, applyLayoutPlan, loadBoardState } from '../../src/boards/document/store';
 import type { BoardContent, BoardItemInput, BoardSectionInput } from '../../src/boards/document/types';
 import { validateContent } from '../../src/boards/document/validate';
@@ -103,6 +103,48 @@ function editContent(state: BoardState, edit: ContentEdit, integrations: string[
 
 const serialized = (state: BoardState) => JSON.stringify(toBoardDocument(state));
 
+/**
+ * CONC-7: a granular change (planContentChange, which looks only at the rows of the elements it names) plans the
+ * same writes as a whole-board save of the board with that one element replaced, added or removed.
+ */
+function expectGranularPlansLikeSave(before: BoardState, content: BoardContent): void {
+  const document = toBoardDocument(before);
+  const stored = { sections: document.sections, items: document.items };
+  const replacing = <T extends { id: string }>(list: T[], element: T) => (list.some((e) => e.id === element.id) ? list.map((e) => (e.id === element.id ? element : e)) : [...list, element]);
+  const writesOfSave = (whole: BoardContent) => {
+    try {
+      validateContent(whole);
+    } catch {
+      return undefined; // a change the route refuses before planning
+    }
+    return planContent(before, whole).writes;
+  };
+  const item = content.items[content.items.length - 1];
+  if (item) {
+    const whole = writesOfSave({ sections: stored.sections, items: replacing(stored.items, item) });
+    if (whole) expect(planContentChange(before, { items: [item] }).writes).toEqual(whole);
+  }
+  const section = content.sections[content.sections.length - 1];
+  if (section) {
+    const whole = writesOfSave({ sections: replacing(stored.sections, section), items: stored.items });
+    if (whole) expect(planContentChange(before, { sections: [section] }).writes).toEqual(whole);
+  }
+  const removed = stored.items[0];
+  if (removed) {
+    expect(planContentChange(before, { removedItemIds: [removed.id] }).writes).toEqual(planContent(before, { sections: stored.sections, items: stored.items.slice(1) }).writes);
+  }
+}
+
+it('byBytes orders strings as their UTF-8 bytes (COLLATE "C")', () => {
+  const text = fc.string({ unit: fc.constantFrom('a', 'b', 'é', '\uffff', '\ue000', '😀', '\ud7ff', '𝄞', 'Z'), maxLength: 4 });
+  fc.assert(
+    fc.property(text, text, (a, b) => {
+      expect(Math.sign(byBytes(a, b))).toBe(Math.sign(Buffer.compare(Buffer.from(a), Buffer.from(b))));
+    }),
+    { numRuns: 2000 },
+  );
+});
+
 it('after random saves and layout changes, the computed board is the stored board, byte for byte', async () => {
   const board = await createBoard(server, { columns: 6 });
   const integrations = [await createIntegration(server), await createIntegration(server), await createIntegration(server)];
@@ -123,6 +165,7 @@ it('after random saves and layout changes, the computed board is the stored boar
         } catch {
           return; // a payload the save refuses before planning
         }
+        expectGranularPlansLikeSave(before, content);
         const plan = planContent(before, content);
         expected = stateAfterContentWrites(before, plan.writes);
         await server.db.transaction((trx) => applyContentWrites(trx, board.boardId, plan.writes));

@@ -5,7 +5,8 @@
  * applies `writes`; what they change is compareStates (changes.ts) of the board before and after them.
  */
 import type { BoardState } from './model';
-import { groupBy, normalizeAdvancedOptions, normalizeDynamicOptions, readableItems, readableSections } from './model';
+import { isKnownWidgetKind } from '../../widgets/registry';
+import { groupBy, normalizeAdvancedOptions, normalizeDynamicOptions, readableSections } from './model';
 import type {
   BindingRow,
   BoardContent,
@@ -147,11 +148,56 @@ const itemWrite = (item: BoardItemInput): ItemWrite => ({
  * positions naming sections of the payload and layouts of the board); the plan itself never throws.
  */
 export function planContent(state: BoardState, content: BoardContent): ContentPlan {
-  const storedSections = new Map(readableSections(state).map((section) => [section.id, section]));
-  const storedItems = new Map(readableItems(state).map((item) => [item.id, item]));
-  const storedItemPositions = byOwnerAndLayout(state.itemLayouts, (row) => row.itemId);
-  const storedSectionPositions = byOwnerAndLayout(state.sectionLayouts, (row) => row.sectionId);
-  const storedBindings = groupBy(state.bindings, (b) => b.itemId);
+  const plan = planElements(state, content, null);
+  const payloadSectionIds = new Set(content.sections.map((section) => section.id));
+  for (const section of readableSections(state)) {
+    if (!payloadSectionIds.has(section.id)) plan.writes.sections.delete.push(section.id);
+  }
+  const payloadItemIds = new Set(content.items.map((item) => item.id));
+  for (const row of state.items) {
+    if (!isKnownWidgetKind(row.kind)) {
+      plan.ignored.push({ rule: 'PUT-13', path: null, message: `Item ${row.id} of widget kind "${row.kind}", unknown to this server, is kept as stored` });
+    } else if (!payloadItemIds.has(row.id)) plan.writes.items.delete.push(row.id);
+  }
+  return plan;
+}
+
+/** A change of some elements of a board (the granular routes, CONC-7): the rest of the board stays as stored. */
+export interface ContentChange {
+  /** Sections added or replaced, by id. */
+  sections?: BoardSectionInput[];
+  /** Items added or replaced, by id. */
+  items?: BoardItemInput[];
+  removedSectionIds?: string[];
+  removedItemIds?: string[];
+}
+
+/**
+ * Plans a change of some elements by the rules of a whole-board save (as if the payload were the stored board with
+ * those elements replaced), looking only at the rows of the elements it names: its cost follows the change, not the
+ * board. The elements must have passed the same checks as a payload.
+ */
+export function planContentChange(state: BoardState, change: ContentChange): ContentPlan {
+  const sections = change.sections ?? [];
+  const items = change.items ?? [];
+  const owners = new Set([...sections.map((s) => s.id), ...items.map((i) => i.id)]);
+  const plan = planElements(state, { sections, items }, owners);
+  plan.writes.sections.delete.push(...(change.removedSectionIds ?? []));
+  plan.writes.items.delete.push(...(change.removedItemIds ?? []));
+  return plan;
+}
+
+/**
+ * The writes for the sections and items of a payload against the stored rows (PUT-3..8, PUT-15), without removals.
+ * `owners`, when given, limits the stored rows looked at to those of the elements named.
+ */
+function planElements(state: BoardState, content: BoardContent, owners: ReadonlySet<string> | null): ContentPlan {
+  const among = <T>(rows: readonly T[], owner: (row: T) => string) => (owners === null ? rows : rows.filter((row) => owners.has(owner(row))));
+  const storedSections = new Map(among(readableSections(state), (s) => s.id).map((section) => [section.id, section]));
+  const storedItems = new Map(among(state.items, (i) => i.id).filter((item) => isKnownWidgetKind(item.kind)).map((item) => [item.id, item]));
+  const storedItemPositions = byOwnerAndLayout(among(state.itemLayouts, (p) => p.itemId), (row) => row.itemId);
+  const storedSectionPositions = byOwnerAndLayout(among(state.sectionLayouts, (p) => p.sectionId), (row) => row.sectionId);
+  const storedBindings = groupBy(among(state.bindings, (b) => b.itemId), (b) => b.itemId);
   const boundOnBoard = new Set(state.bindings.map((b) => b.integrationId));
 
   const writes = emptyWrites();
@@ -201,11 +247,6 @@ export function planContent(state: BoardState, content: BoardContent): ContentPl
     }
   });
 
-  const payloadSectionIds = new Set(content.sections.map((section) => section.id));
-  for (const id of storedSections.keys()) {
-    if (!payloadSectionIds.has(id)) writes.sections.delete.push(id);
-  }
-
   const integrationIds = new Set<string>();
   const newlyBound = new Set<string>();
   content.items.forEach((item, index) => {
@@ -248,19 +289,6 @@ export function planContent(state: BoardState, content: BoardContent): ContentPl
       if (!sent.has(binding.integrationId)) writes.bindings.delete.push(binding);
     }
   });
-
-  const payloadItemIds = new Set(content.items.map((item) => item.id));
-  for (const id of storedItems.keys()) {
-    if (!payloadItemIds.has(id)) writes.items.delete.push(id);
-  }
-  for (const row of state.items) {
-    if (storedItems.has(row.id)) continue;
-    ignored.push({
-      rule: 'PUT-13',
-      path: null,
-      message: `Item ${row.id} of widget kind "${row.kind}", unknown to this server, is kept as stored`,
-    });
-  }
 
   return {
     writes,

@@ -21,6 +21,12 @@ export interface Rect extends Cell {
 export class Occupancy {
   private readonly rows = new Map<number, Uint8Array>();
   private bottom = 0;
+  /**
+   * Per block size, the row of the last first-free cell found. Cells are only ever taken, never freed, so no block
+   * of that size fits above it later either: the next search starts there. Packing n elements one after another
+   * visits O(n) rows instead of O(n²) (PATCH layouts refitting a large board, LAYOUT-3, LAYOUT-4).
+   */
+  private readonly searchFrom = new Map<string, number>();
 
   constructor(readonly columns: number) {}
 
@@ -55,9 +61,13 @@ export class Occupancy {
    */
   firstFree(width: number, height: number): Cell | null {
     if (width < 1 || width > this.columns) return null;
-    for (let y = 0; y <= this.bottom; y++) {
+    const size = `${width}x${height}`;
+    for (let y = this.searchFrom.get(size) ?? 0; y <= this.bottom; y++) {
       for (let x = 0; x + width <= this.columns; x++) {
-        if (this.fits(x, y, width, height)) return { x, y };
+        if (this.fits(x, y, width, height)) {
+          this.searchFrom.set(size, y);
+          return { x, y };
+        }
       }
     }
     return { x: 0, y: this.bottom };

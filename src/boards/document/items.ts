@@ -10,13 +10,13 @@ import { assertCanBind, assertIntegrationsExist } from './bindings';
 import { emptyWrites } from './contentPlan';
 import { maxGridOffset, Occupancy } from './grid';
 import { assertWithinBoardLimits, BoardMeasures, contentBytesOf, measureBoard } from './limits';
-import { BoardState, normalizeAdvancedOptions, toBoardDocument } from './model';
+import { BoardState, itemDocumentOf, normalizeAdvancedOptions, readableSections } from './model';
 import { BoardCaches, BoardWrite, changeBoardContent, DocumentResult, inBoardTransaction, lockAndLoad, measureState } from './save';
 import { stateAfterContentWrites } from './stateAfter';
 import { applyContentWrites } from './store';
 import { HistoryContext, recordStateChange } from '../history/record';
-import type { BoardDocument, BoardItem, ItemPosition } from './types';
-import { assertStorableJson } from './validate';
+import type { BoardItem, ItemPosition } from './types';
+import { assertStorableJson, validateItemPositions, validateItemValues } from './validate';
 
 type AddItemRequest = components['schemas']['AddBoardItemRequest'];
 type UpdateItemRequest = components['schemas']['UpdateBoardItemRequest'];
@@ -85,8 +85,9 @@ export async function addBoardItem(
   });
 }
 
-function findItem(document: BoardDocument, itemId: string): BoardItem {
-  const item = document.items.find((candidate) => candidate.id === itemId);
+/** The item as the document shows it; 404 `Item not found` for an item not on the board (or of an unknown kind). */
+function findItem(state: BoardState, itemId: string): BoardItem {
+  const item = itemDocumentOf(state, itemId);
   if (!item) throw notFound('Item not found');
   return item;
 }
@@ -97,8 +98,8 @@ export async function updateBoardItem(
   options: BoardWrite & { itemId: string; changes: UpdateItemRequest },
 ): Promise<DocumentResult> {
   const { itemId, changes } = options;
-  return changeBoardContent(db, options, (document) => {
-    const item = findItem(document, itemId);
+  return changeBoardContent(db, options, (state) => {
+    const item = findItem(state, itemId);
     const updated: BoardItem = {
       ...item,
       options: changes.options ?? item.options,
@@ -107,14 +108,17 @@ export async function updateBoardItem(
       // Only existing positions change; entries for layouts the item has no position in are dropped.
       layouts: item.layouts.map((position) => changes.layouts?.find((entry) => entry.layoutId === position.layoutId) ?? position),
     };
-    return { sections: document.sections, items: document.items.map((candidate) => (candidate.id === itemId ? updated : candidate)) };
+    // The checks a PUT of the board with this item replaced would make of it (the rest of the board is as stored).
+    validateItemPositions([updated], new Set(readableSections(state).map((section) => section.id)));
+    validateItemValues([updated]);
+    return { items: [updated] };
   });
 }
 
 /** DELETE /api/boards/{id}/items/{itemId} (ITEM-2). */
 export async function deleteBoardItem(db: Knex, options: BoardWrite & { itemId: string }): Promise<DocumentResult> {
-  return changeBoardContent(db, options, (document) => {
-    findItem(document, options.itemId);
-    return { sections: document.sections, items: document.items.filter((item) => item.id !== options.itemId) };
+  return changeBoardContent(db, options, (state) => {
+    findItem(state, options.itemId);
+    return { removedItemIds: [options.itemId] };
   });
 }

@@ -151,6 +151,19 @@ function itemParts(state: BoardState, byLayoutOrder: ReturnType<typeof layoutOrd
   return readableItems(state).map((row) => ({ row, positions: (itemLayouts.get(row.id) ?? []).sort(byLayoutOrder), bindings: bindings.get(row.id) ?? [] }));
 }
 
+/** The document's sections of a board (DOC-1, DOC-4): sections are few, unlike items. */
+export function sectionDocumentsOf(state: BoardState): BoardSection[] {
+  return sectionDocuments(state, layoutOrderOf(state));
+}
+
+/** One readable item of the board as the document shows it, found without building the others; undefined if none. */
+export function itemDocumentOf(state: BoardState, itemId: string): BoardItem | undefined {
+  const row = state.items.find((candidate) => candidate.id === itemId);
+  if (!row || !isKnownWidgetKind(row.kind)) return undefined;
+  const positions = state.itemLayouts.filter((position) => position.itemId === itemId).sort(layoutOrderOf(state));
+  return itemDocument(row, positions, state.bindings.filter((binding) => binding.itemId === itemId));
+}
+
 /** The document's fields before its sections. */
 function documentHead(state: BoardState) {
   const { board } = state;

@@ -8,7 +8,7 @@ import { badRequest, conflict, notFound, preconditionFailed } from '../../core/e
 import type { Principal } from '../../identity/principal';
 import { assertBoardAccess } from '../access';
 import { assertCanBind, assertIntegrationsExist } from './bindings';
-import { ContentPlan, planContent, writesAnything } from './contentPlan';
+import { ContentChange, ContentPlan, planContent, planContentChange, writesAnything } from './contentPlan';
 import { assertWithinBoardLimits, BoardMeasures } from './limits';
 import { BoardState, ifMatchMatches, readableItems, readableSections, SerializedDocument, serializeState, toBoardDocument } from './model';
 import type { HistoryContext } from '../history/record';
@@ -156,16 +156,17 @@ export async function assertIdsFree(q: Knex, boardId: string, newItemIds: string
 }
 
 /**
- * Saves `content` over the board `state`, locked with a version bump: checks, plan, writes, app placements, history.
- * An unchanged payload writes nothing but the lock's bump (PUT-15).
+ * Saves a planned content change over the board `state`, locked with a version bump: checks, writes, app placements,
+ * history. `content` holds the payload's sections and items the plan was made of. An unchanged payload writes nothing
+ * but the lock's bump (PUT-15).
  */
 async function saveContentOver(
   trx: Knex.Transaction,
   state: BoardState,
-  content: BoardContent,
+  change: { plan: ContentPlan; content: BoardContent },
   writer: { principal: Principal; history: HistoryContext },
 ): Promise<{ result: DocumentResult; after: BoardState; answered: DocumentResult }> {
-  const plan = planContent(state, content);
+  const { plan, content } = change;
   await checkContentAgainstBoard(trx, state, content, plan, writer.principal);
   const after = stateAfterContentWrites(state, plan.writes);
   const result = resultAfterWrite(state, after);
@@ -193,27 +194,29 @@ export async function saveBoardContent(db: Knex, options: SaveContentOptions): P
   validateContent(content);
   return inBoardTransaction(db, options, async (trx) => {
     const state = await lockAndLoad(trx, boardId, principal, { ...options, bumpVersion: true });
-    return saveContentOver(trx, state, content, options);
+    return saveContentOver(trx, state, { plan: planContent(state, content), content }, options);
   });
 }
 
 /**
  * The granular item and section routes (CONC-7): the board is read and saved in one transaction under its row
- * lock, so concurrent granular changes serialize instead of conflicting. `change` builds the new content from the
- * document as it stands (and throws the route's own 404, 400 or 409); the version moves by one.
+ * lock, so concurrent granular changes serialize instead of conflicting. `change` names the elements changed, from
+ * the board as it stands (and throws the route's own 404, 400 or 409, and the payload checks of what it changes);
+ * the change is planned and saved by the rules of a whole-board save, looking only at the rows it touches. The
+ * version moves by one.
  */
 export async function changeBoardContent(
   db: Knex,
   options: BoardWrite,
-  change: (document: BoardDocument) => BoardContent,
+  change: (state: BoardState) => ContentChange,
 ): Promise<DocumentResult> {
   const { boardId, principal } = options;
   await assertBoardAccess(db, boardId, principal, 'modify');
   return inBoardTransaction(db, options, async (trx) => {
     const state = await lockAndLoad(trx, boardId, principal, { bumpVersion: true, caches: options.caches });
-    const content = change(toBoardDocument(state));
-    validateContent(content);
+    const elements = change(state);
     assertIfMatch(stateBeforeLock(state, true), options.ifMatch);
-    return saveContentOver(trx, state, content, options);
+    const content = { sections: elements.sections ?? [], items: elements.items ?? [] };
+    return saveContentOver(trx, state, { plan: planContentChange(state, elements), content }, options);
   });
 }

@@ -1,40 +1,61 @@
 import type { Knex } from 'knex';
 import { badRequest, conflict, notFound } from '../../core/errors';
+import type { ContentChange } from './contentPlan';
+import { BoardState, readableItems, sectionDocumentsOf } from './model';
 import { BoardWrite, changeBoardContent, DocumentResult } from './save';
-import type { BoardDocument, BoardSectionInput } from './types';
+import type { BoardSection, BoardSectionInput } from './types';
+import { validateContent } from './validate';
 
 type SectionChange = BoardWrite;
 
-function assertSectionOnBoard(document: BoardDocument, sectionId: string): void {
-  if (!document.sections.some((section) => section.id === sectionId)) throw notFound('Section not found');
+function assertSectionOnBoard(sections: readonly BoardSection[], sectionId: string): void {
+  if (!sections.some((section) => section.id === sectionId)) throw notFound('Section not found');
+}
+
+/**
+ * The change of one section, after the checks a PUT of the board's sections with it would make (sections are few;
+ * items are not looked at: their positions name sections that stay).
+ */
+function sectionChange(sections: BoardSectionInput[], change: ContentChange): ContentChange {
+  validateContent({ sections, items: [] });
+  return change;
 }
 
 /** POST /api/boards/{id}/sections (SECT-1): 409 `Section already exists on this board` for an id already on the board. */
 export async function addBoardSection(db: Knex, change: SectionChange & { section: BoardSectionInput }): Promise<DocumentResult> {
-  return changeBoardContent(db, change, (document) => {
-    if (document.sections.some((section) => section.id === change.section.id)) throw conflict('Section already exists on this board');
-    return { sections: [...document.sections, change.section], items: document.items };
+  return changeBoardContent(db, change, (state) => {
+    const sections = sectionDocumentsOf(state);
+    if (sections.some((section) => section.id === change.section.id)) throw conflict('Section already exists on this board');
+    return sectionChange([...sections, change.section], { sections: [change.section] });
   });
 }
 
 /** PATCH /api/boards/{id}/sections/{sectionId} (SECT-2): the body is the section itself; its id must match the path. */
 export async function updateBoardSection(db: Knex, change: SectionChange & { sectionId: string; section: BoardSectionInput }): Promise<DocumentResult> {
   if (change.section.id !== change.sectionId) throw badRequest('Section id does not match the path');
-  return changeBoardContent(db, change, (document) => {
-    assertSectionOnBoard(document, change.sectionId);
-    return { sections: document.sections.map((section) => (section.id === change.sectionId ? change.section : section)), items: document.items };
+  return changeBoardContent(db, change, (state) => {
+    const sections = sectionDocumentsOf(state);
+    assertSectionOnBoard(sections, change.sectionId);
+    return sectionChange(
+      sections.map((section) => (section.id === change.sectionId ? change.section : section)),
+      { sections: [change.section] },
+    );
   });
+}
+
+/** Whether any item the document shows has a position in the section. */
+function holdsItems(state: BoardState, sectionId: string): boolean {
+  const placed = new Set(state.itemLayouts.filter((p) => p.sectionId === sectionId).map((p) => p.itemId));
+  return placed.size > 0 && readableItems(state).some((item) => placed.has(item.id));
 }
 
 /** DELETE /api/boards/{id}/sections/{sectionId} (SECT-3): refused while items or dynamic sections are placed in it. */
 export async function deleteBoardSection(db: Knex, change: SectionChange & { sectionId: string }): Promise<DocumentResult> {
-  return changeBoardContent(db, change, (document) => {
-    assertSectionOnBoard(document, change.sectionId);
-    const holdsItems = document.items.some((item) => item.layouts.some((p) => p.sectionId === change.sectionId));
-    const holdsSections = document.sections.some(
-      (section) => section.kind === 'dynamic' && section.layouts.some((p) => p.parentSectionId === change.sectionId),
-    );
-    if (holdsItems || holdsSections) throw badRequest('Section still holds items or dynamic sections');
-    return { sections: document.sections.filter((section) => section.id !== change.sectionId), items: document.items };
+  return changeBoardContent(db, change, (state) => {
+    const sections = sectionDocumentsOf(state);
+    assertSectionOnBoard(sections, change.sectionId);
+    const holdsSections = sections.some((section) => section.kind === 'dynamic' && section.layouts.some((p) => p.parentSectionId === change.sectionId));
+    if (holdsItems(state, change.sectionId) || holdsSections) throw badRequest('Section still holds items or dynamic sections');
+    return { removedSectionIds: [change.sectionId] };
   });
 }

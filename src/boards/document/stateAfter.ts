@@ -10,8 +10,24 @@ import type { LayoutPlan } from './layoutPlan';
 import type { BoardState } from './model';
 import type { ItemLayoutRow, LayoutRow, SectionLayoutRow, SectionRow } from './types';
 
-/** Byte order of UTF-8, which is what COLLATE "C" sorts by; for the ASCII of ids the same as `<`. */
-export const byBytes = (a: string, b: string) => (a === b ? 0 : Buffer.compare(Buffer.from(a), Buffer.from(b)));
+/**
+ * Byte order of UTF-8, which is what COLLATE "C" sorts by, without encoding: UTF-8 sorts like code points, and
+ * UTF-16 code units sort like code points except that surrogates (U+D800..DFFF, the halves of code points above
+ * U+FFFF) come before U+E000..FFFF; the first differing units are moved into code point order.
+ */
+export function byBytes(a: string, b: string): number {
+  if (a === b) return 0;
+  const length = Math.min(a.length, b.length);
+  for (let i = 0; i < length; i++) {
+    const x = a.charCodeAt(i);
+    const y = b.charCodeAt(i);
+    if (x !== y) return x >= 0xd800 && y >= 0xd800 ? codePointRank(x) - codePointRank(y) : x - y;
+  }
+  return a.length - b.length;
+}
+
+/** A code unit from U+D800 up, ranked as the code points it starts sort: surrogates after U+E000..FFFF. */
+const codePointRank = (unit: number) => (unit < 0xe000 ? unit + 0x2000 : unit - 0x800);
 
 /**
  * A JSON value as PostgreSQL's jsonb gives it back: object keys sorted by their UTF-8 length, then bytewise, a
@@ -62,7 +78,7 @@ export function stateAfterContentWrites(state: BoardState, writes: ContentWrites
   for (const s of writes.sections.insert) {
     sections.push({ id: s.id, boardId, kind: s.kind, xOffset: s.xOffset, yOffset: s.yOffset, name: s.name, options: asJsonb(s.options) });
   }
-  sortSections(sections);
+  if (writes.sections.insert.length + writes.sections.update.length > 0) sortSections(sections);
 
   const sectionPositionUpdates = new Map(writes.sectionPositions.update.map((p) => [pair(p.sectionId, p.layoutId), p]));
   const deletedSectionPositions = new Set(writes.sectionPositions.delete.map((p) => pair(p.sectionId, p.layoutId)));
@@ -85,7 +101,8 @@ export function stateAfterContentWrites(state: BoardState, writes: ContentWrites
   for (const i of writes.items.insert) {
     items.push({ id: i.id, boardId, kind: i.kind, options: asJsonb(i.options), advancedOptions: asJsonb(i.advancedOptions) as Record<string, unknown> });
   }
-  items.sort((a, b) => byBytes(a.id, b.id));
+  // Kept rows keep their order (updates do not change ids): only inserted rows need sorting in.
+  if (writes.items.insert.length > 0) items.sort((a, b) => byBytes(a.id, b.id));
 
   const itemPositionUpdates = new Map(writes.itemPositions.update.map((p) => [pair(p.itemId, p.layoutId), p]));
   const deletedItemPositions = new Set(writes.itemPositions.delete.map((p) => pair(p.itemId, p.layoutId)));
@@ -101,8 +118,8 @@ export function stateAfterContentWrites(state: BoardState, writes: ContentWrites
   const removedBindings = new Set(writes.bindings.delete.map((b) => pair(b.itemId, b.integrationId)));
   const bindings = state.bindings
     .filter((b) => (removedBindings.size === 0 || !removedBindings.has(pair(b.itemId, b.integrationId))) && !deletedItems.has(b.itemId))
-    .concat(writes.bindings.insert)
-    .sort((a, b) => byBytes(a.integrationId, b.integrationId) || byBytes(a.itemId, b.itemId));
+    .concat(writes.bindings.insert);
+  if (writes.bindings.insert.length > 0) bindings.sort((a, b) => byBytes(a.integrationId, b.integrationId) || byBytes(a.itemId, b.itemId));
 
   return {
     ...state,

@@ -1,5 +1,5 @@
 import { badRequest } from '../../core/errors';
-import type { BoardContent } from './types';
+import type { BoardContent, BoardItemInput, BoardSectionInput } from './types';
 
 /** How many ids an error names; the rest are counted, so that a hostile payload cannot make its refusal large. */
 const shownIdCount = 20;
@@ -57,20 +57,43 @@ export function validateContent(content: BoardContent): void {
   if (duplicateSections.length > 0) {
     throw badRequest(`Duplicate section ids in payload: ${listIds(duplicateSections)}`, { sectionIds: duplicateSections });
   }
+  validateItemPositions(content.items, new Set(content.sections.map((section) => section.id)));
+  validateSectionPositions(content.sections);
+  validateItemValues(content.items);
+  for (const section of content.sections) {
+    if (section.kind === 'dynamic') assertStorableJson(section.options, `options of section ${section.id}`);
+  }
+}
 
-  const sectionIds = new Set(content.sections.map((section) => section.id));
-  const unknownItemSections = content.items.flatMap((item) => item.layouts.map((p) => p.sectionId)).filter((id) => !sectionIds.has(id));
+/** Positions of items naming sections outside `sectionIds`, or two positions in one layout: a 400 naming the ids. */
+export function validateItemPositions(items: readonly BoardItemInput[], sectionIds: ReadonlySet<string>): void {
+  const unknownItemSections = items.flatMap((item) => item.layouts.map((p) => p.sectionId)).filter((id) => !sectionIds.has(id));
   if (unknownItemSections.length > 0) {
     throw badRequest(`Item positions reference sections not in the payload: ${listIds(unknownItemSections)}`, {
       sectionIds: [...new Set(unknownItemSections)],
     });
   }
-  const doubledItems = content.items.filter((item) => duplicates(item.layouts.map((p) => p.layoutId)).length > 0).map((i) => i.id);
+  const doubledItems = items.filter((item) => duplicates(item.layouts.map((p) => p.layoutId)).length > 0).map((i) => i.id);
   if (doubledItems.length > 0) {
     throw badRequest(`Items with more than one position in the same layout: ${listIds(doubledItems)}`, { itemIds: doubledItems });
   }
+}
 
-  const dynamicSections = content.sections.flatMap((section) => (section.kind === 'dynamic' ? [section] : []));
+/** Option maps of items nested too deeply to be stored. */
+export function validateItemValues(items: readonly BoardItemInput[]): void {
+  for (const item of items) {
+    assertStorableJson(item.options, `options of item ${item.id}`);
+    assertStorableJson(item.advancedOptions, `advancedOptions of item ${item.id}`);
+  }
+}
+
+/**
+ * Positions of dynamic sections naming parents outside the sections, two positions in one layout, or a dynamic
+ * section inside itself (directly or through others) in any layout: a 400 naming the ids.
+ */
+function validateSectionPositions(sections: readonly BoardSectionInput[]): void {
+  const sectionIds = new Set(sections.map((section) => section.id));
+  const dynamicSections = sections.flatMap((section) => (section.kind === 'dynamic' ? [section] : []));
   const unknownParents = dynamicSections.flatMap((s) => s.layouts.map((p) => p.parentSectionId)).filter((id) => !sectionIds.has(id));
   if (unknownParents.length > 0) {
     throw badRequest(`Dynamic section positions reference parent sections not in the payload: ${listIds(unknownParents)}`, {
@@ -83,7 +106,6 @@ export function validateContent(content: BoardContent): void {
       sectionIds: doubledSections,
     });
   }
-  // A dynamic section must not contain itself, directly or through other dynamic sections, in any layout.
   const parentIn = new Map<string, string>(); // `${layoutId}\n${sectionId}` -> parent
   for (const section of dynamicSections) for (const p of section.layouts) parentIn.set(`${p.layoutId}\n${section.id}`, p.parentSectionId);
   const cyclic = new Set<string>();
@@ -100,12 +122,6 @@ export function validateContent(content: BoardContent): void {
     }
   }
   if (cyclic.size > 0) throw badRequest(`Dynamic sections nested in themselves: ${listIds(cyclic)}`, { sectionIds: [...cyclic] });
-
-  for (const item of content.items) {
-    assertStorableJson(item.options, `options of item ${item.id}`);
-    assertStorableJson(item.advancedOptions, `advancedOptions of item ${item.id}`);
-  }
-  for (const section of dynamicSections) assertStorableJson(section.options, `options of section ${section.id}`);
 }
 
 /** Layout ids referenced by positions in the payload that are not layouts of the board. */
