@@ -7,6 +7,7 @@ import * as appPlacements from './migrations/0004_app_placements';
 import * as boardHistory from './migrations/0005_board_history';
 import * as instanceId from './migrations/0006_instance_id';
 import * as boardChangeNotify from './migrations/0007_board_change_notify';
+import * as historyJson from './migrations/0008_history_json';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -17,6 +18,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0005_board_history': boardHistory,
   '0006_instance_id': instanceId,
   '0007_board_change_notify': boardChangeNotify,
+  '0008_history_json': historyJson,
 };
 
 /** Every migration of this build, in order. */

@@ -1,5 +1,5 @@
 /** Unit tests of the pure read model (src/boards/document/model.ts): no HTTP, no database. */
-import { BoardState, etagOf, ifMatchMatches, ifNoneMatchMatches, serializeState, toBoardDocument } from '../../src/boards/document/model';
+import { BoardState, ifMatchMatches, ifNoneMatchMatches, serializeState, toBoardDocument } from '../../src/boards/document/model';
 
 const rect = { xOffset: 0, yOffset: 0, width: 1, height: 1 };
 
@@ -44,14 +44,18 @@ describe('toBoardDocument', () => {
   });
 
   it('DOC-5: the ETag changes with anything in the document, the caller\'s own state included', () => {
-    const base = etagOf(toBoardDocument(state()));
-    expect(etagOf(toBoardDocument(state()))).toBe(base);
+    const etagOf = (board: BoardState) => serializeState(board).etag;
+    const base = etagOf(state());
+    expect(etagOf(state())).toBe(base);
     const uncollapsed = state();
     uncollapsed.collapsedSectionIds = new Set();
-    expect(etagOf(toBoardDocument(uncollapsed))).not.toBe(base);
+    expect(etagOf(uncollapsed)).not.toBe(base);
     const moved = state();
-    moved.itemLayouts[0].xOffset = 3;
-    expect(etagOf(toBoardDocument(moved))).not.toBe(base);
+    moved.itemLayouts[0] = { ...moved.itemLayouts[0], xOffset: 3 };
+    expect(etagOf(moved)).not.toBe(base);
+    const renamed = state();
+    renamed.board = { ...renamed.board, name: 'other' };
+    expect(etagOf(renamed)).not.toBe(base);
   });
 });
 
@@ -61,7 +65,7 @@ describe('serializeState', () => {
     const serialized = serializeState(state());
     expect(Buffer.concat(serialized.parts).toString()).toBe(JSON.stringify(document));
     expect(serialized.length).toBe(Buffer.byteLength(JSON.stringify(document)));
-    expect(serialized.etag).toBe(etagOf(document));
+    expect(serialized.etag).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     expect(serialized.contentBytes).toBe(Buffer.byteLength(JSON.stringify({ sections: document.sections, items: document.items })));
     expect(serialized.hasCategorySections).toBe(true);
   });
@@ -74,6 +78,27 @@ describe('serializeState', () => {
     const renamed = { ...moved, items: moved.items.map((i) => (i.id === 'i' ? { ...i, options: { x: 2 } } : i)) };
     expect(Buffer.concat(serializeState(renamed).parts).toString()).toBe(JSON.stringify(toBoardDocument(renamed)));
     expect(Buffer.concat(serializeState(moved).parts).toString()).toBe(JSON.stringify(toBoardDocument(moved)));
+  });
+});
+
+describe('the ETag of a large document', () => {
+  /** A board of `count` items (several blocks of item bytes), made of fresh rows each time. */
+  const large = (count: number, movedIndex = -1): BoardState => {
+    const board = state();
+    board.items = Array.from({ length: count }, (_, i) => ({ id: `item-${String(i).padStart(4, '0')}`, boardId: 'b', kind: 'clock', options: { n: i }, advancedOptions: {} }));
+    board.itemLayouts = board.items.map((item, i) => ({ itemId: item.id, layoutId: 'small', sectionId: 'c', ...rect, yOffset: i === movedIndex ? 9999 : i }));
+    return board;
+  };
+
+  it('DOC-5: is the same for the same bytes, whether item bytes were reused or not, and changes with any item', () => {
+    const cached = large(300);
+    const first = serializeState(cached).etag;
+    expect(serializeState(cached).etag).toBe(first);
+    expect(serializeState(large(300)).etag).toBe(first);
+    const seen = new Set([first]);
+    for (const index of [0, 63, 64, 200, 299]) seen.add(serializeState(large(300, index)).etag);
+    seen.add(serializeState(large(299)).etag);
+    expect(seen.size).toBe(7);
   });
 });
 

@@ -34,26 +34,48 @@ export type BoardField = (typeof boardFields)[number];
 
 /**
  * The rows of `b` that are new or differ from the row of `a` under the same key (`put`), and the rows of `a` whose
- * key `b` lacks (`dropped`). Rows that are the same object in both are not looked into, and when every row keeps its
- * index (an update replaces a row in place) no map is built: a small change of a large board costs little.
+ * key `b` lacks (`dropped`). Rows that are the same object in both are not looked into: a write keeps the rows it
+ * does not touch as the same objects in the same order (stateAfter.ts), so the runs of identical rows at both ends
+ * are skipped, and when every remaining row keeps its index (an update replaces a row in place) no map is built.
+ * A small change of a large board costs little.
  */
-export function differingRows<T>(a: readonly T[], b: readonly T[], key: (row: T) => string, same: (x: T, y: T) => boolean): { put: T[]; dropped: T[] } {
-  const put: T[] = [];
-  if (a.length === b.length && a.every((row, i) => row === b[i] || key(row) === key(b[i]))) {
-    a.forEach((row, i) => {
-      if (row !== b[i] && !same(row, b[i])) put.push(b[i]);
-    });
-    return { put, dropped: [] };
+export function differingRows<T>(
+  a: readonly T[],
+  b: readonly T[],
+  key: (row: T) => string,
+  same: (x: T, y: T) => boolean,
+): { put: T[]; dropped: T[]; added: Set<T> } {
+  let start = 0;
+  while (start < a.length && start < b.length && a[start] === b[start]) start++;
+  let endA = a.length;
+  let endB = b.length;
+  while (endA > start && endB > start && a[endA - 1] === b[endB - 1]) {
+    endA--;
+    endB--;
   }
-  const before = new Map(a.map((row) => [key(row), row]));
+  const put: T[] = [];
+  if (endA - start === endB - start) {
+    let inPlace = true;
+    for (let i = start; i < endA && inPlace; i++) inPlace = a[i] === b[i] || key(a[i]) === key(b[i]);
+    if (inPlace) {
+      for (let i = start; i < endA; i++) if (a[i] !== b[i] && !same(a[i], b[i])) put.push(b[i]);
+      return { put, dropped: [], added: new Set() };
+    }
+  }
+  // Rows may have moved anywhere within the middle runs; identical rows outside them are in both.
+  const middleA = a.slice(start, endA);
+  const before = new Map(middleA.map((row) => [key(row), row]));
   const after = new Set<string>();
-  for (const row of b) {
+  const added = new Set<T>();
+  for (let i = start; i < endB; i++) {
+    const row = b[i];
     const k = key(row);
     after.add(k);
     const old = before.get(k);
+    if (old === undefined) added.add(row);
     if (old !== row && (old === undefined || !same(old, row))) put.push(row);
   }
-  return { put, dropped: a.filter((row) => !after.has(key(row))) };
+  return { put, dropped: middleA.filter((row) => !after.has(key(row))), added };
 }
 
 type Rect = { xOffset: number; yOffset: number; width: number; height: number };
@@ -79,15 +101,14 @@ export const rowRules = {
 };
 
 /** Added, removed and updated elements: rows that differ, and elements whose owned rows (positions, bindings) differ. */
-function elementChanges<T extends { id: string }>(before: readonly T[], after: readonly T[], rows: { put: T[]; dropped: T[] }, touched: ReadonlySet<string>): ElementChanges {
-  const existed = new Set(before.map((row) => row.id));
-  const added = rows.put.filter((row) => !existed.has(row.id)).map((row) => row.id);
-  const addedSet = new Set(added);
-  const changed = new Set(rows.put.map((row) => row.id));
+function elementChanges<T extends { id: string }>(after: readonly T[], rows: { put: T[]; dropped: T[]; added: Set<T> }, touched: ReadonlySet<string>): ElementChanges {
+  const added = rows.put.filter((row) => rows.added.has(row)).map((row) => row.id);
+  const changed = new Set(rows.put.filter((row) => !rows.added.has(row)).map((row) => row.id));
+  const addedIds = new Set(added);
   return {
     added,
     removed: rows.dropped.map((row) => row.id),
-    updated: after.filter((row) => !addedSet.has(row.id) && (changed.has(row.id) || touched.has(row.id))).map((row) => row.id),
+    updated: changed.size + touched.size === 0 ? [] : after.filter((row) => !addedIds.has(row.id) && (changed.has(row.id) || touched.has(row.id))).map((row) => row.id),
   };
 }
 
@@ -106,9 +127,9 @@ export function compareStates(before: BoardState, after: BoardState): BoardChang
   const touchedItems = new Set([...owners(diff('itemLayouts'), (p) => p.itemId), ...owners(diff('bindings'), (b) => b.itemId)]);
   const touchedSections = owners(diff('sectionLayouts'), (p) => p.sectionId);
   return {
-    sections: elementChanges(before.sections, after.sections, diff('sections'), touchedSections),
-    items: elementChanges(before.items, after.items, diff('items'), touchedItems),
-    layouts: elementChanges(before.layouts, after.layouts, diff('layouts'), new Set()),
+    sections: elementChanges(after.sections, diff('sections'), touchedSections),
+    items: elementChanges(after.items, diff('items'), touchedItems),
+    layouts: elementChanges(after.layouts, diff('layouts'), new Set()),
     board,
   };
 }

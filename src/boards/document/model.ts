@@ -233,23 +233,29 @@ const itemsKey = Buffer.from(',"items":');
 const blockSize = 64;
 
 /**
- * Joined bytes of consecutive items (with the commas between them), kept with the item bytes they join, by the first
- * of them: reused while the same item bytes follow one another.
+ * Joined bytes of consecutive items (with the commas between them) and their SHA-256, kept with the item bytes they
+ * join, by the first of them: reused while the same item bytes follow one another.
  */
-const blocks = new WeakMap<Buffer, { members: readonly Buffer[]; bytes: Buffer }>();
+interface ItemBlock {
+  members: readonly Buffer[];
+  bytes: Buffer;
+  digest: Buffer;
+}
+const blocks = new WeakMap<Buffer, ItemBlock>();
 
-function itemBlocks(items: readonly Buffer[]): Buffer[] {
-  const out: Buffer[] = [];
+function itemBlocks(items: readonly Buffer[]): ItemBlock[] {
+  const out: ItemBlock[] = [];
   for (let start = 0; start < items.length; start += blockSize) {
     const members = items.slice(start, start + blockSize);
     const kept = blocks.get(members[0]);
     if (kept && sameObjects(kept.members, members)) {
-      out.push(kept.bytes);
+      out.push(kept);
       continue;
     }
     const bytes = Buffer.concat(members.flatMap((member, i) => (i === 0 ? [member] : [comma, member])));
-    blocks.set(members[0], { members, bytes });
-    out.push(bytes);
+    const block = { members, bytes, digest: createHash('sha256').update(bytes).digest() };
+    blocks.set(members[0], block);
+    out.push(block);
   }
   return out;
 }
@@ -258,7 +264,9 @@ function itemBlocks(items: readonly Buffer[]): Buffer[] {
  * The document of `state` serialized: exactly the bytes of JSON.stringify(toBoardDocument(state)), as parts: the
  * head, the sections, blocks of item bytes (each item's bytes reused while its rows are unchanged, each block while
  * its items are, so a write's answer costs little more than its change) and the caller's rows; with its ETag and the
- * size of its sections and items.
+ * size of its sections and items. The ETag hashes the parts with each block of items in by its own SHA-256 (kept
+ * with the block), so that a large document is not hashed whole on every write: still a function of the bytes sent
+ * that changes with any of them (DOC-5).
  */
 export function serializeState(state: BoardState): SerializedDocument {
   const byLayoutOrder = layoutOrderOf(state);
@@ -268,10 +276,11 @@ export function serializeState(state: BoardState): SerializedDocument {
   const itemBlockParts = itemBlocks(items);
   const head = Buffer.from(`${JSON.stringify(documentHead(state)).slice(0, -1)},"sections":`, 'utf8');
   const tail = Buffer.from(`,"userPermissions":${JSON.stringify(state.userPermissions)},"groupPermissions":${JSON.stringify(state.groupPermissions)}}`, 'utf8');
-  const parts = [head, sectionsBytes, itemsKey, openBracket, ...itemBlockParts.flatMap((block, i) => (i === 0 ? [block] : [comma, block])), closeBracket, tail];
+  const parts = [head, sectionsBytes, itemsKey, openBracket, ...itemBlockParts.flatMap((block, i) => (i === 0 ? [block.bytes] : [comma, block.bytes])), closeBracket, tail];
   const length = parts.reduce((sum, part) => sum + part.length, 0);
-  const hash = createHash('sha256');
-  for (const part of parts) hash.update(part);
+  const hash = createHash('sha256').update(head).update(sectionsBytes);
+  for (const block of itemBlockParts) hash.update(block.digest);
+  hash.update(tail);
   return {
     parts,
     length,
@@ -281,15 +290,7 @@ export function serializeState(state: BoardState): SerializedDocument {
   };
 }
 
-/** Strong ETag of the document exactly as this caller receives it (DOC-5). */
-export function etagOf(document: BoardDocument): string {
-  return etagOfSerialized(JSON.stringify(document));
-}
-
-export function etagOfSerialized(json: string | Buffer): string {
-  return etagOfDigest(createHash('sha256').update(json));
-}
-
+/** Strong ETag (DOC-5) from the hash of a document's parts. */
 function etagOfDigest(hash: Hash): string {
   return `"${hash.digest('base64url').slice(0, 27)}"`;
 }
