@@ -1,6 +1,7 @@
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError, badRequest } from '../core/errors';
 import { inexactNumberPath, mayHoldInexactNumber } from './exactNumbers';
+import { noteParsedBody } from './requestInput';
 
 interface ParserError {
   type?: string;
@@ -13,31 +14,68 @@ interface ParserError {
 }
 
 /**
- * express.json for request bodies (JSON and `+json` types, inflating gzip, deflate and br), with every refusal of
- * body-parser and what it reads through (raw-body, zlib) turned into an ApiError of its own 4xx status, and a 400
- * for a number the parsed body would not hold exactly (JSON.parse turns `1e400` into Infinity, later stored as
- * null, and rounds `12345678901234567890`). That needs the number's source text, so the raw text of a body that
- * may hold one (a cheap scan) is kept until the body is parsed.
+ * JSON request bodies (JSON and `+json` types, inflating gzip, deflate and br): read as bytes by express.raw (whose
+ * refusals, and those of what it reads through, raw-body and zlib, become an ApiError of their own 4xx status),
+ * decoded once and parsed here, as express.json would (UTF charsets only, a BOM dropped, any JSON value, an empty
+ * body as `{}`), and refused with a 400 for a number the parsed body would not hold exactly (JSON.parse turns `1e400`
+ * into Infinity, later stored as null, and rounds `12345678901234567890`), which needs the number's source text.
+ * express.json would decode the bytes a second time for that check: a whole-board PUT is a megabyte.
  */
 export function jsonBodyParser(limitBytes: number): RequestHandler {
-  const suspicious = new WeakMap<Request, string>();
-  const parse = express.json({
-    limit: limitBytes,
-    type: ['application/json', 'application/*+json'],
-    strict: false,
-    verify: (req, _res, buf, encoding) => {
-      const text = buf.toString(Buffer.isEncoding(encoding) ? encoding : 'utf8');
-      if (mayHoldInexactNumber(text)) suspicious.set(req as Request, text);
-    },
-  });
+  const read = express.raw({ limit: limitBytes, type: ['application/json', 'application/*+json'] });
   return (req: Request, res: Response, next: NextFunction) => {
-    const done = (error?: unknown) => (error === undefined ? next(inexactNumberRefusal(suspicious.get(req))) : next(bodyRefusal(error, req)));
+    const charset = charsetOf(req);
+    if (!charset.startsWith('utf-') && charset !== 'utf8') return next(new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${charset}": send UTF-8`));
+    const done = (error?: unknown) => {
+      if (error !== undefined) return next(bodyRefusal(error, req));
+      try {
+        req.body = Buffer.isBuffer(req.body) ? parseJsonText(decode(req.body, charset)) : req.body;
+        next();
+      } catch (refusal) {
+        next(refusal);
+      }
+    };
     try {
-      parse(req, res, done);
+      read(req, res, done);
     } catch (error) {
       done(error);
     }
   };
+}
+
+/** The charset parameter of the request's content type, lower-cased; UTF-8 when there is none. */
+function charsetOf(req: Request): string {
+  const match = /;\s*charset\s*=\s*(?:"([^"]*)"|([^;\s]*))/i.exec(req.headers['content-type'] ?? '');
+  return (match?.[1] ?? match?.[2] ?? 'utf-8').toLowerCase() || 'utf-8';
+}
+
+/** The body's text in its UTF charset, without a byte order mark; 415 for a charset that is not one. */
+function decode(bytes: Buffer, charset: string): string {
+  let text: string;
+  if (charset === 'utf-8' || charset === 'utf8') text = bytes.toString('utf8');
+  else {
+    try {
+      text = new TextDecoder(charset).decode(bytes);
+    } catch {
+      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${charset}": send UTF-8`);
+    }
+  }
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+/** The JSON value of a body's text: 400 when it is not JSON or holds a number it would not hold exactly (INPUT-3). */
+export function parseJsonText(text: string): unknown {
+  if (text.length === 0) return {};
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new ApiError('BAD_REQUEST', 'Failed to parse request body: invalid JSON');
+  }
+  const inexact = mayHoldInexactNumber(text) ? inexactNumberRefusal(text) : undefined;
+  if (inexact) throw inexact;
+  noteParsedBody(value, text);
+  return value;
 }
 
 function inexactNumberRefusal(text: string | undefined): ApiError | undefined {

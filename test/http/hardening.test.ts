@@ -98,6 +98,12 @@ describe('request bodies the parser refuses are 4xx, never 500', () => {
     expectError(await post(json, { 'Content-Encoding': 'compress' }), 415, 'UNSUPPORTED_MEDIA_TYPE', 'Unsupported content encoding "compress"');
   });
 
+  it('reads UTF-8 with a byte order mark and UTF-16 bodies, as JSON allows', async () => {
+    expect((await post(`\ufeff${JSON.stringify({ name: unique('bom') })}`, {})).status).toBe(201);
+    const utf16 = Buffer.from(`\ufeff${JSON.stringify({ name: unique('utf16') })}`, 'utf16le');
+    expect((await post(utf16, { 'Content-Type': 'application/json; charset=utf-16le' })).status).toBe(201);
+  });
+
   it('answers 415 for a charset other than UTF-8', async () => {
     expectError(
       await post(json, { 'Content-Type': 'application/json; charset=latin1' }),
