@@ -216,10 +216,37 @@ const itemBytes = new WeakMap<ItemRow, ItemBytes>();
 
 const sameObjects = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((row, i) => row === b[i]);
 
+/** The JSON of an item row's own fields (what does not depend on its positions and bindings), kept with the row. */
+const rowTexts = new WeakMap<ItemRow, { head: string; advancedOptions: string }>();
+
+function rowTextOf(row: ItemRow): { head: string; advancedOptions: string } {
+  let text = rowTexts.get(row);
+  if (!text) {
+    const options = isRecord(row.options) ? row.options : {};
+    text = {
+      head: `{"id":${JSON.stringify(row.id)},"kind":${JSON.stringify(row.kind)},"options":${JSON.stringify(options)}`,
+      advancedOptions: JSON.stringify(normalizeAdvancedOptions(row.advancedOptions)),
+    };
+    rowTexts.set(row, text);
+  }
+  return text;
+}
+
+/** A position as itemDocument writes it; offsets and sizes are integers (int columns, int32 in the contract). */
+const positionText = (p: ItemLayoutRow) =>
+  `{"layoutId":${JSON.stringify(p.layoutId)},"sectionId":${JSON.stringify(p.sectionId)},"xOffset":${p.xOffset},"yOffset":${p.yOffset},"width":${p.width},"height":${p.height}}`;
+
+/**
+ * The bytes of JSON.stringify(itemDocument(...)), written by hand: a layout change re-serializes every item of the
+ * board, and the row's own JSON (options) is reused from the row's earlier serialization.
+ */
 function bytesOfItem(part: { row: ItemRow; positions: ItemLayoutRow[]; bindings: BindingRow[] }): Buffer {
   const kept = itemBytes.get(part.row);
   if (kept && sameObjects(kept.positions, part.positions) && sameObjects(kept.bindings, part.bindings)) return kept.bytes;
-  const bytes = Buffer.from(JSON.stringify(itemDocument(part.row, part.positions, part.bindings)), 'utf8');
+  const row = rowTextOf(part.row);
+  const integrationIds = JSON.stringify(part.bindings.map((binding) => binding.integrationId));
+  const text = `${row.head},"integrationIds":${integrationIds},"advancedOptions":${row.advancedOptions},"layouts":[${part.positions.map(positionText).join(',')}]}`;
+  const bytes = Buffer.from(text, 'utf8');
   itemBytes.set(part.row, { positions: part.positions, bindings: part.bindings, bytes });
   return bytes;
 }
