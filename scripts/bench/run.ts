@@ -1,17 +1,26 @@
 /**
  * npm run bench: seeds boards of 20, 200 and 2,000 items over 3 layouts and measures the board routes with
  * autocannon on loopback, bounded in time. Uses PGlite in a temporary directory, or PostgreSQL when
- * DATABASE_URL is set. Prints one table; nothing here asserts timings (tests never do).
+ * DATABASE_URL is set. Prints one table per part; nothing here asserts timings (tests never do).
  *
  *   npm run bench                       # all sizes, 5 s per measurement
  *   npm run bench -- --seconds 3 --sizes 20,200
- *   npm run bench -- --sizes 200 --ops get,put      # only some operations (get, get-compressed, put, put-moved, patch-item, post-item, layouts)
+ *   npm run bench -- --sizes 10000                  # the largest board the item limit allows (seeded with one PUT of ~6 MiB)
+ *   npm run bench -- --sizes 200 --ops get,put      # only some operations (get, get-latency, get-compressed, rss, put, put-moved,
+ *                                                   # patch-item, post-item, layouts, history, events, startup, suite)
  *   npm run bench -- --rounds 5                     # GET/floor rounds (default 3; the median counts)
+ *   npm run bench -- --ops get-latency              # GET with one connection against the floor: p50 and average ms, and the ratio
+ *   npm run bench -- --ops get,rss                  # the server's RSS (and peak) after the GETs of each size: table "Memory"
  *   npm run bench -- --ops history --sizes 200,2000 # only the cost of history and plans (scripts/bench/history.ts)
  *   npm run bench -- --ops events                   # only the change feed: 1,000 streams on one board (scripts/bench/events.ts)
+ *   npm run bench -- --ops startup                  # first start, restart, restart with a 2,000-item board, always on PGlite
+ *                                                   # (scripts/bench/startup.ts; --rounds runs, the median counts)
+ *   npm run bench -- --ops suite [--suite-args "test/boards"]  # wall time of `npx jest` (scripts/bench/suite-time.ts):
+ *                                                   # minutes on every core, so never in the default operations
  *
  * Every measurement is preceded by an untimed warm-up of the same requests (--warmup seconds, default 1), so
- * that JIT compilation does not count.
+ * that JIT compilation does not count. Operations on the boards (get … layouts, rss) run against one server; history,
+ * events, startup and suite start their own, one after another, once that server has stopped.
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -19,18 +28,23 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { boardLimits } from '../../src/boards/document/limits';
 import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
 import { benchHistory } from './history';
 import { benchEvents } from './events';
+import { benchStartup, printStartup } from './startup';
+import { formatSuite, timeSuite } from './suite-time';
+import { Api, apiClient, seedBoard as seedBoardWith } from './seed';
 
 const { values } = parseArgs({
   options: {
     seconds: { type: 'string', default: '5' },
     sizes: { type: 'string', default: '20,200,2000' },
     connections: { type: 'string', default: '10' },
-    ops: { type: 'string', default: 'get,get-compressed,put,put-moved,patch-item,post-item,layouts,history,events' },
+    ops: { type: 'string', default: 'get,get-latency,get-compressed,rss,put,put-moved,patch-item,post-item,layouts,history,events,startup' },
     warmup: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
+    'suite-args': { type: 'string', default: '' },
   },
 });
 const ops = new Set(values.ops!.split(','));
@@ -41,50 +55,14 @@ const connections = Number(values.connections);
 const rounds = Math.max(1, Number(values.rounds));
 
 const apiKey = `bench${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
+/** The operations that run against the one server of the main table (and its Memory table). */
+const boardOps = ['get', 'get-latency', 'get-compressed', 'rss', 'put', 'put-moved', 'patch-item', 'post-item', 'layouts'];
+
 let base = '';
+let api: Api = () => Promise.reject(new Error('no server yet'));
 
-async function api(method: string, urlPath: string, body?: unknown): Promise<any> {
-  const response = await fetch(base + urlPath, {
-    method,
-    headers: { ApiKey: apiKey, 'Content-Type': 'application/json' },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status} ${text.slice(0, 300)}`);
-  return text ? JSON.parse(text) : undefined;
-}
-
-const layoutsSpec = [
-  { name: 'Base', columnCount: 12, breakpoint: 0 },
-  { name: 'Tablet', columnCount: 6, breakpoint: 768 },
-  { name: 'Phone', columnCount: 3, breakpoint: 1400 },
-];
-
-/** A board of `count` 1x1 clock items packed row by row in its empty section, on 3 layouts. */
-async function seedBoard(name: string, count: number): Promise<any> {
-  const { boardId } = await api('POST', '/api/boards', { name, columnCount: 12, isPublic: false });
-  let board = await api('GET', `/api/boards/${boardId}`);
-  board = await api('PATCH', `/api/boards/${boardId}/layouts`, {
-    layouts: layoutsSpec.map((spec, i) => ({ id: i === 0 ? board.layouts[0].id : `new-${i}`, ...spec })),
-  });
-  const section = board.sections.find((s: any) => s.kind === 'empty');
-  const items = Array.from({ length: count }, (_, i) => ({
-    id: `item-${name}-${i}`,
-    kind: 'clock',
-    options: { showSeconds: i % 2 === 0 },
-    integrationIds: [],
-    advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
-    layouts: board.layouts.map((layout: any) => ({
-      layoutId: layout.id,
-      sectionId: section.id,
-      xOffset: i % layout.columnCount,
-      yOffset: Math.floor(i / layout.columnCount),
-      width: 1,
-      height: 1,
-    })),
-  }));
-  return api('PUT', `/api/boards/${boardId}`, { sections: board.sections, items });
-}
+/** A board of `count` 1x1 clock items packed row by row in its empty section, on 3 layouts (scripts/bench/seed.ts). */
+const seedBoard = (name: string, count: number) => seedBoardWith(api, name, count);
 
 interface Row {
   database: string;
@@ -97,9 +75,31 @@ interface Row {
   note?: string;
 }
 
+interface MemoryRow {
+  figure: string;
+  items: number;
+  rssMiB: number;
+  peakMiB: number;
+  note: string;
+}
+
 function median(values: number[]): number {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)];
+}
+
+/** Two decimals, as a number (for the table's ms columns). */
+const two = (value: number) => Math.round(value * 100) / 100;
+
+/** The process's resident set now and at its peak (VmRSS, VmHWM in MiB), from /proc; null where there is no /proc. */
+function memoryOf(pid: number | undefined): { rssMiB: number; peakMiB: number } | null {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const mib = (field: string) => Math.round(Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]) / 102.4) / 10;
+    return { rssMiB: mib('VmRSS'), peakMiB: mib('VmHWM') };
+  } catch {
+    return null;
+  }
 }
 
 /** Writes are measured one at a time: their figures are latencies, not contention on one board's row lock. */
@@ -115,20 +115,36 @@ function cpuSecondsOf(pid: number | undefined): number | null {
   }
 }
 
-/** Runs the requests; with `pid`, also reports that server's CPU time per answered request (µs). */
-async function cannon(requests: autocannon.Request[], opts: { connections?: number; url?: string; pid?: number; headers?: Record<string, string> } = {}) {
+/**
+ * Runs the requests; with `pid`, also reports that server's CPU time per answered request (µs). With `latencies`,
+ * pushes there the time of every 2xx response of the timed run in ms with its fractions (autocannon's own latency
+ * histogram holds whole milliseconds).
+ */
+async function cannon(
+  requests: autocannon.Request[],
+  opts: { connections?: number; url?: string; pid?: number; headers?: Record<string, string>; latencies?: number[] } = {},
+) {
   const settings = {
     url: opts.url ?? base,
     connections: opts.connections ?? connections,
+    // Above autocannon's 10 s, for the writes of a 10,000-item board; a request still in flight at the end is not counted.
+    timeout: 60,
     headers: { ApiKey: apiKey, 'Content-Type': 'application/json', ...opts.headers },
     requests,
   };
   if (warmupSeconds > 0) await autocannon({ ...settings, duration: warmupSeconds });
   const cpuBefore = cpuSecondsOf(opts.pid);
-  const result = await autocannon({
+  const running = autocannon({
     ...settings,
     duration: seconds,
   });
+  const samples = opts.latencies;
+  if (samples) {
+    (running as unknown as autocannon.Instance).on('response', (_client, statusCode, _bytes, responseTime) => {
+      if (statusCode >= 200 && statusCode < 300) samples.push(responseTime);
+    });
+  }
+  const result = await running;
   const cpuAfter = cpuSecondsOf(opts.pid);
   return {
     cpuMicrosPerRequest: cpuBefore !== null && cpuAfter !== null ? Math.round((1e6 * (cpuAfter - cpuBefore)) / result.requests.total) : null,
@@ -157,11 +173,31 @@ async function timeSteps(count: number, measured: () => Promise<void>, reset: ()
   return { p50: Math.round(samples[Math.floor(samples.length / 2)] * 10) / 10, max: Math.round(samples[samples.length - 1] * 10) / 10 };
 }
 
-async function main(): Promise<void> {
-  const database = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
+/** Sorted-order percentile of samples (NaN when there are none). */
+function percentile(values: number[], p: number): number {
+  if (values.length === 0) return NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
+}
+
+/** One GET at a time (one connection): p50, p99 and average of every response's own time, in ms with fractions. */
+async function latencyRound(url: string, urlPath: string, pid: number | undefined) {
+  const samples: number[] = [];
+  const result = await cannon([{ method: 'GET', path: urlPath }], { url, pid, connections: 1, latencies: samples });
+  return {
+    ...result,
+    p50: percentile(samples, 50),
+    p99: percentile(samples, 99),
+    average: samples.reduce((sum, each) => sum + each, 0) / samples.length,
+  };
+}
+
+/** The board routes against one server: the main table's rows, and the server's memory after the GETs of each size. */
+async function benchBoards(database: string): Promise<{ rows: Row[]; memory: MemoryRow[] }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
+  api = apiClient(base, apiKey);
   const postgres = process.env.DATABASE_URL ? await freshPostgresSchema(process.env.DATABASE_URL, 'bench') : null;
   const server = startNode('src/main.ts', {
     PORT: String(port),
@@ -172,9 +208,12 @@ async function main(): Promise<void> {
     LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn',
   });
   const rows: Row[] = [];
+  const memory: MemoryRow[] = [];
   let floor: ReturnType<typeof startNode> | null = null;
   try {
     await waitFor(`${base}/api/health/ready`);
+    const atReady = ops.has('rss') ? memoryOf(server.pid) : null;
+    if (atReady) memory.push({ figure: 'RSS at ready', items: 0, ...atReady, note: 'nothing seeded yet' });
     const runId = randomBytes(3).toString('hex');
     for (const size of sizes) {
       const board = await seedBoard(`bench-${runId}-${size}`, size);
@@ -184,34 +223,67 @@ async function main(): Promise<void> {
         console.error(`  ${database} ${operation} ${size}: ${JSON.stringify(r)}`);
       };
 
-      if (ops.has('get')) {
-        // GET, and the floor serving the same bytes, measured in alternating rounds so that a slow spell of the
-        // machine weighs on both; the figures are the medians of the rounds.
+      if (ops.has('get') || ops.has('get-latency')) {
+        // The floor: a bare node:http server answering with the same bytes (scripts/bench/floor-server.ts).
         const bodyFile = path.join(dataDir, `board-${size}.json`);
         const bytes = await (await fetch(`${base}/api/boards/${id}`, { headers: { ApiKey: apiKey } })).text();
         writeFileSync(bodyFile, bytes);
         const floorPort = await freePort();
+        const floorUrl = `http://127.0.0.1:${floorPort}`;
         floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
-        await waitFor(`http://127.0.0.1:${floorPort}/`);
-        const ours: Awaited<ReturnType<typeof cannon>>[] = [];
-        const floors: Awaited<ReturnType<typeof cannon>>[] = [];
-        const shares: number[] = [];
-        for (let round = 0; round < rounds; round++) {
-          ours.push(await cannon([{ method: 'GET', path: `/api/boards/${id}` }], { pid: server.pid }));
-          floors.push(await cannon([{ method: 'GET', path: '/' }], { url: `http://127.0.0.1:${floorPort}`, pid: floor.pid }));
-          shares.push(ours[round].reqPerSec / floors[round].reqPerSec);
+        await waitFor(`${floorUrl}/`);
+        const cpu = (results: { cpuMicrosPerRequest: number | null }[]) =>
+          results[0].cpuMicrosPerRequest === null ? '' : `, ${median(results.map((r) => r.cpuMicrosPerRequest!))} µs CPU per request`;
+
+        if (ops.has('get')) {
+          // GET, and the floor serving the same bytes, measured in alternating rounds so that a slow spell of the
+          // machine weighs on both; the figures are the medians of the rounds.
+          const ours: Awaited<ReturnType<typeof cannon>>[] = [];
+          const floors: Awaited<ReturnType<typeof cannon>>[] = [];
+          const shares: number[] = [];
+          for (let round = 0; round < rounds; round++) {
+            ours.push(await cannon([{ method: 'GET', path: `/api/boards/${id}` }], { pid: server.pid }));
+            floors.push(await cannon([{ method: 'GET', path: '/' }], { url: floorUrl, pid: floor.pid }));
+            shares.push(ours[round].reqPerSec / floors[round].reqPerSec);
+          }
+          const middle = median(ours.map((result) => result.reqPerSec));
+          const result = ours.find((r) => r.reqPerSec === middle)!;
+          const share = Math.round(100 * median(shares));
+          add('GET board', {
+            ...result,
+            errors: ours.reduce((sum, r) => sum + r.errors, 0),
+            note: `${share}% of floor (median of ${rounds} rounds${cpu(ours)}; floor ${median(floors.map((r) => r.reqPerSec))} req/s${cpu(floors)}, ${bytes.length} bytes)`,
+          });
+        }
+
+        if (ops.has('get-latency')) {
+          // The same GET one at a time (one connection): what a single client waits, against the floor's wait for the
+          // same bytes, in alternating rounds; p50 of the rounds' p50s, and the median of the rounds' ratios.
+          const ours: Awaited<ReturnType<typeof latencyRound>>[] = [];
+          const floors: Awaited<ReturnType<typeof latencyRound>>[] = [];
+          const ratios: number[] = [];
+          for (let round = 0; round < rounds; round++) {
+            ours.push(await latencyRound(base, `/api/boards/${id}`, server.pid));
+            floors.push(await latencyRound(floorUrl, '/', floor.pid));
+            ratios.push(ours[round].p50 / floors[round].p50);
+          }
+          const middle = ours.find((r) => r.p50 === median(ours.map((each) => each.p50)))!;
+          const floorP50 = median(floors.map((r) => r.p50));
+          const ms = (value: number) => value.toFixed(2);
+          const cpuNote = ours[0].cpuMicrosPerRequest === null || floors[0].cpuMicrosPerRequest === null ? '' :
+            `; CPU per request ${median(ours.map((r) => r.cpuMicrosPerRequest!))} µs vs floor ${median(floors.map((r) => r.cpuMicrosPerRequest!))} µs`;
+          add('GET board, 1 connection', {
+            reqPerSec: middle.reqPerSec,
+            p50: two(middle.p50),
+            p99: two(middle.p99),
+            errors: ours.reduce((sum, r) => sum + r.errors, 0),
+            note:
+              `p50 ${ms(middle.p50)} ms vs floor ${ms(floorP50)} ms: ${median(ratios).toFixed(1)}x the floor's (median of ${rounds} rounds; ` +
+              `average ${ms(median(ours.map((r) => r.average)))} ms vs floor ${ms(median(floors.map((r) => r.average)))} ms${cpuNote}; ${bytes.length} bytes)`,
+          });
         }
         await stopProcess(floor);
         floor = null;
-        const middle = median(ours.map((result) => result.reqPerSec));
-        const result = ours.find((r) => r.reqPerSec === middle)!;
-        const share = Math.round(100 * median(shares));
-        const cpu = (results: typeof ours) => (results[0].cpuMicrosPerRequest === null ? '' : `, ${median(results.map((r) => r.cpuMicrosPerRequest!))} µs CPU per request`);
-        add('GET board', {
-          ...result,
-          errors: ours.reduce((sum, r) => sum + r.errors, 0),
-          note: `${share}% of floor (median of ${rounds} rounds${cpu(ours)}; floor ${median(floors.map((r) => r.reqPerSec))} req/s${cpu(floors)}, ${bytes.length} bytes)`,
-        });
       }
 
       if (ops.has('get-compressed')) {
@@ -244,6 +316,13 @@ async function main(): Promise<void> {
         add('GET board br, first after a write', { reqPerSec: 0, p50: p50(firstAfterWrite), p99: Math.round(Math.max(...firstAfterWrite) * 10) / 10, errors: 0, note: `sequential, 5 writes; the next GET takes ${p50(cached)} ms (p99 column is the max)` });
       }
 
+      if (ops.has('rss')) {
+        // The server process's memory once this board has been seeded and read (with a cached document).
+        const gets = ['get', 'get-latency', 'get-compressed'].filter((op) => ops.has(op));
+        const now = memoryOf(server.pid);
+        if (now) memory.push({ figure: 'RSS after GETs', items: size, ...now, note: gets.length ? `after seeding and ${gets.join(', ')}` : 'after seeding only (no GET operation in --ops)' });
+      }
+
       // PUT unchanged (no expectedVersion: concurrent writers all win).
       const current = await api('GET', `/api/boards/${id}`);
       const unchanged = JSON.stringify({ sections: current.sections, items: current.items });
@@ -267,10 +346,18 @@ async function main(): Promise<void> {
         { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(item.layouts[0].yOffset) },
       ], sequential));
 
-      // POST items on a board of the same size (it grows during the run).
+      // POST items on a board of the same size (it grows during the run). Near the item limit (10,000) the board
+      // starts smaller, so that the run ends below the limit: 5 untimed POSTs tell how many the run will add.
       if (ops.has('post-item')) {
-        const postBoard = await seedBoard(`bench-${runId}-${size}-post`, size);
-        add('POST item', await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify({ boardId: postBoard.id, kind: 'clock' }) }], sequential));
+        const postBoard = await seedBoard(`bench-${runId}-${size}-post`, Math.min(size, boardLimits.items - 5));
+        const postBody = { boardId: postBoard.id, kind: 'clock' };
+        const probeStarted = performance.now();
+        for (let i = 0; i < 5; i++) await api('POST', '/api/boards/items', postBody);
+        const expected = Math.ceil((1.5 * 1000 * (warmupSeconds + seconds)) / ((performance.now() - probeStarted) / 5)) + 10;
+        const atStart = Math.max(0, Math.min(postBoard.items.length + 5, boardLimits.items - expected));
+        if (atStart < postBoard.items.length + 5) await api('PUT', `/api/boards/${postBoard.id}`, { sections: postBoard.sections, items: postBoard.items.slice(0, atStart) });
+        const result = await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify(postBody) }], sequential);
+        add('POST item', atStart < size ? { ...result, note: `the board had ${atStart} items at start, not ${size}: the run adds about ${expected - 10} and a board holds at most ${boardLimits.items}` } : result);
       }
 
       // PATCH layouts adding a fourth layout (then removing it again, untimed).
@@ -290,12 +377,24 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
     await postgres?.drop();
   }
+  return { rows, memory };
+}
 
-  console.log(`\nTessera benchmark: ${database}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${seconds} s per measurement; GET with ${connections} connections, writes one at a time\n`);
-  console.log('| database | operation | items | req/s | p50 ms | p99 ms | errors | note |');
-  console.log('|---|---|---:|---:|---:|---:|---:|---|');
-  for (const r of rows) {
-    console.log(`| ${r.database} | ${r.operation} | ${r.items} | ${r.reqPerSec || '–'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.note ?? ''} |`);
+async function main(): Promise<void> {
+  const database = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
+  if (boardOps.some((op) => ops.has(op))) {
+    const { rows, memory } = await benchBoards(database);
+    console.log(`\nTessera benchmark: ${database}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${seconds} s per measurement; GET with ${connections} connections (and with 1 for "GET board, 1 connection"), writes one at a time\n`);
+    console.log('| database | operation | items | req/s | p50 ms | p99 ms | errors | note |');
+    console.log('|---|---|---:|---:|---:|---:|---:|---|');
+    for (const r of rows) {
+      console.log(`| ${r.database} | ${r.operation} | ${r.items} | ${r.reqPerSec || '–'} | ${r.p50} | ${r.p99} | ${r.errors} | ${r.note ?? ''} |`);
+    }
+    if (memory.length > 0) {
+      console.log(`\nMemory: the server process (${database === 'pglite' ? 'with the embedded PGlite database in it' : 'the database runs elsewhere'}), from /proc/<pid>/status; each size's boards stay on the server\n`);
+      console.log('| figure | items | RSS MiB | peak RSS MiB | note |\n|---|---:|---:|---:|---|');
+      for (const m of memory) console.log(`| ${m.figure} | ${m.items} | ${m.rssMiB} | ${m.peakMiB} | ${m.note} |`);
+    }
   }
   if (ops.has('history') && sizes.some((size) => size >= 200)) {
     // The cost of history and plans, side by side in one run (issue 15): two in-process servers, with and without.
@@ -309,6 +408,14 @@ async function main(): Promise<void> {
     console.log(`\nChange feed: ${database}\n`);
     console.log('| figure | value | note |\n|---|---|---|');
     for (const row of eventRows) console.log(`| ${row.figure} | ${row.value} | ${row.note} |`);
+  }
+  if (ops.has('startup')) {
+    // `npm start` on the embedded database, even when DATABASE_URL is set: --rounds runs, medians.
+    printStartup(await benchStartup({ runs: rounds, items: 2000 }));
+  }
+  if (ops.has('suite')) {
+    const result = await timeSuite(values['suite-args']!.split(/\s+/).filter(Boolean));
+    console.log(`\nTest suite\n\n${formatSuite(result)}`);
   }
 }
 

@@ -1,0 +1,53 @@
+/**
+ * The benchmark's board over HTTP: `count` 1x1 clock items packed row by row in the board's empty section, on 3
+ * layouts, written with one PUT (up to the item limit, 10,000; such a body is about 6 MiB, under the default
+ * BODY_LIMIT of 10 MiB). Used by scripts/bench/run.ts and scripts/bench/startup.ts.
+ */
+
+export type Api = (method: string, urlPath: string, body?: unknown) => Promise<any>;
+
+/** JSON calls against `base` with the API key; throws on any status but 2xx. */
+export function apiClient(base: string, apiKey: string): Api {
+  return async (method, urlPath, body) => {
+    const response = await fetch(base + urlPath, {
+      method,
+      headers: { ApiKey: apiKey, 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    const text = await response.text();
+    if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status} ${text.slice(0, 300)}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+}
+
+export const layoutsSpec = [
+  { name: 'Base', columnCount: 12, breakpoint: 0 },
+  { name: 'Tablet', columnCount: 6, breakpoint: 768 },
+  { name: 'Phone', columnCount: 3, breakpoint: 1400 },
+];
+
+/** A board of `count` 1x1 clock items packed row by row in its empty section, on 3 layouts; returns the PUT's document. */
+export async function seedBoard(api: Api, name: string, count: number): Promise<any> {
+  const { boardId } = await api('POST', '/api/boards', { name, columnCount: 12, isPublic: false });
+  let board = await api('GET', `/api/boards/${boardId}`);
+  board = await api('PATCH', `/api/boards/${boardId}/layouts`, {
+    layouts: layoutsSpec.map((spec, i) => ({ id: i === 0 ? board.layouts[0].id : `new-${i}`, ...spec })),
+  });
+  const section = board.sections.find((s: any) => s.kind === 'empty');
+  const items = Array.from({ length: count }, (_, i) => ({
+    id: `item-${name}-${i}`,
+    kind: 'clock',
+    options: { showSeconds: i % 2 === 0 },
+    integrationIds: [],
+    advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
+    layouts: board.layouts.map((layout: any) => ({
+      layoutId: layout.id,
+      sectionId: section.id,
+      xOffset: i % layout.columnCount,
+      yOffset: Math.floor(i / layout.columnCount),
+      width: 1,
+      height: 1,
+    })),
+  }));
+  return api('PUT', `/api/boards/${boardId}`, { sections: board.sections, items });
+}
