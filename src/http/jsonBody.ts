@@ -1,3 +1,4 @@
+import { isAscii } from 'node:buffer';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError, badRequest } from '../core/errors';
 import { inexactNumberPath, mayHoldInexactNumber } from './exactNumbers';
@@ -52,7 +53,8 @@ function charsetOf(req: Request): string {
 /** The body's text in its UTF charset, without a byte order mark; 415 for a charset that is not one. */
 function decode(bytes: Buffer, charset: string): string {
   let text: string;
-  if (charset === 'utf-8' || charset === 'utf8') text = bytes.toString('utf8');
+  // ASCII (most JSON) decodes as latin1, a plain copy, several times faster than UTF-8's checks.
+  if (charset === 'utf-8' || charset === 'utf8') text = isAscii(bytes) ? bytes.toString('latin1') : bytes.toString('utf8');
   else {
     try {
       text = new TextDecoder(charset).decode(bytes);

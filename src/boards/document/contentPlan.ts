@@ -279,13 +279,13 @@ function planElements(state: BoardState, content: BoardContent, owners: Readonly
         writes.itemPositions.update.push({ itemId: item.id, ...p });
       }
     });
+    const bound = storedBindings.get(item.id);
+    if (item.integrationIds.length === 0 && bound === undefined) return;
     const sent = new Set(item.integrationIds);
     for (const integrationId of sent) {
-      if (!(storedBindings.get(item.id) ?? []).some((binding) => binding.integrationId === integrationId)) {
-        writes.bindings.insert.push({ itemId: item.id, integrationId });
-      }
+      if (!(bound ?? []).some((binding) => binding.integrationId === integrationId)) writes.bindings.insert.push({ itemId: item.id, integrationId });
     }
-    for (const binding of storedBindings.get(item.id) ?? []) {
+    for (const binding of bound ?? []) {
       if (!sent.has(binding.integrationId)) writes.bindings.delete.push(binding);
     }
   });

@@ -67,13 +67,23 @@ export function validateContent(content: BoardContent): void {
 
 /** Positions of items naming sections outside `sectionIds`, or two positions in one layout: a 400 naming the ids. */
 export function validateItemPositions(items: readonly BoardItemInput[], sectionIds: ReadonlySet<string>): void {
-  const unknownItemSections = items.flatMap((item) => item.layouts.map((p) => p.sectionId)).filter((id) => !sectionIds.has(id));
+  // Plain loops: a whole-board PUT holds thousands of positions, and an item has a position per layout (a few).
+  const unknownItemSections: string[] = [];
+  const doubledItems: string[] = [];
+  for (const item of items) {
+    const positions = item.layouts;
+    let doubled = false;
+    for (let i = 0; i < positions.length; i++) {
+      if (!sectionIds.has(positions[i].sectionId)) unknownItemSections.push(positions[i].sectionId);
+      for (let j = 0; j < i && !doubled; j++) doubled = positions[j].layoutId === positions[i].layoutId;
+    }
+    if (doubled) doubledItems.push(item.id);
+  }
   if (unknownItemSections.length > 0) {
     throw badRequest(`Item positions reference sections not in the payload: ${listIds(unknownItemSections)}`, {
       sectionIds: [...new Set(unknownItemSections)],
     });
   }
-  const doubledItems = items.filter((item) => duplicates(item.layouts.map((p) => p.layoutId)).length > 0).map((i) => i.id);
   if (doubledItems.length > 0) {
     throw badRequest(`Items with more than one position in the same layout: ${listIds(doubledItems)}`, { itemIds: doubledItems });
   }
@@ -126,9 +136,10 @@ function validateSectionPositions(sections: readonly BoardSectionInput[]): void 
 
 /** Layout ids referenced by positions in the payload that are not layouts of the board. */
 export function unknownLayoutIds(content: BoardContent, boardLayoutIds: ReadonlySet<string>): string[] {
-  const referenced = [
-    ...content.items.flatMap((item) => item.layouts.map((p) => p.layoutId)),
-    ...content.sections.flatMap((section) => (section.kind === 'dynamic' ? section.layouts.map((p) => p.layoutId) : [])),
-  ];
-  return [...new Set(referenced.filter((id) => !boardLayoutIds.has(id)))];
+  const unknown = new Set<string>();
+  for (const item of content.items) for (const p of item.layouts) if (!boardLayoutIds.has(p.layoutId)) unknown.add(p.layoutId);
+  for (const section of content.sections) {
+    if (section.kind === 'dynamic') for (const p of section.layouts) if (!boardLayoutIds.has(p.layoutId)) unknown.add(p.layoutId);
+  }
+  return [...unknown];
 }
