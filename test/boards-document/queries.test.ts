@@ -99,3 +99,44 @@ it('GET and PUT send the same number of queries for a small and a large board', 
   expect(getSmall).toBeLessThanOrEqual(15);
   expect(putSmall).toBeLessThanOrEqual(45);
 });
+
+it('the granular, layout, plan, history and export routes send the same number of queries for a small and a large board', async () => {
+  const integrations = [await createIntegration(server), await createIntegration(server), await createIntegration(server), await createIntegration(server)];
+  const small = await buildBoard(3, integrations);
+  const large = await buildBoard(240, integrations);
+  type Route = [name: string, status: number, request: (boardId: string, doc: any, revision: number) => ReturnType<typeof server.call>];
+  const routes: Route[] = [
+    ['PATCH item', 200, (id, doc) => server.call('PATCH', `/api/boards/${id}/items/${doc.items[0].id}`, { body: { options: { patched: true } } })],
+    ['DELETE item', 200, (id, doc) => server.call('DELETE', `/api/boards/${id}/items/${doc.items[1].id}`)],
+    ['POST items', 201, (id) => server.call('POST', '/api/boards/items', { body: { boardId: id, kind: 'clock' } })],
+    ['POST section', 201, (id) => server.call('POST', `/api/boards/${id}/sections`, { body: emptySection(`${id}-added`, 50) })],
+    ['PATCH section', 200, (id) => server.call('PATCH', `/api/boards/${id}/sections/${id}-added`, { body: emptySection(`${id}-added`, 51) })],
+    ['DELETE section', 200, (id) => server.call('DELETE', `/api/boards/${id}/sections/${id}-added`)],
+    [
+      'PATCH layouts',
+      200,
+      (id, doc) => server.call('PATCH', `/api/boards/${id}/layouts`, { body: { layouts: doc.layouts.map((l: any, n: number) => ({ ...l, columnCount: n === 0 ? 10 : l.columnCount })) } }),
+    ],
+    ['POST plan', 200, (id, doc) => server.call('POST', `/api/boards/${id}/plan`, { body: { sections: doc.sections, items: doc.items } })],
+    ['GET history', 200, (id) => server.call('GET', `/api/boards/${id}/history`)],
+    ['GET revision', 200, (id, _doc, revision) => server.call('GET', `/api/boards/${id}/history/${revision}`)],
+    ['GET diff', 200, (id, _doc, revision) => server.call('GET', `/api/boards/${id}/diff?from=${revision}`)],
+    ['GET export', 200, (id) => server.call('GET', `/api/boards/${id}/export`)],
+  ];
+  const counts: Record<string, [number, number]> = {};
+  for (const [name, status, request] of routes) {
+    const measured: number[] = [];
+    for (const { board } of [small, large]) {
+      const { doc } = await readContent(server, board.boardId);
+      const [newest] = expectOk(await server.call('GET', `/api/boards/${board.boardId}/history`)).entries;
+      let result: any;
+      measured.push(await countQueries(async () => {
+        result = await request(board.boardId, doc, newest.revision - 1);
+      }));
+      expectOk(result, status);
+    }
+    counts[name] = [measured[0], measured[1]];
+  }
+  // One comparison, so that a failure names every route whose count grew with the board.
+  expect(Object.fromEntries(Object.entries(counts).filter(([, [smallCount, largeCount]]) => smallCount !== largeCount))).toEqual({});
+});
