@@ -87,11 +87,8 @@ export function cacheWrittenDocument(cache: BoardDocumentCache, state: BoardStat
   cache.set(documentCacheKey(state, principal, entry.hasCategorySections), state.board.id, state.board.revision, entry);
 }
 
-/**
- * The document's UTF-8 bytes and ETag as the cache keeps them (model.ts serializeState), joined into one buffer: a
- * cached document is sent many times, each time as one chunk instead of a dozen parts.
- */
+/** The document's UTF-8 bytes and ETag as the cache keeps them (model.ts serializeState). */
 export function serializeDocument(state: BoardState): CachedDocument {
   const { parts, length, etag, hasCategorySections } = serializeState(state);
-  return { parts: [Buffer.concat(parts, length)], length, etag, hasCategorySections };
+  return { parts, length, etag, hasCategorySections };
 }
