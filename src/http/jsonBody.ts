@@ -26,7 +26,7 @@ export function jsonBodyParser(limitBytes: number): RequestHandler {
   const read = express.raw({ limit: limitBytes, type: ['application/json', 'application/*+json'] });
   return (req: Request, res: Response, next: NextFunction) => {
     const charset = charsetOf(req);
-    if (!charset.startsWith('utf-') && charset !== 'utf8') return next(new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${charset}": send UTF-8`));
+    if (!charset.startsWith('utf-') && charset !== 'utf8') return next(unsupportedCharset(charset));
     const done = (error?: unknown) => {
       if (error !== undefined) return next(bodyRefusal(error, req));
       try {
@@ -50,6 +50,8 @@ function charsetOf(req: Request): string {
   return (match?.[1] ?? match?.[2] ?? 'utf-8').toLowerCase() || 'utf-8';
 }
 
+const unsupportedCharset = (charset: string) => new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${charset}": send UTF-8`);
+
 /** The body's text in its UTF charset, without a byte order mark; 415 for a charset that is not one. */
 function decode(bytes: Buffer, charset: string): string {
   let text: string;
@@ -59,14 +61,14 @@ function decode(bytes: Buffer, charset: string): string {
     try {
       text = new TextDecoder(charset).decode(bytes);
     } catch {
-      throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported charset "${charset}": send UTF-8`);
+      throw unsupportedCharset(charset);
     }
   }
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
 /** The JSON value of a body's text: 400 when it is not JSON or holds a number it would not hold exactly (INPUT-3). */
-export function parseJsonText(text: string): unknown {
+function parseJsonText(text: string): unknown {
   if (text.length === 0) return {};
   let value: unknown;
   try {
@@ -80,8 +82,8 @@ export function parseJsonText(text: string): unknown {
   return value;
 }
 
-function inexactNumberRefusal(text: string | undefined): ApiError | undefined {
-  const path = text === undefined ? null : inexactNumberPath(text);
+function inexactNumberRefusal(text: string): ApiError | undefined {
+  const path = inexactNumberPath(text);
   if (path === null) return undefined;
   return badRequest(`Invalid number${path ? ` at ${path}` : ''}: it cannot be stored exactly (out of range or too precise)`, { path });
 }

@@ -45,6 +45,7 @@ export function differingRows<T>(
   key: (row: T) => string,
   same: (x: T, y: T) => boolean,
 ): { put: T[]; dropped: T[]; added: Set<T> } {
+  // `added`: the rows of `b` whose key `a` lacks (all of them are in `put` too), in `b`'s order.
   let start = 0;
   while (start < a.length && start < b.length && a[start] === b[start]) start++;
   let endA = a.length;
@@ -102,13 +103,11 @@ export const rowRules = {
 
 /** Added, removed and updated elements: rows that differ, and elements whose owned rows (positions, bindings) differ. */
 function elementChanges<T extends { id: string }>(after: readonly T[], rows: { put: T[]; dropped: T[]; added: Set<T> }, touched: ReadonlySet<string>): ElementChanges {
-  const added = rows.put.filter((row) => rows.added.has(row)).map((row) => row.id);
   const changed = new Set(rows.put.filter((row) => !rows.added.has(row)).map((row) => row.id));
-  const addedIds = new Set(added);
   return {
-    added,
+    added: [...rows.added].map((row) => row.id),
     removed: rows.dropped.map((row) => row.id),
-    updated: changed.size + touched.size === 0 ? [] : after.filter((row) => !addedIds.has(row.id) && (changed.has(row.id) || touched.has(row.id))).map((row) => row.id),
+    updated: changed.size + touched.size === 0 ? [] : after.filter((row) => !rows.added.has(row) && (changed.has(row.id) || touched.has(row.id))).map((row) => row.id),
   };
 }
 

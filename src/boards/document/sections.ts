@@ -1,6 +1,5 @@
 import type { Knex } from 'knex';
 import { badRequest, conflict, notFound } from '../../core/errors';
-import type { ContentChange } from './contentPlan';
 import { BoardState, readableItems, sectionDocumentsOf } from './model';
 import { BoardWrite, changeBoardContent, DocumentResult } from './save';
 import type { BoardSection, BoardSectionInput } from './types';
@@ -13,12 +12,11 @@ function assertSectionOnBoard(sections: readonly BoardSection[], sectionId: stri
 }
 
 /**
- * The change of one section, after the checks a PUT of the board's sections with it would make (sections are few;
+ * The checks a PUT of the board's sections as they would stand after the change makes of them (sections are few;
  * items are not looked at: their positions name sections that stay).
  */
-function sectionChange(sections: BoardSectionInput[], change: ContentChange): ContentChange {
+function validateSectionsAfter(sections: BoardSectionInput[]): void {
   validateContent({ sections, items: [] });
-  return change;
 }
 
 /** POST /api/boards/{id}/sections (SECT-1): 409 `Section already exists on this board` for an id already on the board. */
@@ -26,7 +24,8 @@ export async function addBoardSection(db: Knex, change: SectionChange & { sectio
   return changeBoardContent(db, change, (state) => {
     const sections = sectionDocumentsOf(state);
     if (sections.some((section) => section.id === change.section.id)) throw conflict('Section already exists on this board');
-    return sectionChange([...sections, change.section], { sections: [change.section] });
+    validateSectionsAfter([...sections, change.section]);
+    return { sections: [change.section] };
   });
 }
 
@@ -36,10 +35,8 @@ export async function updateBoardSection(db: Knex, change: SectionChange & { sec
   return changeBoardContent(db, change, (state) => {
     const sections = sectionDocumentsOf(state);
     assertSectionOnBoard(sections, change.sectionId);
-    return sectionChange(
-      sections.map((section) => (section.id === change.sectionId ? change.section : section)),
-      { sections: [change.section] },
-    );
+    validateSectionsAfter(sections.map((section) => (section.id === change.sectionId ? change.section : section)));
+    return { sections: [change.section] };
   });
 }
 
