@@ -210,6 +210,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
   const rows: Row[] = [];
   const memory: MemoryRow[] = [];
   let floor: ReturnType<typeof startNode> | null = null;
+  let queryFloor: ReturnType<typeof startNode> | null = null;
   try {
     await waitFor(`${base}/api/health/ready`);
     const atReady = ops.has('rss') ? memoryOf(server.pid) : null;
@@ -232,6 +233,15 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         const floorUrl = `http://127.0.0.1:${floorPort}`;
         floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
         await waitFor(`${floorUrl}/`);
+        // The same floor making one database round trip per request (the least the per-request cache check costs).
+        const queryFloorPort = await freePort();
+        const queryFloorUrl = `http://127.0.0.1:${queryFloorPort}`;
+        queryFloor = startNode('scripts/bench/floor-server.ts', {
+          PORT: String(queryFloorPort),
+          FLOOR_BODY_FILE: bodyFile,
+          ...(postgres ? { FLOOR_QUERY: 'postgres', DATABASE_URL: postgres.url } : { FLOOR_QUERY: 'pglite' }),
+        });
+        await waitFor(`${queryFloorUrl}/`);
         const cpu = (results: { cpuMicrosPerRequest: number | null }[]) =>
           results[0].cpuMicrosPerRequest === null ? '' : `, ${median(results.map((r) => r.cpuMicrosPerRequest!))} µs CPU per request`;
 
@@ -240,11 +250,15 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
           // machine weighs on both; the figures are the medians of the rounds.
           const ours: Awaited<ReturnType<typeof cannon>>[] = [];
           const floors: Awaited<ReturnType<typeof cannon>>[] = [];
+          const queryFloors: Awaited<ReturnType<typeof cannon>>[] = [];
           const shares: number[] = [];
+          const queryFloorShares: number[] = [];
           for (let round = 0; round < rounds; round++) {
             ours.push(await cannon([{ method: 'GET', path: `/api/boards/${id}` }], { pid: server.pid }));
             floors.push(await cannon([{ method: 'GET', path: '/' }], { url: floorUrl, pid: floor.pid }));
+            queryFloors.push(await cannon([{ method: 'GET', path: '/' }], { url: queryFloorUrl, pid: queryFloor.pid }));
             shares.push(ours[round].reqPerSec / floors[round].reqPerSec);
+            queryFloorShares.push(queryFloors[round].reqPerSec / floors[round].reqPerSec);
           }
           const middle = median(ours.map((result) => result.reqPerSec));
           const result = ours.find((r) => r.reqPerSec === middle)!;
@@ -252,7 +266,10 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
           add('GET board', {
             ...result,
             errors: ours.reduce((sum, r) => sum + r.errors, 0),
-            note: `${share}% of floor (median of ${rounds} rounds${cpu(ours)}; floor ${median(floors.map((r) => r.reqPerSec))} req/s${cpu(floors)}, ${bytes.length} bytes)`,
+            note:
+              `${share}% of floor (median of ${rounds} rounds${cpu(ours)}; floor ${median(floors.map((r) => r.reqPerSec))} req/s${cpu(floors)}, ` +
+              `floor with one ${postgres ? 'PostgreSQL' : 'PGlite'} query per request ${median(queryFloors.map((r) => r.reqPerSec))} req/s = ` +
+              `${Math.round(100 * median(queryFloorShares))}% of floor${cpu(queryFloors)}; ${bytes.length} bytes)`,
           });
         }
 
@@ -284,6 +301,8 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         }
         await stopProcess(floor);
         floor = null;
+        await stopProcess(queryFloor);
+        queryFloor = null;
       }
 
       if (ops.has('get-compressed')) {
@@ -373,6 +392,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
     }
   } finally {
     if (floor) await stopProcess(floor);
+    if (queryFloor) await stopProcess(queryFloor);
     await stopProcess(server);
     rmSync(dataDir, { recursive: true, force: true });
     await postgres?.drop();
