@@ -1,6 +1,7 @@
 /**
  * The floor: a bare node:http server answering GET with fixed board bytes, the most any JSON API on this
- * machine could do for the same response. The benchmark reports Tessera's GET throughput as a share of it.
+ * machine could do for the same response. The benchmark reports Tessera's GET throughput as a share of it. A PUT is
+ * read whole and parsed as JSON before the same answer: the floor of a whole-board save of that size.
  *
  * With FLOOR_QUERY set, the floor also makes one database round trip per request before answering, the least a
  * server that checks its cache against the database on every request must do (the brief's rule for scaling out):
@@ -36,7 +37,17 @@ async function main() {
     res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8', 'Content-Length': body.length, ETag: '"floor"' });
     res.end(body);
   };
-  const server = http.createServer((_req, res) => {
+  const server = http.createServer((req, res) => {
+    // A write's floor: read the whole body and parse it as JSON, then answer the document.
+    if (req.method === 'PUT') {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => {
+        JSON.parse(Buffer.concat(chunks).toString('utf8'));
+        answer(res);
+      });
+      return;
+    }
     if (!query) return answer(res);
     query().then(
       () => answer(res),

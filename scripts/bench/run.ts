@@ -345,7 +345,30 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
       // PUT unchanged (no expectedVersion: concurrent writers all win).
       const current = await api('GET', `/api/boards/${id}`);
       const unchanged = JSON.stringify({ sections: current.sections, items: current.items });
-      if (ops.has('put')) add('PUT unchanged', await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }], sequential));
+      if (ops.has('put')) {
+        // Against the floor of a save of this size (floor-server.ts: read the body, JSON.parse, answer the document),
+        // in alternating rounds; p50 of the rounds' p50s.
+        const bodyFile = path.join(dataDir, `board-${size}.json`);
+        writeFileSync(bodyFile, JSON.stringify(current));
+        const floorPort = await freePort();
+        const floorUrl = `http://127.0.0.1:${floorPort}`;
+        floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
+        await waitFor(`${floorUrl}/`);
+        const ours: Awaited<ReturnType<typeof cannon>>[] = [];
+        const floors: Awaited<ReturnType<typeof cannon>>[] = [];
+        for (let round = 0; round < rounds; round++) {
+          ours.push(await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }], sequential));
+          floors.push(await cannon([{ method: 'PUT', path: '/', body: unchanged }], { ...sequential, url: floorUrl }));
+        }
+        await stopProcess(floor);
+        floor = null;
+        const middle = ours.find((r) => r.p50 === median(ours.map((each) => each.p50)))!;
+        add('PUT unchanged', {
+          ...middle,
+          errors: ours.reduce((sum, r) => sum + r.errors, 0),
+          note: `median of ${rounds} rounds; floor (read and parse the body, answer the document) p50 ${median(floors.map((r) => r.p50))} ms`,
+        });
+      }
 
       // PUT with 10% of the items moved (alternating between two placements).
       const moved = current.items.map((item: any, i: number) =>
