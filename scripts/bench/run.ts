@@ -216,11 +216,15 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
     const atReady = ops.has('rss') ? memoryOf(server.pid) : null;
     if (atReady) memory.push({ figure: 'RSS at ready', items: 0, ...atReady, note: 'nothing seeded yet' });
     const runId = randomBytes(3).toString('hex');
+    // Writes one at a time, with the server's CPU time per request (less disturbed than latency by the machine's drift).
+    const writes = { ...sequential, pid: server.pid };
     for (const size of sizes) {
       const board = await seedBoard(`bench-${runId}-${size}`, size);
       const id = board.id;
       const add = (operation: string, r: Omit<Row, 'database' | 'operation' | 'items'>) => {
-        rows.push({ database, operation, items: size, ...r });
+        const cpu = (r as { cpuMicrosPerRequest?: number | null }).cpuMicrosPerRequest;
+        const note = typeof cpu === 'number' && !r.note?.includes('CPU') ? [r.note, `server CPU ${cpu} µs per request`].filter(Boolean).join('; ') : r.note;
+        rows.push({ database, operation, items: size, ...r, note });
         console.error(`  ${database} ${operation} ${size}: ${JSON.stringify(r)}`);
       };
 
@@ -357,7 +361,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         const ours: Awaited<ReturnType<typeof cannon>>[] = [];
         const floors: Awaited<ReturnType<typeof cannon>>[] = [];
         for (let round = 0; round < rounds; round++) {
-          ours.push(await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }], sequential));
+          ours.push(await cannon([{ method: 'PUT', path: `/api/boards/${id}`, body: unchanged }], writes));
           floors.push(await cannon([{ method: 'PUT', path: '/', body: unchanged }], { ...sequential, url: floorUrl }));
         }
         await stopProcess(floor);
@@ -378,7 +382,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
       if (ops.has('put-moved')) add('PUT 10% moved', await cannon([
         { method: 'PUT', path: `/api/boards/${id}`, body: movedBody },
         { method: 'PUT', path: `/api/boards/${id}`, body: unchanged },
-      ], sequential));
+      ], writes));
 
       // PATCH one item's position.
       const item = current.items[0];
@@ -386,7 +390,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
       if (ops.has('patch-item')) add('PATCH item', await cannon([
         { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(5000) },
         { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(item.layouts[0].yOffset) },
-      ], sequential));
+      ], writes));
 
       // POST items on a board of the same size (it grows during the run). Near the item limit (10,000) the board
       // starts smaller, so that the run ends below the limit: 5 untimed POSTs tell how many the run will add.
@@ -398,7 +402,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         const expected = Math.ceil((1.5 * 1000 * (warmupSeconds + seconds)) / ((performance.now() - probeStarted) / 5)) + 10;
         const atStart = Math.max(0, Math.min(postBoard.items.length + 5, boardLimits.items - expected));
         if (atStart < postBoard.items.length + 5) await api('PUT', `/api/boards/${postBoard.id}`, { sections: postBoard.sections, items: postBoard.items.slice(0, atStart) });
-        const result = await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify(postBody) }], sequential);
+        const result = await cannon([{ method: 'POST', path: '/api/boards/items', body: JSON.stringify(postBody) }], writes);
         add('POST item', atStart < size ? { ...result, note: `the board had ${atStart} items at start, not ${size}: the run adds about ${expected - 10} and a board holds at most ${boardLimits.items}` } : result);
       }
 
