@@ -7,6 +7,7 @@ import { isForeignKeyViolation } from '../db/errors';
 import { whereAmong } from '../db/idList';
 import { badRequest } from '../core/errors';
 import { byLevel } from './levels';
+import { independentReads } from '../db/independentReads';
 
 export interface GrantTables<L extends string> {
   userTable: 'board_user_permissions' | 'app_user_permissions' | 'integration_user_permissions';
@@ -29,9 +30,9 @@ const byId =
 
 /** Every grant row of one resource, by user (or group) id, then level. */
 export async function readGrants<L extends string>(db: Db, tables: GrantTables<L>, id: string): Promise<Grants<L>> {
-  const [users, groups] = await Promise.all([
-    db(tables.userTable).where(tables.column, id).select('userId', 'permission') as Promise<Grants<L>['users']>,
-    db(tables.groupTable).where(tables.column, id).select('groupId', 'permission') as Promise<Grants<L>['groups']>,
+  const [users, groups] = await independentReads(db, [
+    () => db(tables.userTable).where(tables.column, id).select('userId', 'permission') as Promise<Grants<L>['users']>,
+    () => db(tables.groupTable).where(tables.column, id).select('groupId', 'permission') as Promise<Grants<L>['groups']>,
   ]);
   const level = byLevel(tables.levels);
   return {

@@ -5,6 +5,7 @@ import { conflict, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
 import { AppAccessFlags, assertAppAccess, decideAppAccess, isPlacedOnPublicBoard, loadAppAccess, loadOwnLevels, whereVisibleApp } from './access';
 import type { AppFields } from './validation';
+import { independentReads } from '../db/independentReads';
 
 export interface App extends AppFields {
   id: string;
@@ -40,9 +41,9 @@ export async function pageVisibleApps(
     if (options.search !== '') query.whereRaw('strpos(lower(apps.name), lower(?)) > 0', [options.search]);
     return query;
   };
-  const [countRow, items] = await Promise.all([
-    matching().count({ count: '*' }).first() as Promise<{ count: number | string }>,
-    matching()
+  const [countRow, items] = await independentReads(db, [
+    () => matching().count({ count: '*' }).first() as Promise<{ count: number | string }>,
+    () => matching()
       .select(appColumns)
       .orderBy(byName)
       .offset((options.page - 1) * options.pageSize)

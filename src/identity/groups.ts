@@ -6,6 +6,7 @@ import { isForeignKeyViolation, isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
 import { conflict, notFound } from '../core/errors';
 import { GlobalPermission, sortedPermissions } from './permissions';
+import { independentReads } from '../db/independentReads';
 
 export interface GroupView {
   id: string;
@@ -32,9 +33,9 @@ export async function listGroups(db: Db, page: PageRequest = {}): Promise<Page<G
   if (page.limit !== undefined) query.limit(page.limit + 1);
   const { items: groups, nextCursor } = pageOfRows((await query) as { id: string; name: string }[], page.limit, (group) => [group.name, group.id]);
   const ofPage = (rows: Knex.QueryBuilder) => (nextCursor !== null || page.cursor !== undefined ? rows.modify(whereAmong, 'groupId', groups.map((group) => group.id)) : rows);
-  const [members, permissions] = await Promise.all([
-    ofPage(db('group_members').select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
-    ofPage(db('group_permissions').select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
+  const [members, permissions] = await independentReads(db, [
+    () => ofPage(db('group_members').select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
+    () => ofPage(db('group_permissions').select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
   ]);
   const items = groups.map((group) => ({
     id: group.id,

@@ -3,6 +3,7 @@ import { resolveLevels } from '../access/levels';
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
 import { whereAmong } from '../db/idList';
+import { independentReads } from '../db/independentReads';
 
 export interface IntegrationAccessFlags {
   hasUseAccess: boolean;
@@ -40,12 +41,12 @@ export async function loadIntegrationAccess(
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const query = db('integrations').select('integrations.id');
   if (ids !== null) query.modify(whereAmong, 'integrations.id', ids);
-  const [integrations, userRows, groupRows] = await Promise.all([
-    query as Promise<{ id: string }[]>,
-    db('integration_user_permissions').where({ userId }).modify((q) => {
+  const [integrations, userRows, groupRows] = await independentReads(db, [
+    () => query as Promise<{ id: string }[]>,
+    () => db('integration_user_permissions').where({ userId }).modify((q) => {
       if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
     }) as Promise<{ integrationId: string; permission: Level }[]>,
-    db('integration_group_permissions').whereIn('groupId', groupIds).modify((q) => {
+    () => db('integration_group_permissions').whereIn('groupId', groupIds).modify((q) => {
       if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
     }) as Promise<{ integrationId: string; permission: Level }[]>,
   ]);

@@ -12,6 +12,7 @@ import { optionIssues } from '../../widgets/options';
 import { widgetDefinitions } from '../../widgets/registry';
 import { groupBy, readableItems, type BoardState } from './model';
 import type { BoardContent } from './types';
+import { independentReads } from '../../db/independentReads';
 
 export type WarningCode = 'MISSING_POSITION' | 'OUTSIDE_COLUMNS' | 'OVERLAP' | 'UNKNOWN_OPTION' | 'OPTION_TYPE' | 'UNKNOWN_APP' | 'UNSUPPORTED_INTEGRATION';
 
@@ -31,9 +32,9 @@ export interface WarningFacts {
 export async function loadWarningFacts(q: Knex, principal: Principal, content: BoardContent): Promise<WarningFacts> {
   const appIds = [...new Set(content.items.flatMap((item) => placedAppIds(item)))];
   const integrationIds = [...new Set(content.items.flatMap((item) => item.integrationIds))];
-  const [apps, integrations] = await Promise.all([
-    loadAppAccess(q, principal, appIds),
-    integrationIds.length === 0 ? [] : (q('integrations').modify(whereAmong, 'id', integrationIds).select('id', 'kind') as Promise<{ id: string; kind: string }[]>),
+  const [apps, integrations] = await independentReads(q, [
+    () => loadAppAccess(q, principal, appIds),
+    () => integrationIds.length === 0 ? [] : (q('integrations').modify(whereAmong, 'id', integrationIds).select('id', 'kind') as Promise<{ id: string; kind: string }[]>),
   ]);
   return {
     visibleAppIds: new Set([...apps].filter(([, flags]) => flags.hasUseAccess).map(([id]) => id)),

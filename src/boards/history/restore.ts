@@ -15,6 +15,7 @@ import { applyReplacement } from '../document/store';
 import { recordStateChange } from './record';
 import { revisionState } from './history';
 import type { HistorySummary } from './summary';
+import { independentReads } from '../../db/independentReads';
 
 export interface RestoreResult extends DocumentResult {
   /** What the revision held that no longer exists: bindings of deleted integrations, app widgets of deleted apps. */
@@ -28,9 +29,9 @@ export interface RestoreResult extends DocumentResult {
 async function restorable(trx: Knex, current: BoardState, revision: BoardState): Promise<{ target: BoardState; dropped: RestoreResult['dropped'] }> {
   const integrationIds = [...new Set(revision.bindings.map((b) => b.integrationId))];
   const appIds = [...new Set(revision.items.flatMap((i) => (i.kind === 'app' && typeof i.options?.appId === 'string' ? [i.options.appId as string] : [])))];
-  const [integrations, apps] = await Promise.all([
-    trx('integrations').modify(whereAmong, 'id', integrationIds).select('id') as Promise<{ id: string }[]>,
-    trx('apps').modify(whereAmong, 'id', appIds).select('id') as Promise<{ id: string }[]>,
+  const [integrations, apps] = await independentReads(trx, [
+    () => trx('integrations').modify(whereAmong, 'id', integrationIds).select('id') as Promise<{ id: string }[]>,
+    () => trx('apps').modify(whereAmong, 'id', appIds).select('id') as Promise<{ id: string }[]>,
   ]);
   const liveIntegrations = new Set(integrations.map((row) => row.id));
   const liveApps = new Set(apps.map((row) => row.id));

@@ -17,6 +17,7 @@ import { loadBoardState } from '../document/store';
 import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
 import { whereAmong } from '../../db/idList';
 import { decodeCursor, Page, pageOfRows, type PageRequest } from '../../core/pages';
+import { independentReads } from '../../db/independentReads';
 
 export interface BoardSummary {
   id: string;
@@ -86,8 +87,8 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
     });
   }
 
-  const [rows, me] = await Promise.all([
-    boardsQuery as Promise<
+  const [rows, me] = await independentReads(db, [
+    () => boardsQuery as Promise<
       {
         id: string;
         name: string;
@@ -101,7 +102,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
         groupPermissions: { permission: BoardPermissionLevel }[];
       }[]
     >,
-    principal
+    () => principal
       ? (db('users').where({ id: principal.userId }).first('homeBoardId', 'mobileHomeBoardId') as Promise<
           { homeBoardId: string | null; mobileHomeBoardId: string | null } | undefined
         >)
@@ -178,17 +179,17 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
         .select('id', 'kind', 'options', 'advancedOptions');
       const sectionIds = sections.map((s) => s.id);
       const itemIds = items.map((i) => i.id);
-      const [sectionLayouts, collapseStates, itemLayouts, bindings] = await Promise.all([
-        trx('section_layouts').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
+      const [sectionLayouts, collapseStates, itemLayouts, bindings] = await independentReads(trx, [
+        () => trx('section_layouts').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
           { sectionId: string; layoutId: string; parentSectionId: string | null; xOffset: number; yOffset: number; width: number; height: number }[]
         >,
-        trx('section_collapse_states').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
+        () => trx('section_collapse_states').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
           { userId: string; sectionId: string; collapsed: boolean }[]
         >,
-        trx('item_layouts').modify(whereAmong, 'itemId', itemIds).select('*') as Promise<
+        () => trx('item_layouts').modify(whereAmong, 'itemId', itemIds).select('*') as Promise<
           { itemId: string; sectionId: string; layoutId: string; xOffset: number; yOffset: number; width: number; height: number }[]
         >,
-        trx('integration_items').modify(whereAmong, 'itemId', itemIds).select('itemId', 'integrationId') as Promise<
+        () => trx('integration_items').modify(whereAmong, 'itemId', itemIds).select('itemId', 'integrationId') as Promise<
           { itemId: string; integrationId: string }[]
         >,
       ]);
