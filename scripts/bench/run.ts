@@ -156,10 +156,6 @@ async function cannon(
 }
 
 /**
- * Sequential wall-clock timings for operations that change the board's shape: `measured` is timed,
- * `reset` (untimed) puts the board back for the next round.
- */
-/**
  * A JSON call whose answer is read as bytes, not parsed: a timed request measures the server, as autocannon's do (the
  * client's JSON.parse of a 2,000-item answer is about 14 ms on the development machine).
  */
@@ -169,6 +165,27 @@ async function send(method: string, urlPath: string, body: unknown): Promise<voi
   if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}`);
 }
 
+/**
+ * A floor server (scripts/bench/floor-server.ts) answering with the bytes of `bodyFile`, once it answers; `env` adds
+ * its options (FLOOR_QUERY and DATABASE_URL).
+ */
+async function startFloor(bodyFile: string, env: Record<string, string> = {}): Promise<{ child: ReturnType<typeof startNode>; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = startNode('scripts/bench/floor-server.ts', { PORT: String(port), FLOOR_BODY_FILE: bodyFile, ...env });
+  try {
+    await waitFor(`${url}/`);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { child, url };
+}
+
+/**
+ * Sequential wall-clock timings for operations that change the board's shape: `measured` is timed,
+ * `reset` (untimed) puts the board back for the next round.
+ */
 async function timeSteps(count: number, measured: () => Promise<void>, reset: () => Promise<void>): Promise<{ p50: number; max: number }> {
   const samples: number[] = [];
   await measured();
@@ -243,19 +260,13 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         const bodyFile = path.join(dataDir, `board-${size}.json`);
         const bytes = await (await fetch(`${base}/api/boards/${id}`, { headers: { ApiKey: apiKey } })).text();
         writeFileSync(bodyFile, bytes);
-        const floorPort = await freePort();
-        const floorUrl = `http://127.0.0.1:${floorPort}`;
-        floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
-        await waitFor(`${floorUrl}/`);
+        const bare = await startFloor(bodyFile);
+        floor = bare.child;
         // The same floor making one database round trip per request (the least the per-request cache check costs).
-        const queryFloorPort = await freePort();
-        const queryFloorUrl = `http://127.0.0.1:${queryFloorPort}`;
-        queryFloor = startNode('scripts/bench/floor-server.ts', {
-          PORT: String(queryFloorPort),
-          FLOOR_BODY_FILE: bodyFile,
-          ...(postgres ? { FLOOR_QUERY: 'postgres', DATABASE_URL: postgres.url } : { FLOOR_QUERY: 'pglite' }),
-        });
-        await waitFor(`${queryFloorUrl}/`);
+        const withQuery = await startFloor(bodyFile, postgres ? { FLOOR_QUERY: 'postgres', DATABASE_URL: postgres.url } : { FLOOR_QUERY: 'pglite' });
+        queryFloor = withQuery.child;
+        const floorUrl = bare.url;
+        const queryFloorUrl = withQuery.url;
         const cpu = (results: { cpuMicrosPerRequest: number | null }[]) =>
           results[0].cpuMicrosPerRequest === null ? '' : `, ${median(results.map((r) => r.cpuMicrosPerRequest!))} µs CPU per request`;
 
@@ -364,10 +375,9 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         // in alternating rounds; p50 of the rounds' p50s.
         const bodyFile = path.join(dataDir, `board-${size}.json`);
         writeFileSync(bodyFile, JSON.stringify(current));
-        const floorPort = await freePort();
-        const floorUrl = `http://127.0.0.1:${floorPort}`;
-        floor = startNode('scripts/bench/floor-server.ts', { PORT: String(floorPort), FLOOR_BODY_FILE: bodyFile });
-        await waitFor(`${floorUrl}/`);
+        const started = await startFloor(bodyFile);
+        floor = started.child;
+        const floorUrl = started.url;
         const ours: Awaited<ReturnType<typeof cannon>>[] = [];
         const oursP50: number[] = [];
         const floorsP50: number[] = [];
