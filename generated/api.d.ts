@@ -3287,6 +3287,18 @@ export interface components {
         /** @description The app an app widget shows, by its fields (resolved on import with the app dedupe rule, APP-1). */
         FileApp: components["schemas"]["CreateAppRequest"];
         /**
+         * @description An app a widget option names (FILE-8): by its fields (resolved on import with the app dedupe rule, APP-1), or by
+         *     `id` when the exporting caller could not read the app.
+         * @example {
+         *       "name": "Jellyfin",
+         *       "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+         *       "href": "https://jellyfin.example.com"
+         *     }
+         */
+        FileAppRef: components["schemas"]["FileApp"] | {
+            id: components["schemas"]["Id"];
+        };
+        /**
          * @description 1 to 64 characters after trimming surrounding whitespace.
          * @example Living room Jellyfin
          */
@@ -3326,7 +3338,8 @@ export interface components {
         };
         /**
          * @description A widget with its positions keyed by layout name. An app widget names its app by its fields in `app` (its
-         *     `options.appId` is left out); bound integrations are named in `integrations`.
+         *     `options.appId` is left out); other options that name apps (a bookmarks widget's `items`) are in `apps` under
+         *     the option's name, in order, and left out of `options` (FILE-8); bound integrations are named in `integrations`.
          * @example {
          *       "id": "w2e4r6t8y0u2i4o6p8a0s2d4",
          *       "kind": "clock",
@@ -3351,6 +3364,24 @@ export interface components {
             options: components["schemas"]["WidgetOptions"];
             advancedOptions?: components["schemas"]["ItemAdvancedOptionsInput"];
             app?: components["schemas"]["FileApp"];
+            /**
+             * @description Options that name apps, by option name; on import each becomes the option, with this instance's app ids.
+             * @example {
+             *       "items": [
+             *         {
+             *           "name": "Jellyfin",
+             *           "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+             *           "href": "https://jellyfin.example.com"
+             *         },
+             *         {
+             *           "id": "k3m9q2w7e5r1t8y4u6i0o2pa"
+             *         }
+             *       ]
+             *     }
+             */
+            apps?: {
+                [key: string]: components["schemas"]["FileAppRef"] | components["schemas"]["FileAppRef"][];
+            };
             integrations?: components["schemas"]["FileIntegrationRef"][];
             layouts: components["schemas"]["FileItemPosition"][];
         };

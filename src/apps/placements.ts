@@ -1,5 +1,6 @@
 import type { Knex } from 'knex';
 import type { Principal } from '../identity/principal';
+import { appOptions } from '../widgets/options';
 import { loadAppAccess } from './access';
 
 /** An item as written: its id, kind and options (options are free-form JSON). */
@@ -10,14 +11,17 @@ export interface WrittenItem {
 }
 
 /**
- * The app ids an item places (APP-3): `options.appId` of an `app` widget, the string entries of
- * `options.items` of a `bookmarks` widget. Any other kind or shape places nothing.
+ * The app ids an item places (APP-3): the values of the options its kind declares as naming apps
+ * (`src/widgets/options.ts`: an `app` widget's `options.appId`, the string entries of a `bookmarks` widget's
+ * `options.items`). Any other kind or shape places nothing.
  */
 export function placedAppIds(item: { kind: string; options: unknown }): string[] {
   const options = typeof item.options === 'object' && item.options !== null ? (item.options as Record<string, unknown>) : {};
-  if (item.kind === 'app') return typeof options.appId === 'string' ? [options.appId] : [];
-  if (item.kind === 'bookmarks' && Array.isArray(options.items)) return options.items.filter((id): id is string => typeof id === 'string');
-  return [];
+  return appOptions(item.kind).flatMap(({ name, list }) => {
+    const value = options[name];
+    if (!list) return typeof value === 'string' ? [value] : [];
+    return Array.isArray(value) ? value.filter((id): id is string => typeof id === 'string') : [];
+  });
 }
 
 /**

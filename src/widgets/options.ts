@@ -6,7 +6,8 @@
  */
 
 /**
- * `boolean`, `string`, `string[]`, `number`, `array`: JSON types; `appId`: a string naming an app record;
+ * `boolean`, `string`, `string[]`, `number`, `array`: JSON types; `appId`: a string naming an app record; `appId[]`: a
+ * list of them;
  * `location`: `{name, latitude, longitude}`; `any`: not checked; `oneOf`: one of the strings; `someOf`: a list of
  * them; `number`: a number within the bounds.
  */
@@ -17,6 +18,7 @@ export type OptionType =
   | 'number'
   | 'array'
   | 'appId'
+  | 'appId[]'
   | 'location'
   | 'any'
   | { oneOf: readonly string[] }
@@ -113,7 +115,7 @@ export const widgetOptions: Readonly<Record<string, Readonly<Record<string, Opti
     hideHostname: 'boolean',
     openNewTab: 'boolean',
     withBorder: 'boolean',
-    items: 'string[]',
+    items: 'appId[]',
   },
   'calendar': {
     releaseType: 'string[]',
@@ -405,6 +407,18 @@ export const widgetOptions: Readonly<Record<string, Readonly<Record<string, Opti
   },
 };
 
+/** An option of a widget kind that names apps (APP-3, FILE-8): one app id, or a list of them. */
+export interface AppOption {
+  name: string;
+  list: boolean;
+}
+
+/** The options of `kind` that name apps, in the table's order; none for kinds without a table. */
+export function appOptions(kind: string): AppOption[] {
+  const table = widgetOptions[kind] ?? {};
+  return Object.entries(table).flatMap(([name, type]): AppOption[] => (type === 'appId' ? [{ name, list: false }] : type === 'appId[]' ? [{ name, list: true }] : []));
+}
+
 export interface OptionIssue {
   code: 'UNKNOWN_OPTION' | 'OPTION_TYPE';
   /** JSON pointer from the item (`/options/<name>`). */
@@ -419,6 +433,7 @@ function mismatch(type: OptionType, value: unknown): string | null {
   if (type === 'any') return null;
   if (type === 'boolean' || type === 'string' || type === 'number') return typeof value === type ? null : `expects a ${type}`;
   if (type === 'appId') return typeof value === 'string' ? null : 'expects an app id (a string)';
+  if (type === 'appId[]') return Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? null : 'expects a list of app ids (strings)';
   if (type === 'array') return Array.isArray(value) ? null : 'expects a list';
   if (type === 'string[]') return Array.isArray(value) && value.every((entry) => typeof entry === 'string') ? null : 'expects a list of strings';
   if (type === 'location') {

@@ -306,3 +306,79 @@ describe('import (FILE-3..7)', () => {
     expectError(await yamlRequest('PUT', `/api/boards/${board.boardId}`, asYaml({ sections: [], items: [] })), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
 });
+
+describe('app references inside widget options (FILE-8)', () => {
+  /** A board with an app widget and a bookmarks widget listing that app and another one. */
+  async function bookmarksBoard(server: TestServer) {
+    const name = unique('bookmarks-');
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: false } }), 201);
+    const start = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+    const [base, empty] = [start.layouts[0].id, start.sections[0].id];
+    const media = expectOk(await server.call('POST', '/api/apps', { body: { name: unique('media'), href: 'https://media.example.com', iconUrl: 'https://example.com/m.png' } }), 201);
+    const wiki = expectOk(await server.call('POST', '/api/apps', { body: { name: unique('wiki'), href: 'https://wiki.example.com', iconUrl: 'https://example.com/w.png', description: 'Notes' } }), 201);
+    const [appWidget, bookmarks] = [unique('appw'), unique('bookm')];
+    expectOk(
+      await server.call('PUT', `/api/boards/${boardId}`, {
+        body: {
+          sections: start.sections,
+          items: [
+            item(appWidget, [position(base, empty, 0, 0)], { kind: 'app', options: { appId: media.appId } }),
+            item(bookmarks, [position(base, empty, 2, 0, 2, 2)], { kind: 'bookmarks', options: { title: 'Links', layout: 'row', items: [wiki.appId, media.appId] } }),
+          ],
+        },
+      }),
+    );
+    return { boardId, name, appWidget, bookmarks, media, wiki };
+  }
+
+  it('FILE-8: a bookmarks widget names its apps by their fields, in order; the unedited file plans no change and no warning', async () => {
+    const board = await bookmarksBoard(source);
+    const file = await exportOf(source, board.boardId);
+    const exported = file.items.find((i: any) => i.id === board.bookmarks);
+    expect(exported.options).toEqual({ title: 'Links', layout: 'row' });
+    expect(exported.app).toBeUndefined();
+    expect(exported.apps).toEqual({
+      items: [
+        { name: board.wiki.name, description: 'Notes', iconUrl: 'https://example.com/w.png', href: 'https://wiki.example.com', pingUrl: null },
+        { name: board.media.name, description: null, iconUrl: 'https://example.com/m.png', href: 'https://media.example.com', pingUrl: null },
+      ],
+    });
+
+    const plan = expectOk(await importFile(source, file, '?onConflict=replace&dryRun=true'));
+    expect(plan.changes.items).toEqual({ added: [], removed: [], updated: [] });
+    expect(plan.warnings).toEqual([]);
+  });
+
+  it('FILE-8: import into another instance remaps the bookmarks\' app ids to that instance\'s apps and adds no appId option', async () => {
+    const board = await bookmarksBoard(source);
+    const file = await exportOf(source, board.boardId);
+    const created = expectOk(await importFile(target, file), 201);
+    const doc = expectOk(await target.call('GET', `/api/boards/${created.boardId}`));
+    const options = doc.items.find((i: any) => i.id === board.bookmarks).options;
+    expect(Object.keys(options).sort()).toEqual(['items', 'layout', 'title']);
+    const names = [];
+    for (const id of options.items) names.push(expectOk(await target.call('GET', `/api/apps/${id}`)).name);
+    expect(names).toEqual([board.wiki.name, board.media.name]);
+    expect(options.items).not.toContain(board.wiki.appId);
+    // The bookmarks and the app widget share the one app the file names twice (APP-1).
+    expect(options.items[1]).toBe(doc.items.find((i: any) => i.id === board.appWidget).options.appId);
+    expect(portablePart(await exportOf(target, created.boardId))).toEqual(portablePart(file));
+  });
+
+  it('FILE-8: an app the exporting caller may not read stays an id in its place in the list', async () => {
+    const board = await bookmarksBoard(source);
+    const hidden = unique('hiddenapp');
+    await source.db('apps').insert({ id: hidden, name: unique('hidden'), href: 'https://hidden.example.com', iconUrl: 'https://example.com/h.png' });
+    const doc = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
+    const items = doc.items.map((i: any) => (i.id === board.bookmarks ? { ...i, options: { ...i.options, items: [board.wiki.appId, hidden] } } : i));
+    expectOk(await source.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: doc.sections, items } }));
+    const viewer = await createActor(source, { permissions: [] });
+    await source.db('board_user_permissions').insert({ boardId: board.boardId, userId: viewer.userId, permission: 'view' });
+    await source.db('app_user_permissions').insert({ appId: board.wiki.appId, userId: viewer.userId, permission: 'use' });
+    const file = await exportOf(source, board.boardId, viewer.key);
+    expect(file.items.find((i: any) => i.id === board.bookmarks).apps.items).toEqual([
+      { name: board.wiki.name, description: 'Notes', iconUrl: 'https://example.com/w.png', href: 'https://wiki.example.com', pingUrl: null },
+      { id: hidden },
+    ]);
+  });
+});

@@ -31,7 +31,7 @@ export async function exportBoardFile(db: Knex, principal: Principal | null, boa
     async (trx) => {
       const state = await loadBoardState(trx, boardId, principal);
       if (!state) throw notFound('Board not found');
-      const appIds = [...new Set(readableItems(state).filter((item) => item.kind === 'app').flatMap(placedAppIds))];
+      const appIds = [...new Set(readableItems(state).flatMap(placedAppIds))];
       const apps = new Map<string, AppFields>();
       // An app's fields go into the file only when the caller may read the app (APP-3); otherwise its id stays.
       for (const id of appIds) {

@@ -8,7 +8,7 @@ import type { components } from '../../../generated/api';
 import { badRequest } from '../../core/errors';
 import { normalizeNewApp, type AppFields } from '../../apps/validation';
 import { boardSettingsColumns } from '../settings';
-import { placedAppIds } from '../../apps/placements';
+import { appOptions } from '../../widgets/options';
 import { toBoardDocument, type BoardState } from '../document/model';
 import type { BoardContent, BoardItemInput, BoardSectionInput, LayoutRow } from '../document/types';
 import { listIds, validateContent } from '../document/validate';
@@ -18,6 +18,7 @@ export type BoardFile = Schemas['BoardFile'];
 export type FileItem = Schemas['FileItem'];
 export type FileSection = Schemas['FileSection'];
 export type FileIntegrationRef = Schemas['FileIntegrationRef'];
+export type FileAppRef = Schemas['FileAppRef'];
 
 export const boardFileApiVersion = 'tessera/v1';
 
@@ -26,7 +27,7 @@ export interface ExportFacts {
   instanceId: string;
   revision: number | null;
   exportedAt: string;
-  /** Apps of the board's app widgets that the caller may read, by id. */
+  /** Apps named by the board's widgets (FILE-8) that the caller may read, by id. */
   apps: ReadonlyMap<string, AppFields>;
   /** Integrations bound on the board that the caller can see, by id (others are exported by id alone). */
   integrations: ReadonlyMap<string, FileIntegrationRef>;
@@ -84,20 +85,43 @@ export function toBoardFile(state: BoardState, facts: ExportFacts): BoardFile {
       }
     }),
     items: document.items.map((item): FileItem => {
-      const file: FileItem = { id: item.id, kind: item.kind, options: item.options, advancedOptions: item.advancedOptions, layouts: [] };
-      const [appId] = placedAppIds(item);
-      const app = appId === undefined ? undefined : facts.apps.get(appId);
-      if (app) {
-        const { appId: _placed, ...options } = item.options as Record<string, unknown>;
-        file.options = options;
-        file.app = { name: app.name, description: app.description, iconUrl: app.iconUrl, href: app.href, pingUrl: app.pingUrl };
-      }
+      const file: FileItem = { id: item.id, kind: item.kind, ...fileAppFields(item, facts.apps), advancedOptions: item.advancedOptions, layouts: [] };
       const bound = bindings.get(item.id) ?? [];
       if (bound.length > 0) file.integrations = bound.map((id): FileIntegrationRef => facts.integrations.get(id) ?? { id });
       file.layouts = item.layouts.map(({ layoutId, ...position }) => ({ layout: layoutName(layoutId), ...position }));
       return file;
     }),
   };
+}
+
+const fileApp = (app: AppFields): Schemas['FileApp'] => ({ name: app.name, description: app.description, iconUrl: app.iconUrl, href: app.href, pingUrl: app.pingUrl });
+
+/**
+ * FILE-8: an item's options with the apps its options name (`appOptions`) taken out and named by their fields: an
+ * app widget's `appId` in `app`, any other in `apps` under the option's name (a list entry the caller may not read
+ * as `{id}`, in its place). A single app the caller may not read stays an id in the options.
+ */
+function fileAppFields(item: { kind: string; options: Record<string, unknown> }, apps: ReadonlyMap<string, AppFields>): Pick<FileItem, 'options' | 'app' | 'apps'> {
+  const options = { ...item.options };
+  const named: NonNullable<FileItem['apps']> = {};
+  let app: FileItem['app'];
+  for (const { name, list } of appOptions(item.kind)) {
+    const value = options[name];
+    if (list) {
+      if (!Array.isArray(value) || value.length === 0 || !value.every((id): id is string => typeof id === 'string')) continue;
+      named[name] = value.map((id): FileAppRef => {
+        const fields = apps.get(id);
+        return fields ? fileApp(fields) : { id };
+      });
+    } else {
+      const fields = typeof value === 'string' ? apps.get(value) : undefined;
+      if (!fields) continue;
+      if (name === 'appId') app = fileApp(fields);
+      else named[name] = fileApp(fields);
+    }
+    delete options[name];
+  }
+  return { options, ...(app ? { app } : {}), ...(Object.keys(named).length > 0 ? { apps: named } : {}) };
 }
 
 /** The ids a file gives its items and sections. */
@@ -150,14 +174,15 @@ export function assertLayoutNames(file: BoardFile): void {
 export function assertFileContent(file: BoardFile): void {
   assertLayoutNames(file);
   const byName = new Map(file.layouts.map((layout) => [layout.name, layout.name]));
-  validateContent(fileContent(file, { layoutIds: byName, integrationIds: new Map(), appIds: new Map() }));
+  validateContent(fileContent(file, { layoutIds: byName, integrationIds: new Map(), appOptions: new Map() }));
 }
 
-/** How an import resolved what a file names: layout ids by name, integration ids per item, app ids per item. */
+/** How an import resolved what a file names: layout ids by name, integration ids per item, app options per item. */
 export interface FileResolution {
   layoutIds: ReadonlyMap<string, string>;
   integrationIds: ReadonlyMap<string, string[]>;
-  appIds: ReadonlyMap<string, string>;
+  /** The options naming apps, with this instance's app ids (`resolvedAppOptions`). */
+  appOptions: ReadonlyMap<string, Record<string, unknown>>;
 }
 
 /**
@@ -182,11 +207,10 @@ export function fileContent(file: BoardFile, resolution: FileResolution): BoardC
     }
   });
   const items = file.items.map((item): BoardItemInput => {
-    const appId = resolution.appIds.get(item.id);
     return {
       id: item.id,
       kind: item.kind,
-      options: appId === undefined ? item.options : { ...item.options, appId },
+      options: { ...item.options, ...resolution.appOptions.get(item.id) },
       integrationIds: resolution.integrationIds.get(item.id) ?? [],
       advancedOptions: item.advancedOptions ?? {},
       layouts: item.layouts.map(({ layout, ...position }) => ({ layoutId: layoutId(layout), ...position })),
@@ -222,19 +246,37 @@ export const defaultBoardSettings: Record<(typeof boardSettingsColumns)[number],
   disableStatus: false,
 };
 
-/**
- * The distinct apps a file's app widgets name, keyed by their dedupe key (APP-1: name and href), their fields checked
- * and normalized as `POST /api/apps` does.
- */
-export function fileApps(file: BoardFile): Map<string, { fields: AppFields; itemIds: string[] }> {
-  const apps = new Map<string, { fields: AppFields; itemIds: string[] }>();
-  for (const item of file.items) {
-    if (!item.app) continue;
-    const fields = normalizeNewApp(item.app);
-    const key = JSON.stringify([fields.name, fields.href]);
-    const entry = apps.get(key) ?? { fields, itemIds: [] };
-    entry.itemIds.push(item.id);
-    apps.set(key, entry);
+/** The app references of a file item (FILE-8): `app` as the option `appId`, and each option of `apps`. */
+function itemAppRefs(item: FileItem): { option: string; value: FileAppRef | FileAppRef[] }[] {
+  return [...(item.app ? [{ option: 'appId', value: item.app }] : []), ...Object.entries(item.apps ?? {}).map(([option, value]) => ({ option, value }))];
+}
+
+/** The app dedupe key (APP-1: name and href) of a file's app reference given by fields, normalized as `POST /api/apps` does. */
+function appKey(ref: Schemas['FileApp']): { key: string; fields: AppFields } {
+  const fields = normalizeNewApp(ref);
+  return { key: JSON.stringify([fields.name, fields.href]), fields };
+}
+
+/** The distinct apps a file names by their fields (FILE-5, FILE-8), by dedupe key, checked as `POST /api/apps` checks them. */
+export function fileApps(file: BoardFile): Map<string, AppFields> {
+  const apps = new Map<string, AppFields>();
+  for (const { value } of file.items.flatMap(itemAppRefs)) {
+    for (const ref of [value].flat()) {
+      if ('id' in ref) continue;
+      const { key, fields } = appKey(ref);
+      if (!apps.has(key)) apps.set(key, fields);
+    }
   }
   return apps;
+}
+
+/** FILE-8: each item's options that name apps, with the app ids `appIds` (by dedupe key) resolved the file's apps to. */
+export function resolvedAppOptions(file: BoardFile, appIds: ReadonlyMap<string, string>): Map<string, Record<string, unknown>> {
+  const resolve = (ref: FileAppRef) => ('id' in ref ? ref.id : appIds.get(appKey(ref).key));
+  const resolved = new Map<string, Record<string, unknown>>();
+  for (const item of file.items) {
+    const refs = itemAppRefs(item);
+    if (refs.length > 0) resolved.set(item.id, Object.fromEntries(refs.map(({ option, value }) => [option, Array.isArray(value) ? value.map(resolve) : resolve(value)])));
+  }
+  return resolved;
 }

@@ -29,7 +29,7 @@ import type { HistoryContext } from '../history/record';
 import { recordStateChange } from '../history/record';
 import { boardIdByName, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { boardSettingsColumns } from '../settings';
-import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds } from './file';
+import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds, resolvedAppOptions } from './file';
 
 export type OnConflict = 'fail' | 'rename' | 'replace';
 
@@ -109,16 +109,14 @@ async function resolveIntegrations(trx: Knex, principal: Principal, file: BoardF
 }
 
 /**
- * FILE-5: the apps of app widgets, by the app dedupe rule (APP-1): an app with the same name and href that the caller
- * may use is taken as it is; any other is created or referenced as `POST /api/apps` does (needs `app-create`).
+ * FILE-5, FILE-8: the apps the file's widgets name by their fields, by the app dedupe rule (APP-1): an app with the
+ * same name and href that the caller may use is taken as it is; any other is created or referenced as
+ * `POST /api/apps` does (needs `app-create`). Answers each item's options that name apps, with these ids.
  */
-async function resolveApps(trx: Knex, principal: Principal, file: BoardFile): Promise<Map<string, string>> {
-  const resolved = new Map<string, string>();
-  for (const { fields, itemIds } of fileApps(file).values()) {
-    const appId = (await usableApp(trx, principal, fields)) ?? (await createApp(trx, principal, fields));
-    for (const itemId of itemIds) resolved.set(itemId, appId);
-  }
-  return resolved;
+async function resolveApps(trx: Knex, principal: Principal, file: BoardFile): Promise<Map<string, Record<string, unknown>>> {
+  const appIds = new Map<string, string>();
+  for (const [key, fields] of fileApps(file)) appIds.set(key, (await usableApp(trx, principal, fields)) ?? (await createApp(trx, principal, fields)));
+  return resolvedAppOptions(file, appIds);
 }
 
 async function usableApp(trx: Knex, principal: Principal, fields: AppFields): Promise<string | undefined> {
@@ -207,7 +205,7 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
         const content = fileContent(file, {
           layoutIds: new Map(layouts.map((layout) => [layout.name, layout.id])),
           integrationIds: await resolveIntegrations(trx, principal, file),
-          appIds: await resolveApps(trx, principal, file),
+          appOptions: await resolveApps(trx, principal, file),
         });
         validateContent(content);
         const target = boardFromFile(current, layouts, content, { ...fileBoardFields(file), name });
