@@ -1,45 +1,26 @@
 /**
  * GET /api/docs serves an offline Redoc reference: headless Debian chromium (playwright-core, no browser download)
  * loads it from the running instance with every other network request blocked, and finds the operations rendered
- * under the boards and settings tags (and the ones that exist today). Chromium missing is a failure, not a skip:
- * install it with scripts/ensure-chromium.sh.
+ * under the boards and settings tags (and the ones that exist today). Chromium missing is a failure, not a skip
+ * (test/support/browser.ts says how to install it).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, BrowserContext } from 'playwright-core';
+import type { BrowserContext } from 'playwright-core';
+import { launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-
 let server: TestServer;
+let launched: TestBrowser | undefined;
 let browser: BrowserContext | undefined;
-let profile: string | undefined;
 beforeAll(async () => {
-  if (!existsSync(executablePath)) {
-    throw new Error(`${executablePath} is missing: the docs browser test needs Debian chromium. Run scripts/ensure-chromium.sh (as root).`);
-  }
+  launched = await launchBrowser();
+  browser = launched.context;
   server = await startTestServer();
-  profile = mkdtempSync(path.join(tmpdir(), 'tessera-chromium-'));
-  // A fresh profile directory per run (launchPersistentContext passes it as --user-data-dir).
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await launched?.close();
   await server?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 it('serves a self-contained HTML page', async () => {

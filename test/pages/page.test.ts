@@ -3,36 +3,29 @@
  * two breakpoints (screenshots kept in artifacts/), follows the change feed, shows history and a revision's
  * difference, and signs in for a private board. Every request off the instance is blocked and fails the test.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import { chromium, BrowserContext, Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { createActor } from '../support/actors';
+import { launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { categorySection, expectOk, item, position } from '../boards-document/helpers';
 
-const executablePath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const artifacts = path.resolve(__dirname, '../../artifacts');
 
 let server: TestServer;
+let launched: TestBrowser | undefined;
 let browser: BrowserContext | undefined;
-let profile: string | undefined;
 beforeAll(async () => {
-  if (!existsSync(executablePath)) throw new Error(`${executablePath} is missing: run scripts/ensure-chromium.sh (as root).`);
+  launched = await launchBrowser();
+  browser = launched.context;
   server = await startTestServer();
-  profile = mkdtempSync(path.join(tmpdir(), 'tessera-chromium-'));
   mkdirSync(artifacts, { recursive: true });
-  browser = await chromium.launchPersistentContext(profile, {
-    executablePath,
-    headless: true,
-    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-  });
 }, 120_000);
 afterAll(async () => {
-  await browser?.close();
+  await launched?.close();
   await server?.stop();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
 /** A page that may only talk to the instance. */
