@@ -707,8 +707,8 @@ export interface paths {
         };
         /**
          * Compare two revisions
-         * @description What changed from revision `from` to revision `to` (default: the board as it stands): sections, items and
-         *     layouts added, removed and updated, in the shape of the plan's `changes`, and the board fields (name,
+         * @description What changed from revision `from` to revision `to` (default: the board as it stands), under `changes` in the
+         *     shape of an import plan's: sections, items and layouts added, removed and updated, and the board fields (name,
          *     isPublic, settings) that changed, each with its values. View permission.
          */
         get: operations["getBoardDiff"];
@@ -2495,10 +2495,9 @@ export interface components {
             dropped?: components["schemas"]["RestoreDropped"];
         };
         /**
-         * @description What changed from revision `from` to revision `to` (or to the board as it stands when `to` is null).
+         * @description Sections, items and layouts added, removed and updated, and the board fields (name, isPublic, settings) that
+         *     changed, each with its value before and after: the `changes` of an import plan and of a revision diff.
          * @example {
-         *       "from": 3,
-         *       "to": null,
          *       "sections": {
          *         "added": [],
          *         "removed": [],
@@ -2524,16 +2523,51 @@ export interface components {
          *       }
          *     }
          */
-        RevisionDiff: {
-            from: number;
-            to: number | null;
+        BoardChanges: {
             sections: components["schemas"]["ElementChanges"];
             items: components["schemas"]["ElementChanges"];
             layouts: components["schemas"]["ElementChanges"];
-            /** @description Board fields that changed (name, isPublic, settings), each with its value before and after. */
             board: {
                 [key: string]: components["schemas"]["FieldChange"];
             };
+        };
+        /**
+         * @description What changed from revision `from` to revision `to` (or to the board as it stands when `to` is null), under
+         *     `changes` in the shape of a plan's.
+         * @example {
+         *       "from": 3,
+         *       "to": null,
+         *       "changes": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [],
+         *           "removed": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ],
+         *           "updated": []
+         *         },
+         *         "layouts": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "board": {
+         *           "pageTitle": {
+         *             "from": "Home",
+         *             "to": "Start"
+         *           }
+         *         }
+         *       }
+         *     }
+         */
+        RevisionDiff: {
+            from: number;
+            to: number | null;
+            changes: components["schemas"]["BoardChanges"];
         };
         /**
          * @example {
@@ -3504,15 +3538,7 @@ export interface components {
             name: components["schemas"]["BoardName"];
             /** @description The replaced board's version now; null for a create. */
             version: number | null;
-            changes: {
-                sections: components["schemas"]["ElementChanges"];
-                items: components["schemas"]["ElementChanges"];
-                layouts: components["schemas"]["ElementChanges"];
-                /** @description Board fields that would change (name, isPublic, settings), each with its value before and after. */
-                board: {
-                    [key: string]: components["schemas"]["FieldChange"];
-                };
-            };
+            changes: components["schemas"]["BoardChanges"];
             ignored: components["schemas"]["IgnoredPart"][];
             warnings: components["schemas"]["PlanWarning"][];
         };

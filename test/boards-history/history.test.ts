@@ -157,7 +157,7 @@ describe('history entries', () => {
 });
 
 describe('diff', () => {
-  it('HIST-5: items, sections and layouts added, removed, updated, and board fields with their values', async () => {
+  it('HIST-5: under changes, in the plan\'s shape: items, sections and layouts added, removed, updated, and board fields with their values', async () => {
     const board = await newBoard();
     const start = await get(board.boardId);
     const a = unique('a');
@@ -173,12 +173,13 @@ describe('diff', () => {
     );
     await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: 'Later' } });
     const diff = expectOk(await server.call('GET', `/api/boards/${board.boardId}/diff?from=2&to=3`));
-    expect(diff).toMatchObject({ from: 2, to: 3, items: { added: [c], removed: [b], updated: [a] }, layouts: { added: [], removed: [], updated: [] }, board: {} });
-    expect(diff.sections.added).toHaveLength(1);
+    expect(Object.keys(diff).sort()).toEqual(['changes', 'from', 'to']);
+    expect(diff).toMatchObject({ from: 2, to: 3, changes: { items: { added: [c], removed: [b], updated: [a] }, layouts: { added: [], removed: [], updated: [] }, board: {} } });
+    expect(diff.changes.sections.added).toHaveLength(1);
     const toNow = expectOk(await server.call('GET', `/api/boards/${board.boardId}/diff?from=1`));
     expect(toNow.to).toBeNull();
-    expect(toNow.items.added.sort()).toEqual([a, c].sort());
-    expect(toNow.board).toEqual({ pageTitle: { from: null, to: 'Later' } });
+    expect(toNow.changes.items.added.sort()).toEqual([a, c].sort());
+    expect(toNow.changes.board).toEqual({ pageTitle: { from: null, to: 'Later' } });
     expectError(await server.call('GET', `/api/boards/${board.boardId}/diff?from=40`), 404, 'NOT_FOUND', 'Revision not found');
     expectError(await server.call('GET', `/api/boards/${board.boardId}/diff`), 400, 'BAD_REQUEST', 'Input validation failed');
   });

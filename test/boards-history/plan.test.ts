@@ -57,7 +57,7 @@ describe('POST /api/boards/{id}/plan', () => {
     expect(planned.changes.sections).toEqual({ added: [body.sections[2].id], removed: [], updated: [cat.id] });
     expectOk(await put(board.boardId, body));
     const diff = expectOk(await server.call('GET', `/api/boards/${board.boardId}/diff?from=2&to=3`));
-    expect({ sections: diff.sections, items: diff.items }).toEqual(planned.changes);
+    expect({ sections: diff.changes.sections, items: diff.changes.items }).toEqual(planned.changes);
   });
 
   it('PLAN-3: each ignored part names its rule and its place in the payload', async () => {

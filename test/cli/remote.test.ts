@@ -252,7 +252,7 @@ describe('tessera boards history, diff, restore, list', () => {
       expectStatus(diff, 0);
       for (const clock of board.clocks) expect(diff.stdout).toContain(`+ item ${clock} (clock)`);
       const diffJson = JSON.parse((await tessera(['boards', 'diff', board.name, '--from', '1', '--to', '2', '--json'])).stdout);
-      expect(diffJson).toMatchObject({ from: 1, to: 2, items: { added: expect.arrayContaining(board.clocks) } });
+      expect(diffJson).toMatchObject({ from: 1, to: 2, changes: { items: { added: expect.arrayContaining(board.clocks) } } });
 
       const restore = await tessera(['boards', 'restore', board.name, '1']);
       expectStatus(restore, 0);

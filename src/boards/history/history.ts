@@ -124,10 +124,12 @@ export async function readRevisionJson(
   );
 }
 
-export interface RevisionDiff extends BoardChanges {
+export interface RevisionDiff {
   from: number;
   /** null: the board as it stands. */
   to: number | null;
+  /** The shape of a plan's `changes` (HIST-5). */
+  changes: BoardChanges;
 }
 
 /** GET /api/boards/{id}/diff?from&to: what changed from one revision to another, or to now (HIST-5). */
@@ -137,7 +139,7 @@ export async function diffRevisions(db: Knex, principal: Principal | null, board
     const live = await liveState(trx, boardId, principal);
     const older = await revisionState(trx, boardId, from, live);
     const newer = to === undefined ? live : await revisionState(trx, boardId, to, live);
-    return { from, to: to ?? null, ...compareStates(older, newer) };
+    return { from, to: to ?? null, changes: compareStates(older, newer) };
   });
 }
 

@@ -97,6 +97,6 @@ export function renderPlan(plan: ImportPlan, labels: Labels, c: Colors): string[
 
 export function renderDiff(boardName: string, diff: RevisionDiff, labels: Labels, c: Colors): string[] {
   const range = `from revision ${diff.from} to ${diff.to === null ? 'now' : `revision ${diff.to}`}`;
-  if (!hasChanges(diff)) return [`No changes to board ${boardName} ${range}.`];
-  return [`Changes to board ${c.bold(boardName)} ${range}:`, ...changeLines(diff, labels, c), '', `${tally(diff, diffWords)}.`];
+  if (!hasChanges(diff.changes)) return [`No changes to board ${boardName} ${range}.`];
+  return [`Changes to board ${c.bold(boardName)} ${range}:`, ...changeLines(diff.changes, labels, c), '', `${tally(diff.changes, diffWords)}.`];
 }

@@ -21,7 +21,7 @@ interface Counts {
   updated: number;
 }
 interface Diff {
-  items: { added: string[]; removed: string[]; updated: string[] };
+  changes: { items: { added: string[]; removed: string[]; updated: string[] } };
 }
 
 const root = document.getElementById('app')!;
@@ -106,7 +106,7 @@ async function restore(revision: number, message: HTMLElement): Promise<void> {
 }
 
 function marksFor(viewing: NonNullable<typeof state.viewing>): Marks {
-  const { added, removed, updated } = viewing.diff.items;
+  const { added, removed, updated } = viewing.diff.changes.items;
   // Tiles of items added since the revision are drawn from the board as it is now, as ghosts.
   const ghosts = state.board!.items.filter((item) => added.includes(item.id));
   return { removed: new Set(removed), moved: new Set(updated), added: ghosts };
