@@ -903,8 +903,9 @@ export interface paths {
          *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
          *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
-         *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without one, 401 with
-         *     `WWW-Authenticate`. Also served at `/api/mcp/mcp`.
+         *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
+         *     `WWW-Authenticate: ApiKey realm="tessera"` only (MCP-5): no `Bearer` challenge and no OAuth metadata, so MCP
+         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`.
          */
         post: operations["mcpRequest"];
         delete?: never;
@@ -928,8 +929,9 @@ export interface paths {
          *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
          *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
-         *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without one, 401 with
-         *     `WWW-Authenticate`. Also served at `/api/mcp/mcp`.
+         *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
+         *     `WWW-Authenticate: ApiKey realm="tessera"` only (MCP-5): no `Bearer` challenge and no OAuth metadata, so MCP
+         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`.
          */
         post: operations["mcpRequestAtHomarrPath"];
         delete?: never;
@@ -3891,6 +3893,26 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
+        /**
+         * @description No valid API key. The challenge names the API key only (MCP-5): no `Bearer` challenge with `resource_metadata`,
+         *     which MCP clients take as the start of an OAuth discovery.
+         */
+        McpUnauthorized: {
+            headers: {
+                "WWW-Authenticate": "ApiKey realm=\"tessera\"";
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Authentication required",
+                 *       "code": "UNAUTHORIZED",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Another board has this name, in any letter case (NAME-2); nothing was written. */
         BoardNameConflict: {
             headers: {
@@ -5393,7 +5415,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["McpUnauthorized"];
             /** @description The client does not accept application/json and text/event-stream. */
             406: {
                 headers: {
@@ -5438,7 +5460,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["McpUnauthorized"];
             /** @description The client does not accept application/json and text/event-stream. */
             406: {
                 headers: {

@@ -119,6 +119,16 @@ function withoutDiscriminatorMappings(node: unknown, seen = new Set<object>()): 
 type OperationHandler = (input: { params: unknown; query: unknown; body: unknown }, ctx: RequestContext) => Promise<Reply>;
 
 /** Whether the caller satisfies one of the operation's security requirements (all schemes of it). */
+/**
+ * MCP-5: an operation's own `x-www-authenticate` replaces the AUTH-5 challenge of its 401s (the MCP endpoint names
+ * the API key only, so MCP clients do not take the 401 for the start of an OAuth discovery).
+ */
+function withOperationChallenge(operation: Operation, error: unknown): unknown {
+  const challenge = (operation as { 'x-www-authenticate'?: string })['x-www-authenticate'];
+  if (!challenge || !(error instanceof ApiError) || error.code !== 'UNAUTHORIZED') return error;
+  return new ApiError(error.code, error.message, error.data, { ...error.headers, 'WWW-Authenticate': challenge });
+}
+
 function isAuthorized(operation: Operation, principal: RequestContext['principal']): boolean {
   const requirements = operation.security ?? openApiDocument.security ?? [];
   if (requirements.length === 0) return true;
@@ -176,8 +186,12 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
   const { operation } = match;
   if (!ignoresCredentials(operation)) {
     const companionId = app.companion?.idOf(operation, match.rawParams);
-    ctx.principal = await authenticate(ctx.db, ctx.headers, companionId === undefined ? {} : { companion: { lookup: app.companion!.lookup, id: companionId } });
-    if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
+    try {
+      ctx.principal = await authenticate(ctx.db, ctx.headers, companionId === undefined ? {} : { companion: { lookup: app.companion!.lookup, id: companionId } });
+      if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
+    } catch (error) {
+      throw withOperationChallenge(operation, error);
+    }
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
   if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {

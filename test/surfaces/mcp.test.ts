@@ -86,15 +86,24 @@ describe('MCP tools (MCP-1..4)', () => {
     expect((bad.structuredContent as any).code).toBe('BAD_REQUEST');
   });
 
-  it('MCP-1: without a key, or with a bad one, 401 with WWW-Authenticate', async () => {
+  it('MCP-5: without a key, or with a bad one, 401 with an ApiKey challenge only: no Bearer challenge, no OAuth metadata to discover', async () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { Accept: 'application/json, text/event-stream' };
-    const none = await server.call('POST', '/api/mcp', { key: null, body: message, headers });
-    expect(none.status).toBe(401);
-    expect(none.headers.get('www-authenticate')).toContain('Bearer');
-    const bad = await server.call('POST', '/api/mcp', { key: null, body: message, headers: { ...headers, Authorization: 'Bearer nope.nope' } });
-    expect(bad.status).toBe(401);
-    expect(bad.headers.get('www-authenticate')).toContain('ApiKey');
+    for (const path of ['/api/mcp', '/api/mcp/mcp']) {
+      const none = await server.call('POST', path, { key: null, body: message, headers });
+      expect(none.status).toBe(401);
+      expect(none.body).toEqual({ message: 'Authentication required', code: 'UNAUTHORIZED', data: {} });
+      expect(none.headers.get('www-authenticate')).toBe('ApiKey realm="tessera"');
+      const bad = await server.call('POST', path, { key: null, body: message, headers: { ...headers, Authorization: 'Bearer nope.nope' } });
+      expect(bad.status).toBe(401);
+      expect(bad.body.code).toBe('UNAUTHORIZED');
+      expect(bad.headers.get('www-authenticate')).toBe('ApiKey realm="tessera"');
+    }
+    // The other routes keep both challenges (AUTH-5).
+    expect((await server.call('GET', '/api/users', { key: null })).headers.get('www-authenticate')).toBe('ApiKey realm="tessera", Bearer realm="tessera"');
+    for (const path of ['/.well-known/oauth-protected-resource', '/.well-known/oauth-protected-resource/api/mcp', '/.well-known/oauth-authorization-server']) {
+      expect((await server.call('GET', path, { key: null })).status).toBe(404);
+    }
     await expect(connect('nope.nope')).rejects.toThrow();
   });
 
