@@ -1816,21 +1816,23 @@ export interface components {
             version: number;
             isPublic: boolean;
             creatorId: components["schemas"]["Id"] | null;
-            creator: components["schemas"]["BoardCreator"];
+            /** @description Null once the creating user was deleted. */
+            creator: components["schemas"]["BoardCreator"] | null;
             layouts: components["schemas"]["BreakpointLayout"][];
             sections: components["schemas"]["BoardSection"][];
             items: components["schemas"]["BoardItem"][];
             userPermissions: components["schemas"]["OwnPermissionRow"][];
             groupPermissions: components["schemas"]["GroupPermissionRow"][];
         };
-        /** @description The user who created the board, or null when that user is gone. */
+        /** @description The user who created the board (the board document and the board list). */
         BoardCreator: {
             id: components["schemas"]["Id"];
-            /** @description The username. */
+            /** @description The creator's username. */
             name: string;
+            /** @description Always null (Tessera stores no avatars). */
             image: null;
             email: string | null;
-        } | null;
+        };
         /** @description A permission row of one of the caller's groups on this board. */
         GroupPermissionRow: {
             groupId: components["schemas"]["Id"];
@@ -2693,7 +2695,7 @@ export interface components {
             logoImageUrl: string | null;
             isPublic: boolean;
             /** @description Null once the creating user was deleted. */
-            creator: components["schemas"]["BoardCreator-2"] | null;
+            creator: components["schemas"]["BoardCreator"] | null;
             /** @description The board is the caller's own desktop home board. */
             isHome: boolean;
             /** @description The board is the caller's own mobile home board. */
@@ -3543,14 +3545,6 @@ export interface components {
             changes: components["schemas"]["BoardChanges"];
             ignored: components["schemas"]["IgnoredPart"][];
             warnings: components["schemas"]["PlanWarning"][];
-        };
-        "BoardCreator-2": {
-            id: components["schemas"]["Id"];
-            /** @description The creator's username. */
-            name: string | null;
-            /** @description Always null (Tessera stores no avatars). */
-            image: null;
-            email: string | null;
         };
         /** @description Text or null; blank (whitespace-only) text is stored as null. */
         PatchText: string | null;

@@ -24,7 +24,7 @@ export interface BoardSummary {
   name: string;
   logoImageUrl: string | null;
   isPublic: boolean;
-  creator: { id: string; name: string | null; image: null; email: string | null } | null;
+  creator: { id: string; name: string; image: null; email: string | null } | null;
   isHome: boolean;
   isMobileHome: boolean;
   userPermissions: { permission: BoardPermissionLevel }[];
@@ -114,7 +114,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
     name: row.name,
     logoImageUrl: row.logoImageUrl,
     isPublic: row.isPublic,
-    creator: row.creatorId ? { id: row.creatorId, name: row.creatorName, image: null, email: row.creatorEmail } : null,
+    creator: row.creatorId && row.creatorName !== null ? { id: row.creatorId, name: row.creatorName, image: null, email: row.creatorEmail } : null,
     isHome: me?.homeBoardId === row.id,
     isMobileHome: me?.mobileHomeBoardId === row.id,
     userPermissions: principal ? row.userPermissions : [],
