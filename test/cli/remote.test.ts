@@ -231,7 +231,7 @@ describe('tessera boards export and import', () => {
 
 describe('tessera boards history, diff, restore, list', () => {
   it(
-    'list --json is the board list; history, diff --from 1 and restore <name> 1 work',
+    'list --json is the board list; history, diff --from 1 and restore <name> 1 --yes work; restore without --yes and no terminal is refused (CLI-1)',
     async () => {
       const board = await boardWithClocks();
       const list = await tessera(['boards', 'list', '--json']);
@@ -254,10 +254,43 @@ describe('tessera boards history, diff, restore, list', () => {
       const diffJson = JSON.parse((await tessera(['boards', 'diff', board.name, '--from', '1', '--to', '2', '--json'])).stdout);
       expect(diffJson).toMatchObject({ from: 1, to: 2, changes: { items: { added: expect.arrayContaining(board.clocks) } } });
 
-      const restore = await tessera(['boards', 'restore', board.name, '1']);
+      const unconfirmed = await tessera(['boards', 'restore', board.name, '1']);
+      expectStatus(unconfirmed, 1);
+      expect(unconfirmed.stderr).toBe('tessera: Refusing to restore without confirmation: stdin is not a terminal (pass --yes)\n');
+      expect((await boardDoc(source, board.boardId)).items).toHaveLength(2);
+      expect(await historyLength(board.boardId)).toBe(2);
+
+      const restore = await tessera(['boards', 'restore', board.name, '1', '--yes']);
       expectStatus(restore, 0);
       expect(restore.stdout).toContain(`restored ${board.name} (${board.boardId}) to revision 1`);
       expect((await boardDoc(source, board.boardId)).items).toEqual([]);
+    },
+    slow,
+  );
+
+  it(
+    'CLI-2: after a restore back to the revision a file was pulled at, plan gives one verdict: the file\'s edit, not a server change',
+    async () => {
+      const board = await boardWithClocks();
+      const file = path.join(workDir, `${board.name}.yaml`);
+      expectStatus(await tessera(['boards', 'pull', board.name, '-o', file]), 0);
+      const pulledAt = parseYaml(readFileSync(file, 'utf8')).source.revision;
+      const added = unique('clock');
+      editFile(file, (content) => content.items.push(newClock(added, board.sectionId)));
+      // Someone deletes a clock on the server, then restores the revision the file was pulled at.
+      expectOk(await source.call('DELETE', `/api/boards/${board.boardId}/items/${board.clocks[0]}`));
+      expectStatus(await tessera(['boards', 'restore', board.name, String(pulledAt), '--yes']), 0);
+
+      const plan = await tessera(['boards', 'plan', file]);
+      expectStatus(plan, 2);
+      expect(plan.stdout).not.toContain('changed on the server');
+      expect(plan.stdout).not.toContain('No changes');
+      expect(plan.stdout).toContain(`+ item ${added} (clock)`);
+      expect(plan.stdout).toContain('Plan: 1 to add, 0 to change, 0 to remove.');
+
+      const apply = await tessera(['boards', 'apply', file, '--yes']);
+      expectStatus(apply, 0);
+      expect((await boardDoc(source, board.boardId)).items.map((i: any) => i.id).sort()).toEqual([...board.clocks, added].sort());
     },
     slow,
   );

@@ -25,19 +25,23 @@ describe('DOCS-2: README examples', () => {
     expect(lines.findIndex((line) => line.startsWith('npx tessera groups create editors'))).toBeLessThan(lines.findIndex((line) => line.includes('set-permissions editors')));
   });
 
-  it('runs every example marked to run, as written', async () => {
+  it('runs every example marked to run, as written; the restore example undoes the newest change, not the whole board', async () => {
     const board = await createBoard(server);
+    const clock = { id: `${board.boardId}-clock`, kind: 'clock', options: {}, advancedOptions: {}, integrationIds: [], layouts: [{ layoutId: board.layoutId, sectionId: board.sectionId, xOffset: 0, yOffset: 0, width: 1, height: 1 }] };
+    const start = (await server.call('GET', `/api/boards/${board.boardId}`)).body;
+    expect((await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: start.sections, items: [clock] } })).status).toBe(200);
     for (let i = 0; i < 3; i++) await createBoard(server); // more boards than the paging example's page
     const runs = await runReadmeExamples({ baseUrl: server.directUrl, apiKey: server.adminKey, boardId: board.boardId }, readme);
     const failed = runs.filter((run) => run.status !== 0).map((run) => `README.md:${run.example.line} exited ${run.status}:\n${run.output.slice(-3000)}`);
     expect(failed).toEqual([]);
     const output = runs.map((run) => run.output).join('\n');
-    // The admin commands, the restore of revision 1, the tRPC and typed clients all did their work.
+    // The admin commands, the restore, the tRPC and typed clients all did their work.
     expect(output).toContain('"username":"admin"');
     expect(output).toMatch(/from-the-client \d+ 0/);
     expect(output).toMatch(/^link: <\/api\/boards\?limit=2&cursor=[^>]+>; rel="next"/im);
     const restored = await server.call('GET', `/api/boards/${board.boardId}/history?limit=1`);
     expect(restored.body.entries[0].operation).toBe('restoreBoard');
+    expect((await server.call('GET', `/api/boards/${board.boardId}`)).body.items.map((each: { id: string }) => each.id)).toEqual([clock.id]);
     expect((await server.call('GET', '/api/boards')).body.map((each: { name: string }) => each.name)).toEqual(expect.arrayContaining(['from-trpc', 'from-the-client']));
   }, 300_000);
 });

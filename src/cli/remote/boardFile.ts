@@ -64,6 +64,19 @@ export function withoutSource(file: LocalBoardFile): LocalBoardFile {
   return { ...file, text: document.toString({ lineWidth: 0 }), content };
 }
 
+/**
+ * The file guarded by `version` instead of the version it was taken at (CLI-2): its `source` block kept, its version
+ * replaced, the rest of the text as it is.
+ */
+export function withSourceVersion(file: LocalBoardFile, version: number): LocalBoardFile {
+  if (!file.content?.source) return file;
+  const content = { ...file.content, source: { ...file.content.source, version } };
+  if (file.format === 'json') return { ...file, text: `${JSON.stringify(content, null, 2)}\n`, content };
+  const document = parseDocument(file.text);
+  document.setIn(['source', 'version'], version);
+  return { ...file, text: document.toString({ lineWidth: 0 }), content };
+}
+
 /** The board and revision the file was taken from, when it says. */
 export function sourceOf(file: LocalBoardFile): { boardId: string; revision: number | null } | null {
   const source = file.content?.source;

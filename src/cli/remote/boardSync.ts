@@ -3,11 +3,10 @@
  * the plan was shown (and confirmed). A file whose `source` version the board has moved past is refused by the
  * server (FILE-6); the CLI then shows what changed on the server since the file was taken.
  */
-import { createInterface } from 'node:readline/promises';
 import { RemoteError } from '../errors';
 import type { ImportPlan, ImportResult, TesseraApi } from './api';
-import { LocalBoardFile, sourceOf, withoutSource } from './boardFile';
-import { colors, printJson, printLine } from './output';
+import { LocalBoardFile, sourceOf, withoutSource, withSourceVersion } from './boardFile';
+import { colors, confirmed, printJson, printLine } from './output';
 import { hasChanges, Labels, labelsFromDocument, labelsFromFile, mergeLabels, renderDiff, renderPlan } from './planRender';
 
 export type FilePlan =
@@ -25,12 +24,25 @@ export async function planFile(api: TesseraApi, file: LocalBoardFile, options: {
   } catch (error) {
     const source = sourceOf(file);
     if (!isVersionConflict(error) || !source) throw error;
-    // The board moved on since the file was taken; when it already is what the file says (the file was applied,
-    // say), there is nothing to apply and nothing to protect.
+    // CLI-2: the board's version moved on since the file was taken. Nothing made there needs protecting when the
+    // board already is what the file says (the file was applied, say) or is again what the file was taken from (a
+    // restore, say): the file is then planned, and applied, guarded by the board's version now.
     const unguarded = withoutSource(file);
     const plan = await api.planImport(unguarded.text, unguarded.format);
-    if (!hasChanges(plan.changes)) return { kind: 'plan', plan, file: unguarded };
+    const rebased = plan.version === null ? unguarded : withSourceVersion(file, plan.version);
+    if (!hasChanges(plan.changes) || !(await changedSince(api, source.boardId, source.revision))) return { kind: 'plan', plan, file: rebased };
     return { kind: 'conflict', error, boardId: source.boardId, revision: source.revision };
+  }
+}
+
+/** Whether the board differs from what it was after `revision`; true when that cannot be told. */
+async function changedSince(api: TesseraApi, boardId: string, revision: number | null): Promise<boolean> {
+  if (revision === null) return true;
+  try {
+    return hasChanges((await api.diff(boardId, revision)).changes);
+  } catch (error) {
+    if (error instanceof RemoteError && error.status === 404) return true; // the revision left the history since
+    throw error;
   }
 }
 
@@ -71,16 +83,6 @@ export async function refuseConflict(api: TesseraApi, conflict: Extract<FilePlan
   throw conflict.error;
 }
 
-async function confirmed(question: string): Promise<boolean> {
-  if (!process.stdin.isTTY) throw new Error('Refusing to apply without confirmation: stdin is not a terminal (pass --yes)');
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
-  } finally {
-    prompt.close();
-  }
-}
-
 export interface ApplyOptions {
   yes: boolean;
   force: boolean;
@@ -98,7 +100,7 @@ export async function applyFile(api: TesseraApi, file: LocalBoardFile, options: 
     return 0;
   }
   if (!options.json) await printPlan(api, file, plan);
-  if (!options.yes && !(await confirmed('Apply these changes?'))) {
+  if (!options.yes && !(await confirmed('Apply these changes?', 'apply'))) {
     printLine('Apply cancelled.');
     return 1;
   }

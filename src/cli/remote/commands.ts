@@ -2,12 +2,12 @@
 import { writeFileSync } from 'node:fs';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { UsageError } from '../errors';
-import { BoardSummary, FileFormat, HistoryEntry, TesseraApi } from './api';
+import { BoardDocument, BoardSummary, FileFormat, HistoryEntry, RevisionDiff, TesseraApi } from './api';
 import { formatOfExtension, readBoardFile } from './boardFile';
 import { applyFile, planFile, printPlan, refuseConflict } from './boardSync';
 import { exportAll, importAll } from './bulk';
 import { ConnectionOptions, resolveConnection } from './connection';
-import { colors, printJson, printLine, printTable, yesNo } from './output';
+import { assertCanConfirm, colors, confirmed, printJson, printLine, printTable, yesNo } from './output';
 import { hasChanges, labelsFromDocument, mergeLabels, renderDiff } from './planRender';
 
 /** Runs a command's work and takes its exit status. */
@@ -91,20 +91,32 @@ async function showHistory(api: TesseraApi, name: string, options: JsonOption & 
   return 0;
 }
 
+/** The diff of `board` from revision `from` to `to` (or now), as lines for people. */
+async function printRevisionDiff(api: TesseraApi, board: BoardDocument, diff: RevisionDiff): Promise<void> {
+  const [before, after] = await Promise.all([api.revision(board.id, diff.from), diff.to !== null ? api.revision(board.id, diff.to) : board]);
+  for (const line of renderDiff(board.name, diff, mergeLabels(labelsFromDocument(before), labelsFromDocument(after)), colors)) printLine(line);
+}
+
 async function showDiff(api: TesseraApi, name: string, options: JsonOption & { from: number; to?: number }): Promise<number> {
   const board = await api.boardByName(name);
   const diff = await api.diff(board.id, options.from, options.to);
-  if (options.json) {
-    printJson(diff);
-    return 0;
-  }
-  const [before, after] = await Promise.all([api.revision(board.id, options.from), options.to ? api.revision(board.id, options.to) : board]);
-  for (const line of renderDiff(board.name, diff, mergeLabels(labelsFromDocument(before), labelsFromDocument(after)), colors)) printLine(line);
+  if (options.json) printJson(diff);
+  else await printRevisionDiff(api, board, diff);
   return 0;
 }
 
-async function restoreRevision(api: TesseraApi, name: string, revision: number, options: JsonOption): Promise<number> {
+/** CLI-1: shows what the restore undoes (the changes since the revision) and asks, unless --yes. */
+async function restoreRevision(api: TesseraApi, name: string, revision: number, options: JsonOption & { yes?: boolean }): Promise<number> {
   const board = await api.boardByName(name);
+  if (!options.yes) {
+    assertCanConfirm('restore');
+    printLine(`Restoring ${board.name} to revision ${revision} undoes these changes:`);
+    await printRevisionDiff(api, board, await api.diff(board.id, revision));
+    if (!(await confirmed(`Restore ${board.name} to revision ${revision}?`, 'restore'))) {
+      printLine('Restore cancelled.');
+      return 1;
+    }
+  }
   const { board: restored, dropped } = await api.restore(board.id, revision);
   if (options.json) {
     printJson({ board: restored, dropped });
@@ -165,8 +177,9 @@ export function addBoardCommands(program: Command, run: Runner): void {
     .option('--to <revision>', 'the later revision (default: the board as it stands)', positiveInteger)
     .action((name, options) => run(() => showDiff(connect(options), name, options)));
 
-  remoteCommand(boards, 'restore', 'put a board back as it was after a revision')
+  remoteCommand(boards, 'restore', 'put a board back as it was after a revision: show what it undoes, confirm, restore')
     .argument('<name>', 'the board')
     .argument('<revision>', 'the revision', positiveInteger)
+    .option('-y, --yes', 'restore without asking (required when stdin is not a terminal)')
     .action((name, revision, options) => run(() => restoreRevision(connect(options), name, revision, options)));
 }

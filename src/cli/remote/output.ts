@@ -1,4 +1,5 @@
 /** What the remote commands print: lines and tables for people (coloured on a terminal), JSON for scripts. */
+import { createInterface } from 'node:readline/promises';
 import Table from 'cli-table3';
 import pc from 'picocolors';
 
@@ -28,3 +29,19 @@ export function printTable(head: string[], rows: string[][]): void {
 }
 
 export const yesNo = (value: boolean) => (value ? 'yes' : 'no');
+
+/** Refuses to `verb` when there is no terminal to ask on: a pipeline must pass --yes. */
+export function assertCanConfirm(verb: string): void {
+  if (!process.stdin.isTTY) throw new Error(`Refusing to ${verb} without confirmation: stdin is not a terminal (pass --yes)`);
+}
+
+/** Asks on the terminal (stderr), after `assertCanConfirm`. */
+export async function confirmed(question: string, verb: string): Promise<boolean> {
+  assertCanConfirm(verb);
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    return /^y(es)?$/i.test((await prompt.question(`${question} [y/N] `)).trim());
+  } finally {
+    prompt.close();
+  }
+}
