@@ -139,6 +139,29 @@ describe('tessera boards pull, plan, apply', () => {
   );
 
   it(
+    'FILE-8: pull then plan of a board with a bookmarks widget and an app widget naming the same app: no change, no warning, exit 0',
+    async () => {
+      const board = await boardWithClocks();
+      const doc = await boardDoc(source, board.boardId);
+      const app = expectOk(await source.call('POST', '/api/apps', { body: { name: unique('app'), href: 'https://app.example.com', iconUrl: 'https://example.com/a.png' } }), 201);
+      const layoutId = doc.layouts[0].id;
+      const items = [
+        ...doc.items,
+        item(unique('appw'), [position(layoutId, board.sectionId, 6, 0)], { kind: 'app', options: { appId: app.appId } }),
+        item(unique('bookm'), [position(layoutId, board.sectionId, 8, 0)], { kind: 'bookmarks', options: { title: 'Links', items: [app.appId] } }),
+      ];
+      expectOk(await source.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: doc.sections, items } }));
+      const file = path.join(workDir, `${board.name}.yaml`);
+      expectStatus(await tessera(['boards', 'pull', board.name, '-o', file]), 0);
+      const plan = await tessera(['boards', 'plan', file]);
+      expectStatus(plan, 0);
+      expect(plan.stdout).toContain('No changes');
+      expect(plan.stdout).not.toContain('UNKNOWN_OPTION');
+    },
+    slow,
+  );
+
+  it(
     'pull --format json to stdout; a new board name in the file is created by apply',
     async () => {
       const board = await boardWithClocks();
