@@ -1827,6 +1827,7 @@ export interface components {
             /** @description The username. */
             name: string;
             image: null;
+            /** @description The creator's e-mail address, shown only to the creator itself and to admins; null for every other caller. */
             email: string | null;
         } | null;
         /** @description A permission row of one of the caller's groups on this board. */
@@ -2438,6 +2439,7 @@ export interface components {
             at: string;
             /** @description The operationId of the route that made the change (`baseline` for the first entry of an older board). */
             operation: string;
+            /** @description Who made the change. A caller without credentials (reading a public board) is shown the name only, `userId` and `apiKeyId` null. */
             actor: {
                 userId: string | null;
                 name: string | null;
@@ -3491,6 +3493,7 @@ export interface components {
             name: string | null;
             /** @description Always null (Tessera stores no avatars). */
             image: null;
+            /** @description The creator's e-mail address, shown only to the creator itself and to admins; null for every other caller. */
             email: string | null;
         };
         /** @description Text or null; blank (whitespace-only) text is stored as null. */

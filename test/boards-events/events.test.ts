@@ -129,6 +129,19 @@ describe('change feed (EVENT-1..6)', () => {
     await feed.until(() => feed.changes().length === 1);
   });
 
+  it('PRIV-2: an anonymous stream of a public board shows the actor by name, no user or API key id', async () => {
+    const shown = await newBoard(server, { isPublic: true });
+    const anonymous = await stream(server.directUrl, `/api/boards/${shown.boardId}/events`);
+    const signedIn = await stream(server.directUrl, `/api/boards/${shown.boardId}/events`, auth(server.adminKey));
+    await server.call('PATCH', `/api/boards/${shown.boardId}/settings`, { body: { pageTitle: 'Who did it' } });
+    await anonymous.until(() => anonymous.changes().length === 1);
+    await signedIn.until(() => signedIn.changes().length === 1);
+    const [entry] = expectOk(await server.call('GET', `/api/boards/${shown.boardId}/history?limit=1`)).entries;
+    expect(anonymous.changes()[0].actor).toEqual({ userId: null, name: entry.actor.name, apiKeyId: null });
+    expect(signedIn.changes()[0].actor).toEqual(entry.actor);
+    expect(entry.actor.userId).toEqual(expect.any(String));
+  });
+
   it('EVENT-3: Last-Event-ID replays the entries missed; one that is no revision is a 400', async () => {
     const board = await newBoard(server);
     for (const title of ['a', 'b', 'c']) await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: title } });
@@ -183,7 +196,7 @@ describe('change feed (EVENT-1..6)', () => {
         return written; // nothing ever leaves: the client does not read
       },
     };
-    await hub.open({ boardId: board.boardId, res, headers: { apikey: server.adminKey }, callerKey: 'test', lastEventId: 1, release: () => undefined });
+    await hub.open({ boardId: board.boardId, res, headers: { apikey: server.adminKey }, principal: null, callerKey: 'test', lastEventId: 1, release: () => undefined });
     for (let i = 0; i < 10 && !destroyed; i++) {
       await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: `t${i}` } });
       signal(board.boardId);

@@ -11,7 +11,7 @@ import type { Db } from '../../db/database';
 import { authenticate } from '../../identity/authenticate';
 import type { Principal } from '../../identity/principal';
 import { allows, loadBoardAccess } from '../access';
-import { HistoryEntry, toHistoryEntry } from '../history/history';
+import { entryAsSeenBy, HistoryEntry, toHistoryEntry } from '../history/history';
 import { entriesAfter, latestRevision } from '../history/store';
 import type { BoardChangeSignals } from './listener';
 
@@ -31,6 +31,8 @@ interface Stream {
   /** The request's credentials, authenticated again before every delivery. */
   headers: IncomingHttpHeaders;
   callerKey: string;
+  /** The caller at the stream's start (its credentials do not change): what it is shown of actors (PRIV-2). */
+  principal: Principal | null;
   lastRevision: number;
 }
 
@@ -84,7 +86,15 @@ export class BoardEventHub {
    * Starts the stream on `res` (EVENT-1, EVENT-3): from `lastEventId` on when the client resumes (the entries it
    * missed are sent at once, or `reset` when history no longer has them), else from now.
    */
-  async open(input: { boardId: string; res: ServerResponse; headers: IncomingHttpHeaders; callerKey: string; lastEventId: number | null; release: () => void }): Promise<void> {
+  async open(input: {
+    boardId: string;
+    res: ServerResponse;
+    headers: IncomingHttpHeaders;
+    principal: Principal | null;
+    callerKey: string;
+    lastEventId: number | null;
+    release: () => void;
+  }): Promise<void> {
     const { res } = input;
     const lastRevision = input.lastEventId ?? (await latestRevision(this.db, input.boardId)) ?? 0;
     res.writeHead(200, {
@@ -99,6 +109,7 @@ export class BoardEventHub {
       res,
       headers: input.headers,
       callerKey: input.callerKey,
+      principal: input.principal,
       lastRevision,
     };
     let set = this.streams.get(stream.boardId);
@@ -200,7 +211,7 @@ export class BoardEventHub {
           return;
         }
         for (const entry of entries) {
-          if (!this.write(stream, changeEvent(entry))) return;
+          if (!this.write(stream, changeEvent(entryAsSeenBy(entry, stream.principal)))) return;
           stream.lastRevision = entry.revision;
         }
         if (entries.length === batchSize) behind = true;
