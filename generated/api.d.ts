@@ -201,7 +201,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user (admin)
-         * @description Removes the user with its keys, sessions, memberships and grants. Boards it created stay, without a creator. An admin cannot delete itself (400).
+         * @description Removes the user with its keys, sessions, memberships and grants. Boards it created stay, without a creator. An admin cannot delete itself (400); deleting the last user holding `admin` is a 409 (ADMIN-1).
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -244,7 +244,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a group (admin)
-         * @description Removes the group with its memberships, permissions and grants.
+         * @description Removes the group with its memberships, permissions and grants. 409 when that would leave no user with `admin` (ADMIN-1).
          */
         delete: operations["deleteGroup"];
         options?: never;
@@ -289,7 +289,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a user from a group (admin)
-         * @description 404 `Group not found` or `Membership not found`. The user's keys lose the group's permissions at once.
+         * @description 404 `Group not found` or `Membership not found`. The user's keys lose the group's permissions at once. 409 when that would leave no user with `admin` (ADMIN-1).
          */
         delete: operations["removeGroupMember"];
         options?: never;
@@ -307,7 +307,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a group's global permissions (admin) */
+        /**
+         * Replace a group's global permissions (admin)
+         * @description 409 when that would leave no user with `admin` (ADMIN-1).
+         */
         put: operations["setGroupPermissions"];
         post?: never;
         delete?: never;
@@ -3725,6 +3728,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The change would leave no user with the `admin` permission (ADMIN-1); nothing was written. */
+        LastAdminConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This change would leave no user with the admin permission",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Another group has this name, in any letter case; nothing was written. */
         GroupNameConflict: {
             headers: {
@@ -4217,6 +4236,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4312,6 +4332,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4373,6 +4394,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4405,6 +4427,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
