@@ -768,7 +768,9 @@ export interface paths {
          *     revision, data `{revision, version, operation, actor, at, summary}` as in the history. A comment line every
          *     15 s keeps idle connections open. Access as `GET /api/boards/{id}` (public boards without credentials; 404
          *     `Board not found` otherwise), checked again before every delivery: a caller who loses access gets no further
-         *     events and the stream ends. Changes committed through any instance sharing the database arrive (EVENT-2).
+         *     events and the stream ends; the credentials and access are checked again on every heartbeat too, so a
+         *     revoked or expired key, an ended session or lost access ends the stream within one heartbeat (EVENT-7). HEAD
+         *     answers the stream's headers at once, with no body (EVENT-8). Changes committed through any instance sharing the database arrive (EVENT-2).
          *     Reconnecting with `Last-Event-ID: <revision>` replays the entries missed since, or sends a `reset` event
          *     (read the board again) when history no longer holds them (EVENT-3). Deleting the board ends the stream with a
          *     `deleted` event (EVENT-4). At most `EVENT_STREAMS_PER_CALLER` open streams per user (or client address) per
