@@ -3921,6 +3921,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description HTTP-11: the reference runs only its own inline scripts (named by their hashes) and loads nothing from elsewhere. */
+        ContentSecurityPolicy: string;
         /** @description Present when more items follow (HTTP-8): `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same request for the next page. */
         NextPageLink: string;
         /** @description Present when more items follow (HTTP-8); send it as `cursor` (with the same `limit`) for the next page. */
@@ -3929,6 +3931,8 @@ export interface components {
         Location: string;
         /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match on a write, or in If-None-Match on a read. */
         ETagHeader: string;
+        /** @description HTTP-11: `no-store` on every answer to a caller with credentials and on every answer without an ETag; `private, no-cache` on an answer to a caller without credentials that carries an ETag (a public board), which the caller's own cache may keep and revalidate. Every answer also carries `X-Content-Type-Options: nosniff`. */
+        CacheControl: "no-store" | "private, no-cache";
     };
     pathItems: never;
 }
@@ -4057,6 +4061,7 @@ export interface operations {
             /** @description The reference page. */
             200: {
                 headers: {
+                    "Content-Security-Policy": components["headers"]["ContentSecurityPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4550,6 +4555,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4560,6 +4566,7 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content?: never;
