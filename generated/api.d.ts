@@ -201,7 +201,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a user (admin)
-         * @description Removes the user with its keys, sessions, memberships and grants. Boards it created stay, without a creator. An admin cannot delete itself (400).
+         * @description Removes the user with its keys, sessions, memberships and grants. Boards it created stay, without a creator. An admin cannot delete itself (400); deleting the last user holding `admin` is a 409 (ADMIN-1).
          */
         delete: operations["deleteUser"];
         options?: never;
@@ -244,7 +244,7 @@ export interface paths {
         post?: never;
         /**
          * Delete a group (admin)
-         * @description Removes the group with its memberships, permissions and grants.
+         * @description Removes the group with its memberships, permissions and grants. 409 when that would leave no user with `admin` (ADMIN-1).
          */
         delete: operations["deleteGroup"];
         options?: never;
@@ -289,7 +289,7 @@ export interface paths {
         post?: never;
         /**
          * Remove a user from a group (admin)
-         * @description 404 `Group not found` or `Membership not found`. The user's keys lose the group's permissions at once.
+         * @description 404 `Group not found` or `Membership not found`. The user's keys lose the group's permissions at once. 409 when that would leave no user with `admin` (ADMIN-1).
          */
         delete: operations["removeGroupMember"];
         options?: never;
@@ -307,7 +307,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a group's global permissions (admin) */
+        /**
+         * Replace a group's global permissions (admin)
+         * @description 409 when that would leave no user with `admin` (ADMIN-1).
+         */
         put: operations["setGroupPermissions"];
         post?: never;
         delete?: never;
@@ -765,7 +768,9 @@ export interface paths {
          *     revision, data `{revision, version, operation, actor, at, summary}` as in the history. A comment line every
          *     15 s keeps idle connections open. Access as `GET /api/boards/{id}` (public boards without credentials; 404
          *     `Board not found` otherwise), checked again before every delivery: a caller who loses access gets no further
-         *     events and the stream ends. Changes committed through any instance sharing the database arrive (EVENT-2).
+         *     events and the stream ends; the credentials and access are checked again on every heartbeat too, so a
+         *     revoked or expired key, an ended session or lost access ends the stream within one heartbeat (EVENT-7). HEAD
+         *     answers the stream's headers at once, with no body (EVENT-8). Changes committed through any instance sharing the database arrive (EVENT-2).
          *     Reconnecting with `Last-Event-ID: <revision>` replays the entries missed since, or sends a `reset` event
          *     (read the board again) when history no longer holds them (EVENT-3). Deleting the board ends the stream with a
          *     `deleted` event (EVENT-4). At most `EVENT_STREAMS_PER_CALLER` open streams per user (or client address) per
@@ -1831,6 +1836,7 @@ export interface components {
             name: string;
             /** @description Always null (Tessera stores no avatars). */
             image: null;
+            /** @description The creator's e-mail address, shown only to the creator itself and to admins; null for every other caller. */
             email: string | null;
         };
         /** @description A permission row of one of the caller's groups on this board. */
@@ -2442,6 +2448,7 @@ export interface components {
             at: string;
             /** @description The operationId of the route that made the change (`baseline` for the first entry of an older board). */
             operation: string;
+            /** @description Who made the change. A caller without credentials (reading a public board) is shown the name only, `userId` and `apiKeyId` null. */
             actor: {
                 userId: string | null;
                 name: string | null;
@@ -3775,6 +3782,22 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The change would leave no user with the `admin` permission (ADMIN-1); nothing was written. */
+        LastAdminConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This change would leave no user with the admin permission",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Another group has this name, in any letter case; nothing was written. */
         GroupNameConflict: {
             headers: {
@@ -3970,6 +3993,8 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description HTTP-11: the reference runs only its own inline scripts (named by their hashes) and loads nothing from elsewhere. */
+        ContentSecurityPolicy: string;
         /** @description Present when more items follow (HTTP-8): `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same request for the next page. */
         NextPageLink: string;
         /** @description Present when more items follow (HTTP-8); send it as `cursor` (with the same `limit`) for the next page. */
@@ -3978,6 +4003,8 @@ export interface components {
         Location: string;
         /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match on a write, or in If-None-Match on a read. */
         ETagHeader: string;
+        /** @description HTTP-11: `no-store` on every answer to a caller with credentials and on every answer without an ETag; `private, no-cache` on an answer to a caller without credentials that carries an ETag (a public board), which the caller's own cache may keep and revalidate. Every answer also carries `X-Content-Type-Options: nosniff`. */
+        CacheControl: "no-store" | "private, no-cache";
     };
     pathItems: never;
 }
@@ -4106,6 +4133,7 @@ export interface operations {
             /** @description The reference page. */
             200: {
                 headers: {
+                    "Content-Security-Policy": components["headers"]["ContentSecurityPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4287,6 +4315,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4382,6 +4411,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4443,6 +4473,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4475,6 +4506,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            409: components["responses"]["LastAdminConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4595,6 +4627,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4605,6 +4638,7 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    "Cache-Control": components["headers"]["CacheControl"];
                     [name: string]: unknown;
                 };
                 content?: never;

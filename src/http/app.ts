@@ -253,6 +253,9 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     const requestId = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
     res.locals.requestId = requestId;
     res.setHeader('X-Request-Id', requestId);
+    // HTTP-11: no answer is content-sniffed, and none is stored by a cache unless sendReply or its handler says so.
+    res.setHeader('X-Content-Type-Options', 'nosniff');
+    res.setHeader('Cache-Control', 'no-store');
     // The access log line is at info: below that level there is nothing to time or write.
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
@@ -378,7 +381,17 @@ function varyOnAcceptEncoding(res: Response): void {
 }
 
 async function sendReply(req: Request, res: Response, reply: Reply, lifecycle: Lifecycle): Promise<void> {
-  for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
+  let cacheControlSet = false;
+  let validator = false;
+  for (const [name, value] of Object.entries(reply.headers ?? {})) {
+    res.setHeader(name, value);
+    const lower = name.toLowerCase();
+    if (lower === 'cache-control') cacheControlSet = true;
+    else if (lower === 'etag') validator = true;
+  }
+  // HTTP-11: an answer to a caller without credentials that carries an ETag (a public board) may be kept by the
+  // caller's own cache and revalidated; anything else stays no-store (set up front).
+  if (!cacheControlSet && validator && res.locals.userId === undefined) res.setHeader('Cache-Control', 'private, no-cache');
   // While shutting down, no connection is kept alive for another request.
   if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
   res.status(reply.status);

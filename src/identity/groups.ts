@@ -7,6 +7,7 @@ import { newId } from '../db/ids';
 import { conflict, notFound } from '../core/errors';
 import { GlobalPermission, sortedPermissions } from './permissions';
 import { independentReads } from '../db/independentReads';
+import { keepingAnAdmin } from './admins';
 
 export interface GroupView {
   id: string;
@@ -46,12 +47,17 @@ export async function listGroups(db: Db, page: PageRequest = {}): Promise<Page<G
   return { items, nextCursor };
 }
 
+/** ADMIN-1: refused with 409 when it would leave no user with `admin`. */
 export async function deleteGroup(db: Db, groupId: string): Promise<void> {
-  const deleted = await db('groups').where({ id: groupId }).del();
-  if (deleted === 0) throw notFound('Group not found');
+  await db.transaction((trx) =>
+    keepingAnAdmin(trx, async () => {
+      const deleted = await trx('groups').where({ id: groupId }).del();
+      if (deleted === 0) throw notFound('Group not found');
+    }),
+  );
 }
 
-async function assertGroupExists(db: Db, groupId: string): Promise<void> {
+async function assertGroupExists(db: Knex, groupId: string): Promise<void> {
   if (!(await db('groups').where({ id: groupId }).first('id'))) throw notFound('Group not found');
 }
 
@@ -67,21 +73,28 @@ export async function addMember(db: Db, groupId: string, userId: string): Promis
   }
 }
 
+/** ADMIN-1: refused with 409 when it would leave no user with `admin`. */
 export async function removeMember(db: Db, groupId: string, userId: string): Promise<void> {
-  await assertGroupExists(db, groupId);
-  const deleted = await db('group_members').where({ groupId, userId }).del();
-  if (deleted === 0) throw notFound('Membership not found');
+  await db.transaction((trx) =>
+    keepingAnAdmin(trx, async () => {
+      await assertGroupExists(trx, groupId);
+      const deleted = await trx('group_members').where({ groupId, userId }).del();
+      if (deleted === 0) throw notFound('Membership not found');
+    }),
+  );
 }
 
-/** Replaces the group's permissions in one transaction. */
+/** Replaces the group's permissions in one transaction; ADMIN-1: refused with 409 when it would leave no user with `admin`. */
 export async function setGroupPermissions(db: Db, groupId: string, permissions: readonly GlobalPermission[]): Promise<GlobalPermission[]> {
   const unique = sortedPermissions(new Set(permissions));
-  await db.transaction(async (trx) => {
-    const group = await trx('groups').where({ id: groupId }).forUpdate().first('id');
-    if (!group) throw notFound('Group not found');
-    await trx('group_permissions').where({ groupId }).del();
-    if (unique.length > 0) await trx('group_permissions').insert(unique.map((permission) => ({ groupId, permission })));
-  });
+  await db.transaction((trx) =>
+    keepingAnAdmin(trx, async () => {
+      const group = await trx('groups').where({ id: groupId }).forUpdate().first('id');
+      if (!group) throw notFound('Group not found');
+      await trx('group_permissions').where({ groupId }).del();
+      if (unique.length > 0) await trx('group_permissions').insert(unique.map((permission) => ({ groupId, permission })));
+    }),
+  );
   return unique;
 }
 

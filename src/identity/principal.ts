@@ -84,3 +84,17 @@ export function principalFromMemberships(user: { id: string; username: string },
   if (via.authMethod === 'apiKey') principal.keyBounds = { scopes: via.scopes, expiresAt: via.expiresAt ?? null };
   return principal;
 }
+
+/** What PRIV-1 needs to know of a reader: who it is and whether it holds `admin` (a plain value, kept with a board state). */
+export interface EmailReader {
+  userId: string | null;
+  admin: boolean;
+}
+
+export const emailReaderOf = (principal: Principal | null): EmailReader => ({ userId: principal?.userId ?? null, admin: principal?.permissions.has('admin') ?? false });
+
+/** PRIV-1: a user's e-mail address is shown to the user itself and to admins only. */
+export const maySeeEmailOf = (reader: EmailReader, ownerId: string | null): boolean => reader.admin || (ownerId !== null && reader.userId === ownerId);
+
+/** PRIV-1: the e-mail address as `reader` is shown it, null for everybody but its owner and admins. */
+export const emailAsSeenBy = (reader: EmailReader, ownerId: string | null, email: string | null): string | null => (maySeeEmailOf(reader, ownerId) ? email : null);

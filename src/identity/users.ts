@@ -5,6 +5,7 @@ import { badRequest, conflict, notFound } from '../core/errors';
 import { hashPassword, passwordFitsBcrypt } from './secrets';
 import { whereAmong } from '../db/idList';
 import { decodeCursor, Page, pageOfRows, type PageRequest } from '../core/pages';
+import { keepingAnAdmin } from './admins';
 
 export interface UserView {
   id: string;
@@ -75,10 +76,15 @@ export async function findUserIdByName(db: Db, username: string): Promise<string
   return row?.id ?? null;
 }
 
+/** ADMIN-1: refused with 409 when it would leave no user with `admin`. */
 export async function deleteUser(db: Db, userId: string, callerId: string | null): Promise<void> {
   if (userId === callerId) throw badRequest('Cannot delete your own user');
-  const deleted = await db('users').where({ id: userId }).del();
-  if (deleted === 0) throw notFound('User not found');
+  await db.transaction((trx) =>
+    keepingAnAdmin(trx, async () => {
+      const deleted = await trx('users').where({ id: userId }).del();
+      if (deleted === 0) throw notFound('User not found');
+    }),
+  );
 }
 
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {

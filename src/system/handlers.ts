@@ -3,7 +3,7 @@ import type { HandlerMap } from '../core/operation';
 import { PreSerializedJson, TextBody } from '../core/operation';
 import { EncodedForms } from '../core/contentCoding';
 import { openApiDocument } from '../core/openapiDocument';
-import { apiDocsForms, apiDocsHtml } from './docs';
+import { apiDocsForms, apiDocsHtml, apiDocsSecurityHeaders } from './docs';
 import { serviceVersion } from './version';
 
 type DatabaseCheck = { status: 'ok' | 'unavailable' | 'shutting-down'; latencyMs: number | null };
@@ -50,7 +50,7 @@ export const systemHandlers = {
     return {
       status: 200,
       body: new TextBody<string>(apiDocsHtml(), 'text/html; charset=utf-8', apiDocsForms),
-      headers: { 'Cache-Control': 'public, max-age=300' },
+      headers: { 'Cache-Control': 'public, max-age=300', ...apiDocsSecurityHeaders() },
     };
   },
 } satisfies Partial<HandlerMap>;

@@ -7,7 +7,8 @@ type Kind = 'query' | 'mutation';
 
 /** One call: its answer and HTTP status, an error answered as tRPC answers it (TRPC-2). */
 async function call(ctx: RequestContext, kind: Kind, path: string, envelope: unknown): Promise<{ status: number; body: unknown }> {
-  const procedure = procedures[path];
+  // Own keys only: `toString`, `constructor` or `__proto__` are no procedures (TRPC-2: 404).
+  const procedure = Object.hasOwn(procedures, path) ? procedures[path] : undefined;
   try {
     if (!procedure) throw new ApiError('NOT_FOUND', `No procedure found on path "${path}"`);
     if (procedure.type !== kind) {

@@ -35,6 +35,7 @@ function storedBoard(): BoardState {
     collapsedSectionIds: new Set(['c']),
     userPermissions: [],
     groupPermissions: [],
+    reader: { userId: null, admin: false },
   };
 }
 

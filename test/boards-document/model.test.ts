@@ -28,6 +28,7 @@ function state(): BoardState {
     collapsedSectionIds: new Set(['c']),
     userPermissions: [{ permission: 'modify' }],
     groupPermissions: [],
+    reader: { userId: null, admin: false },
   };
 }
 

@@ -129,6 +129,35 @@ describe('change feed (EVENT-1..6)', () => {
     await feed.until(() => feed.changes().length === 1);
   });
 
+  it('PRIV-2: an anonymous stream of a public board shows the actor by name, no user or API key id', async () => {
+    const shown = await newBoard(server, { isPublic: true });
+    const anonymous = await stream(server.directUrl, `/api/boards/${shown.boardId}/events`);
+    const signedIn = await stream(server.directUrl, `/api/boards/${shown.boardId}/events`, auth(server.adminKey));
+    await server.call('PATCH', `/api/boards/${shown.boardId}/settings`, { body: { pageTitle: 'Who did it' } });
+    await anonymous.until(() => anonymous.changes().length === 1);
+    await signedIn.until(() => signedIn.changes().length === 1);
+    const [entry] = expectOk(await server.call('GET', `/api/boards/${shown.boardId}/history?limit=1`)).entries;
+    expect(anonymous.changes()[0].actor).toEqual({ userId: null, name: entry.actor.name, apiKeyId: null });
+    expect(signedIn.changes()[0].actor).toEqual(entry.actor);
+    expect(entry.actor.userId).toEqual(expect.any(String));
+  });
+
+  it('EVENT-7: a revoked key or an expired one loses its stream at the next heartbeat, without any change to the board', async () => {
+    const board = await newBoard(server, { isPublic: true });
+    const viewer = await createActor(server);
+    const revoked = await stream(server.directUrl, `/api/boards/${board.boardId}/events`, auth(viewer.key));
+    const expiring = expectOk(await server.call('POST', '/api/api-keys', { body: { userId: viewer.userId, expiresAt: new Date(Date.now() + 1500).toISOString() } }), 201);
+    const expired = await stream(server.directUrl, `/api/boards/${board.boardId}/events`, auth(expiring.apiKey));
+    const kept = await stream(server.directUrl, `/api/boards/${board.boardId}/events`);
+    for (const feed of [revoked, expired, kept]) await feed.until(() => feed.events.some((e) => e.comment === 'heartbeat'));
+    expect((await server.call('DELETE', `/api/api-keys/${viewer.key.split('.')[0]}`)).status).toBe(204);
+    await revoked.until(() => revoked.ended());
+    await expired.until(() => expired.ended());
+    const beats = kept.events.length;
+    await kept.until(() => kept.events.length > beats);
+    expect(kept.ended()).toBe(false);
+  });
+
   it('EVENT-3: Last-Event-ID replays the entries missed; one that is no revision is a 400', async () => {
     const board = await newBoard(server);
     for (const title of ['a', 'b', 'c']) await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: title } });
@@ -183,7 +212,7 @@ describe('change feed (EVENT-1..6)', () => {
         return written; // nothing ever leaves: the client does not read
       },
     };
-    await hub.open({ boardId: board.boardId, res, headers: { apikey: server.adminKey }, callerKey: 'test', lastEventId: 1, release: () => undefined });
+    await hub.open({ boardId: board.boardId, res, headers: { apikey: server.adminKey }, principal: null, callerKey: 'test', lastEventId: 1, release: () => undefined });
     for (let i = 0; i < 10 && !destroyed; i++) {
       await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: `t${i}` } });
       signal(board.boardId);
@@ -196,6 +225,21 @@ describe('change feed (EVENT-1..6)', () => {
 
 describe('stream limits and shutdown', () => {
   const limited = useTestServer({ EVENT_STREAMS_PER_CALLER: '2', BOARD_HISTORY_LIMIT: '3' });
+
+  it('EVENT-8: HEAD answers the stream headers at once, with no body, and takes no stream slot', async () => {
+    const board = await newBoard(limited, { isPublic: true });
+    const path = `/api/boards/${board.boardId}/events`;
+    for (let i = 0; i < 3; i++) {
+      const head = await fetch(limited.directUrl + path, { method: 'HEAD', headers: auth(limited.adminKey) });
+      expect(head.status).toBe(200);
+      expect(head.headers.get('content-type')).toBe('text/event-stream; charset=utf-8');
+      expect(await head.text()).toBe('');
+    }
+    const streams = [await openStream(limited.directUrl, path, auth(limited.adminKey)), await openStream(limited.directUrl, path, auth(limited.adminKey))];
+    expect(streams.map((s) => s.response.status)).toEqual([200, 200]);
+    for (const s of streams) s.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
 
   it('EVENT-5: at most EVENT_STREAMS_PER_CALLER open streams per caller; a closed one frees its place', async () => {
     const board = await newBoard(limited, { isPublic: true });

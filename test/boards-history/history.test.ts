@@ -104,6 +104,19 @@ describe('history entries', () => {
     expect(expectOk(await revision(board.boardId, committed + 1))).toEqual(doc);
   });
 
+  it('HIST-8: under concurrent writers a newer revision never carries an older time', async () => {
+    const board = await newBoard();
+    const writes = await Promise.all([
+      ...Array.from({ length: 12 }, () => server.call('POST', '/api/boards/items', { body: { boardId: board.boardId, kind: 'clock' } })),
+      ...Array.from({ length: 12 }, (_, n) => server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: `t${n}` } })),
+    ]);
+    expect(writes.filter((w) => w.status >= 300)).toEqual([]);
+    const { entries } = await history(board.boardId, '?limit=100');
+    const oldestFirst = [...entries].reverse();
+    const outOfOrder = oldestFirst.filter((entry: any, i: number) => i > 0 && Date.parse(entry.at) < Date.parse(oldestFirst[i - 1].at));
+    expect(outOfOrder.map((entry: any) => entry.revision)).toEqual([]);
+  });
+
   it('HIST-2: pages newest first with a cursor; a bad cursor is a 400', async () => {
     const board = await newBoard();
     for (let n = 0; n < 4; n++) await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: `t${n}` } });

@@ -188,7 +188,8 @@ describe('GET /api/boards', () => {
         name: expect.any(String),
         logoImageUrl: null,
         isPublic: false,
-        creator: { id: creator.userId, name: creator.username, image: null, email: 'creator@example.com' },
+        // PRIV-1: the creator's e-mail is the creator's and the admins' to see.
+        creator: { id: creator.userId, name: creator.username, image: null, email: null },
         isHome: false,
         isMobileHome: true,
         userPermissions: [{ permission: 'modify' }, { permission: 'view' }],
@@ -199,6 +200,7 @@ describe('GET /api/boards', () => {
 
     const creatorView = (await server.call('GET', '/api/boards', { key: creator.key })).body.find((b: { id: string }) => b.id === boardId);
     expect(creatorView).toMatchObject({ isHome: true, isMobileHome: false, userPermissions: [], groupPermissions: [] });
+    expect(creatorView.creator.email).toBe('creator@example.com');
   });
 
   it('never shows other groups’ rows to a caller without groups (the upstream quirk is not copied)', async () => {

@@ -138,6 +138,16 @@ describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
     expect(mixed.body[1].error.json).toMatchObject({ message: 'Board not found', code: -32004, data: { code: 'NOT_FOUND', httpStatus: 404 } });
   });
 
+  it('TRPC-2: names of Object.prototype members (toString, constructor, __proto__) are unknown procedures, 404', async () => {
+    for (const name of ['toString', 'constructor', '__proto__', 'hasOwnProperty', 'valueOf']) {
+      for (const method of ['GET', 'POST']) {
+        const answer = await server.call(method, `/api/trpc/${name}`, method === 'POST' ? { body: { json: null } } : {});
+        expect(answer.status).toBe(404);
+        expect(answer.body.error.json).toMatchObject({ message: `No procedure found on path "${name}"`, data: { code: 'NOT_FOUND', httpStatus: 404 } });
+      }
+    }
+  });
+
   it('TRPC-1, TRPC-2: the three forms of no input; unknown procedure 404; wrong method 405; a body that is not JSON 415', async () => {
     const noInput = [
       '',

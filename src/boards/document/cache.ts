@@ -3,7 +3,7 @@
  *
  * Never trusted on its own: every entry is keyed by what the database says on each request (the board's
  * revision, which every board write moves, its creator, the caller, the caller's groups and own permission
- * rows, and its collapsed sections), so a write on any instance makes the old entries unreachable at once. Bounded by bytes;
+ * rows, its collapsed sections, and whether it sees the creator's e-mail), so a write on any instance makes the old entries unreachable at once. Bounded by bytes;
  * least recently used entries go first. Requests that miss the same key at the same time share one build, so a burst
  * of reads of a large board holds one copy of it in memory, not one per request (also with the cache disabled).
  * An entry keeps its compressed forms (HTTP-7), counted against the same budget: each coding is paid once per entry.
@@ -35,8 +35,18 @@ export class BoardDocumentCache {
     return this.maxBytes > 0;
   }
 
-  static key(parts: { boardId: string; revision: number; creatorId: string | null; userId: string | null; groupIds: string; ownRows: string; collapsed: string }): string {
-    return JSON.stringify([parts.boardId, parts.revision, parts.creatorId, parts.userId, parts.groupIds, parts.ownRows, parts.collapsed]);
+  /** `creatorEmail`: whether the caller sees the creator's e-mail (PRIV-1; admins and the creator do), which the document shows or hides. */
+  static key(parts: {
+    boardId: string;
+    revision: number;
+    creatorId: string | null;
+    userId: string | null;
+    groupIds: string;
+    ownRows: string;
+    collapsed: string;
+    creatorEmail: boolean;
+  }): string {
+    return JSON.stringify([parts.boardId, parts.revision, parts.creatorId, parts.userId, parts.groupIds, parts.ownRows, parts.collapsed, parts.creatorEmail]);
   }
 
   hasCategorySections(boardId: string, revision: number): boolean | undefined {

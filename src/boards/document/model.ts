@@ -3,6 +3,7 @@
  * (DOC-1..5), with its ETag and the conditional-request comparisons. No I/O: the queries are in store.ts.
  */
 import { createHash, type Hash } from 'node:crypto';
+import { emailAsSeenBy, type EmailReader } from '../../identity/principal';
 import { isKnownWidgetKind } from '../../widgets/registry';
 import type { BoardPermissionLevel } from '../access';
 import { boardSettingsFromRow } from '../settings';
@@ -38,6 +39,8 @@ export interface BoardState {
   collapsedSectionIds: Set<string>;
   userPermissions: { permission: BoardPermissionLevel }[];
   groupPermissions: { groupId: string; permission: BoardPermissionLevel }[];
+  /** Whether the caller sees the creator's e-mail (PRIV-1). */
+  reader: EmailReader;
 }
 
 export const sectionKinds = new Set(['category', 'empty', 'dynamic']);
@@ -173,7 +176,7 @@ function documentHead(state: BoardState) {
     version: board.version,
     isPublic: board.isPublic,
     creatorId: board.creatorId,
-    creator: state.creator ? { id: state.creator.id, name: state.creator.username, image: null, email: state.creator.email } : null,
+    creator: state.creator ? { id: state.creator.id, name: state.creator.username, image: null, email: emailAsSeenBy(state.reader, state.creator.id, state.creator.email) } : null,
     ...boardSettingsFromRow(board),
     layouts: state.layouts.map((layout) => ({ id: layout.id, name: layout.name, columnCount: layout.columnCount, breakpoint: layout.breakpoint })),
   };

@@ -3,7 +3,7 @@
  * database says on every request, and the snapshot load on a miss.
  */
 import type { Knex } from 'knex';
-import type { Principal } from '../../identity/principal';
+import { emailReaderOf, maySeeEmailOf, type Principal } from '../../identity/principal';
 import { assertBoardAccess } from '../access';
 import { BoardDocumentCache, CachedDocument } from './cache';
 import { BoardState, serializeState } from './model';
@@ -17,7 +17,7 @@ export const ownRowsKey = (userLevels: string[], groupLevels: string[]) => `${us
 /**
  * GET /api/boards/{id}: the serialized document and its ETag. Served from the instance's cache when the board's
  * current revision (read from the database on every request, with the access check) has been serialized for
- * the same creator, caller, caller's groups and collapsed sections; otherwise loaded from one snapshot, once for
+ * the same creator, caller, caller's groups, collapsed sections and sight of the creator's e-mail (PRIV-1); otherwise loaded from one snapshot, once for
  * all the requests that miss the same key at the same time.
  */
 export async function readBoardDocumentJson(
@@ -41,6 +41,7 @@ export async function readBoardDocumentJson(
     groupIds,
     ownRows: ownRowsKey([...access.userPermissions], [...access.groupPermissions]),
     collapsed: needsCollapsed ? await loadCollapsedKey(db, boardId, userId) : '',
+    creatorEmail: maySeeEmailOf(emailReaderOf(principal), access.creatorId),
   });
   return cache.getOrBuild(key, async () => {
     const state = await loadStateForCache(db, boardId, principal, states?.get(boardId, access.revision));
@@ -73,6 +74,7 @@ export function documentCacheKey(state: BoardState, principal: Principal | null,
       state.groupPermissions.map((row) => row.permission),
     ),
     collapsed: userId !== null && hasCategorySections ? [...state.collapsedSectionIds].sort().join(',') : '',
+    creatorEmail: maySeeEmailOf(state.reader, state.board.creatorId),
   });
 }
 

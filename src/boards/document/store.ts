@@ -8,7 +8,7 @@ import type { Knex } from 'knex';
 import { conflict, notFound } from '../../core/errors';
 import { whereAmong } from '../../db/idList';
 import { preparedStatement } from '../../db/prepared';
-import type { Principal } from '../../identity/principal';
+import { emailReaderOf, type Principal } from '../../identity/principal';
 import type { BoardPermissionLevel } from '../access';
 import type { ContentWrites } from './contentPlan';
 import type { LayoutPlan } from './layoutPlan';
@@ -20,7 +20,7 @@ export const versionConflictMessage = 'This board was modified by another reques
 
 /** A board's rows without what belongs to a caller: what the state cache keeps (stateCache.ts). */
 export type BoardContentState = Omit<BoardState, CallerPart>;
-type CallerPart = 'collapsedSectionIds' | 'userPermissions' | 'groupPermissions';
+type CallerPart = 'collapsedSectionIds' | 'userPermissions' | 'groupPermissions' | 'reader';
 
 /**
  * Loads the board's rows in seven queries whatever its size; null when the board does not exist. Works on the
@@ -62,7 +62,10 @@ export async function loadBoardContent(q: Knex, boardId: string): Promise<BoardC
   };
 }
 
-/** The caller's own parts of a board: its collapsed category sections and its own permission rows (two queries). */
+/**
+ * The caller's own parts of a board: its collapsed category sections and its own permission rows (two queries), and
+ * whether it sees the creator's e-mail (PRIV-1).
+ */
 export async function loadCallerRows(q: Knex, boardId: string, principal: Principal | null): Promise<Pick<BoardState, CallerPart>> {
   const collapsed: { sectionId: string }[] = await q('section_collapse_states')
     .join('sections', 'sections.id', 'section_collapse_states.sectionId')
@@ -85,6 +88,7 @@ export async function loadCallerRows(q: Knex, boardId: string, principal: Princi
     groupPermissions: permissionRows
       .filter((row) => row.groupId !== null)
       .map((row) => ({ groupId: row.groupId as string, permission: row.permission })),
+    reader: emailReaderOf(principal),
   };
 }
 

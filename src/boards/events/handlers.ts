@@ -27,7 +27,7 @@ export const boardEventHandlers = ({ events }: { events: BoardEventHub }) =>
         status: 200,
         body: new ResponseTakeover(async (req, res) => {
           try {
-            await events.open({ boardId: params.id, res, headers: req.headers, callerKey, lastEventId, release });
+            await events.open({ boardId: params.id, res, headers: req.headers, principal: ctx.principal, callerKey, lastEventId, release, head: req.method === 'HEAD' });
           } catch (error) {
             release();
             throw error;

@@ -2,7 +2,7 @@
  * The change feed of an instance (EVENT-1..6): open event streams by board, fed from history whenever the database
  * signals a change of the board (listener.ts). Events are read from history, never from the signal, so a lost
  * signal loses nothing; each stream's caller is authenticated and checked for view access again before every
- * delivery, so a caller who loses access gets no further events.
+ * delivery and on every heartbeat, so a caller who loses access gets no further events.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
@@ -11,7 +11,7 @@ import type { Db } from '../../db/database';
 import { authenticate } from '../../identity/authenticate';
 import type { Principal } from '../../identity/principal';
 import { allows, loadBoardAccess } from '../access';
-import { HistoryEntry, toHistoryEntry } from '../history/history';
+import { entryAsSeenBy, HistoryEntry, toHistoryEntry } from '../history/history';
 import { entriesAfter, latestRevision } from '../history/store';
 import type { BoardChangeSignals } from './listener';
 
@@ -31,6 +31,8 @@ interface Stream {
   /** The request's credentials, authenticated again before every delivery. */
   headers: IncomingHttpHeaders;
   callerKey: string;
+  /** The caller at the stream's start (its credentials do not change): what it is shown of actors (PRIV-2). */
+  principal: Principal | null;
   lastRevision: number;
 }
 
@@ -39,6 +41,13 @@ export function changeEvent(entry: HistoryEntry): string {
   const { revision, version, operation, actor, at, summary } = entry;
   return `id: ${revision}\nevent: change\ndata: ${JSON.stringify({ revision, version, operation, actor, at, summary })}\n\n`;
 }
+
+const streamHeaders = {
+  'Content-Type': 'text/event-stream; charset=utf-8',
+  'Cache-Control': 'no-cache, no-transform',
+  Connection: 'keep-alive',
+  'X-Accel-Buffering': 'no',
+};
 
 /** What authenticates a request: its API key (either header) and its session cookie. */
 const credentialsOf = (headers: IncomingHttpHeaders) => JSON.stringify([headers.apikey ?? null, headers.authorization ?? null, headers.cookie ?? null]);
@@ -50,6 +59,8 @@ export class BoardEventHub {
   private readonly delivering = new Map<string, boolean>();
   private readonly heartbeat: NodeJS.Timeout;
   private closed = false;
+  /** A heartbeat's access checks are under way (a slow database must not pile them up). */
+  private beating = false;
 
   constructor(
     private readonly db: Db,
@@ -58,7 +69,7 @@ export class BoardEventHub {
     private readonly limits: EventLimits,
   ) {
     signals.onChange((boardId) => (boardId === null ? this.streams.forEach((_s, id) => this.deliver(id)) : this.deliver(boardId)));
-    this.heartbeat = setInterval(() => this.forEachStream((stream) => this.write(stream, ': heartbeat\n\n')), limits.heartbeatMs);
+    this.heartbeat = setInterval(() => this.beat(), limits.heartbeatMs);
     this.heartbeat.unref();
   }
 
@@ -84,21 +95,34 @@ export class BoardEventHub {
    * Starts the stream on `res` (EVENT-1, EVENT-3): from `lastEventId` on when the client resumes (the entries it
    * missed are sent at once, or `reset` when history no longer has them), else from now.
    */
-  async open(input: { boardId: string; res: ServerResponse; headers: IncomingHttpHeaders; callerKey: string; lastEventId: number | null; release: () => void }): Promise<void> {
+  async open(input: {
+    boardId: string;
+    res: ServerResponse;
+    headers: IncomingHttpHeaders;
+    principal: Principal | null;
+    callerKey: string;
+    lastEventId: number | null;
+    release: () => void;
+    /** A HEAD request: the headers only. */
+    head?: boolean;
+  }): Promise<void> {
     const { res } = input;
+    if (input.head) {
+      // EVENT-8: HEAD answers the stream's headers at once, with no body, and holds no stream slot.
+      input.release();
+      res.writeHead(200, streamHeaders);
+      res.end();
+      return;
+    }
     const lastRevision = input.lastEventId ?? (await latestRevision(this.db, input.boardId)) ?? 0;
-    res.writeHead(200, {
-      'Content-Type': 'text/event-stream; charset=utf-8',
-      'Cache-Control': 'no-cache, no-transform',
-      Connection: 'keep-alive',
-      'X-Accel-Buffering': 'no',
-    });
+    res.writeHead(200, streamHeaders);
     res.write('retry: 2000\n\n');
     const stream: Stream = {
       boardId: input.boardId,
       res,
       headers: input.headers,
       callerKey: input.callerKey,
+      principal: input.principal,
       lastRevision,
     };
     let set = this.streams.get(stream.boardId);
@@ -119,6 +143,38 @@ export class BoardEventHub {
     clearInterval(this.heartbeat);
     this.forEachStream((stream) => stream.res.end());
     await this.signals.close();
+  }
+
+  /**
+   * EVENT-7: every heartbeat authenticates each stream's credentials again and checks its access (once per distinct
+   * credentials and board), so a revoked or expired key, an ended session or lost access ends the stream within one
+   * heartbeat even when the board does not change; the others get the heartbeat comment.
+   */
+  private beat(): void {
+    if (this.beating) return;
+    this.beating = true;
+    const mayView = this.sharedAccessChecks();
+    void Promise.all(
+      [...this.streams.values()].flatMap((streams) =>
+        [...streams].map(async (stream) => {
+          if (await mayView(stream)) this.write(stream, ': heartbeat\n\n');
+          else stream.res.end();
+        }),
+      ),
+    )
+      .catch((error) => this.logger.warn({ err: error }, 'event stream heartbeat check failed; the next heartbeat retries'))
+      .finally(() => (this.beating = false));
+  }
+
+  /** mayView, asked once per distinct credentials and board (all the anonymous streams of a public board, say). */
+  private sharedAccessChecks(): (stream: Stream) => Promise<boolean> {
+    const checks = new Map<string, Promise<boolean>>();
+    return (stream) => {
+      const key = `${stream.boardId}\n${credentialsOf(stream.headers)}`;
+      let check = checks.get(key);
+      if (!check) checks.set(key, (check = this.mayView(stream)));
+      return check;
+    };
   }
 
   private forEachStream(action: (stream: Stream) => void): void {
@@ -175,14 +231,7 @@ export class BoardEventHub {
       if (!read) reads.set(after, (read = entriesAfter(this.db, boardId, after, batchSize).then((rows) => rows.map(toHistoryEntry))));
       return read;
     };
-    // Streams with the same credentials (all the anonymous ones of a public board, say) share one access check.
-    const checks = new Map<string, Promise<boolean>>();
-    const mayView = (stream: Stream) => {
-      const credentials = credentialsOf(stream.headers);
-      let check = checks.get(credentials);
-      if (!check) checks.set(credentials, (check = this.mayView(stream)));
-      return check;
-    };
+    const mayView = this.sharedAccessChecks();
     let behind = false;
     await Promise.all(
       streams.map(async (stream) => {
@@ -200,7 +249,7 @@ export class BoardEventHub {
           return;
         }
         for (const entry of entries) {
-          if (!this.write(stream, changeEvent(entry))) return;
+          if (!this.write(stream, changeEvent(entryAsSeenBy(entry, stream.principal)))) return;
           stream.lastRevision = entry.revision;
         }
         if (entries.length === batchSize) behind = true;

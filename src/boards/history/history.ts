@@ -4,7 +4,7 @@
  */
 import type { Knex } from 'knex';
 import { badRequest, notFound } from '../../core/errors';
-import type { Principal } from '../../identity/principal';
+import { emailReaderOf, maySeeEmailOf, type Principal } from '../../identity/principal';
 import { assertBoardAccess } from '../access';
 import { BoardChanges, compareStates } from '../document/changes';
 import type { BoardState } from '../document/model';
@@ -37,6 +37,11 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntry {
   };
 }
 
+/** PRIV-2: an anonymous reader (of a public board) is shown who acted by name only, never user or API key ids. */
+export function entryAsSeenBy(entry: HistoryEntry, principal: Principal | null): HistoryEntry {
+  return principal ? entry : { ...entry, actor: { userId: null, name: entry.actor.name, apiKeyId: null } };
+}
+
 /** Reads in one REPEATABLE READ snapshot, so that the live board and the history agree. */
 function inSnapshot<T>(db: Knex, work: (trx: Knex.Transaction) => Promise<T>): Promise<T> {
   return db.transaction(work, { isolationLevel: 'repeatable read', readOnly: true });
@@ -60,7 +65,7 @@ export async function listHistory(
   const before = page.cursor === undefined ? undefined : decodeCursor(page.cursor);
   await assertBoardAccess(db, boardId, principal, 'view');
   const rows = await listEntries(db, boardId, page.limit + 1, before);
-  const entries = rows.slice(0, page.limit).map(toHistoryEntry);
+  const entries = rows.slice(0, page.limit).map((row) => entryAsSeenBy(toHistoryEntry(row), principal));
   return { entries, nextCursor: rows.length > page.limit ? encodeCursor(entries[entries.length - 1].revision) : null };
 }
 
@@ -102,8 +107,16 @@ export async function readRevisionJson(
   const access = await assertBoardAccess(db, boardId, principal, 'view');
   if (!(await findEntry(db, boardId, revision))) throw revisionNotFound();
   const userId = principal?.userId ?? null;
+  const reader = emailReaderOf(principal);
   const key = (parts: { creatorId: string | null; ownRows: string; collapsed: string }) =>
-    BoardDocumentCache.key({ boardId: `history:${boardId}`, revision, userId, groupIds: principal ? [...principal.groupIds].sort().join(',') : '', ...parts });
+    BoardDocumentCache.key({
+      boardId: `history:${boardId}`,
+      revision,
+      userId,
+      groupIds: principal ? [...principal.groupIds].sort().join(',') : '',
+      creatorEmail: maySeeEmailOf(reader, parts.creatorId),
+      ...parts,
+    });
   const requested = key({
     creatorId: access.creatorId,
     ownRows: ownRowsKey([...access.userPermissions], [...access.groupPermissions]),

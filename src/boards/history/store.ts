@@ -39,9 +39,14 @@ export interface NewEntry extends Omit<HistoryRow, 'at'> {
   snapshotBytes: number;
 }
 
+/**
+ * HIST-8: `at` is the time of the insert, taken under the board's lock (not the transaction's start, which may come
+ * before a wait for the lock), so a newer revision never carries an older time than the one before it.
+ */
 export async function insertEntry(trx: Knex, entry: NewEntry): Promise<void> {
   await trx('board_history').insert({
     ...entry,
+    at: trx.raw('clock_timestamp()'),
     summary: JSON.stringify(entry.summary),
     reverseDelta: entry.reverseDelta === null ? null : JSON.stringify(entry.reverseDelta),
     snapshot: entry.snapshot === null ? null : JSON.stringify(entry.snapshot),

@@ -5,7 +5,7 @@ import { recordAppPlacements } from '../../apps/placements';
 import { isForeignKeyViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
 import { badRequest, notFound } from '../../core/errors';
-import { assertPermission, type Principal } from '../../identity/principal';
+import { assertPermission, emailAsSeenBy, emailReaderOf, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { clearServerHomeBoard, lockServerBoardSettings, readServerBoardSettings } from '../../settings/serverSettings';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
@@ -109,12 +109,13 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
       : Promise.resolve(undefined),
   ]);
   const { items, nextCursor } = pageOfRows(rows, page.limit, (row) => [row.createdMicros, row.id]);
+  const reader = emailReaderOf(principal);
   const boards = items.map((row) => ({
     id: row.id,
     name: row.name,
     logoImageUrl: row.logoImageUrl,
     isPublic: row.isPublic,
-    creator: row.creatorId && row.creatorName !== null ? { id: row.creatorId, name: row.creatorName, image: null, email: row.creatorEmail } : null,
+    creator: row.creatorId && row.creatorName !== null ? { id: row.creatorId, name: row.creatorName, image: null, email: emailAsSeenBy(reader, row.creatorId, row.creatorEmail) } : null,
     isHome: me?.homeBoardId === row.id,
     isMobileHome: me?.mobileHomeBoardId === row.id,
     userPermissions: principal ? row.userPermissions : [],
