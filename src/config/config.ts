@@ -14,6 +14,10 @@ export interface Config {
    * (src/boards/document/limits.ts); the server warns at start when it is set lower.
    */
   bodyLimitBytes: number;
+  /** Largest YAML request body (INPUT-5): YAML costs far more to parse than JSON. */
+  yamlBodyLimitBytes: number;
+  /** How long one YAML body may take to parse, on its worker thread, before it is refused with a 413 (INPUT-5). */
+  yamlParseTimeoutMs: number;
   /** Set the Secure attribute on the session cookie (behind HTTPS). */
   cookieSecure: boolean;
   sessionTtlSeconds: number;
@@ -73,6 +77,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || null,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: bytesFrom(env, 'BODY_LIMIT', 10 * 1024 * 1024),
+    yamlBodyLimitBytes: bytesFrom(env, 'YAML_BODY_LIMIT', 2 * 1024 * 1024),
+    yamlParseTimeoutMs: intFrom(env, 'YAML_PARSE_TIMEOUT_MS', 5000, 1, 600_000),
     cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
     sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -67,6 +67,15 @@ function hasBody(req: Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/** Unread bodies up to this size are drained by Node after the answer, keeping the connection alive. */
+const drainedBodyBytes = 64 * 1024;
+
+function leavesLargeBodyUnread(req: Request): boolean {
+  if (!hasBody(req) || req.complete) return false;
+  const length = Number(req.headers['content-length']);
+  return !(length <= drainedBodyBytes);
+}
+
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 function ignoresCredentials(operation: Operation): boolean {
@@ -158,11 +167,12 @@ interface Dispatcher {
 }
 
 /**
- * Routes, authenticates, validates and runs one request, in that order (so a missing credential is a 401 before any
- * 400). HEAD runs the GET operation of the path (the body is not sent); OPTIONS answers 204 with `Allow`; a 405 names
- * the allowed methods in `Allow` (HTTP-5).
+ * Routes, authenticates, reads the body, validates and runs one request, in that order (so a missing credential is a
+ * 401 before any 400, and an anonymous caller cannot make the server read or parse a body: INPUT-5). HEAD runs the GET
+ * operation of the path (the body is not sent); OPTIONS answers 204 with `Allow`; a 405 names the allowed methods in
+ * `Allow` (HTTP-5).
  */
-async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestContext): Promise<Reply> {
+async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestContext, readBody: (() => Promise<unknown>) | null): Promise<Reply> {
   if (request.method === 'OPTIONS') {
     const allow = app.routes.allowedMethods(request.path);
     if (allow.length === 0) throw new ApiError('NOT_FOUND', 'Not found');
@@ -183,6 +193,7 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
   if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type "${headerText(ctx.headers['content-type'])!.split(';')[0]}": send application/json`);
   }
+  if (readBody) request.body = await readBody();
   request.query = declaredQuery(operation, request.query as Record<string, string | string[]>);
   const params = app.routes.decodeParams(match.rawParams);
   assertStorableInput({ body: request.body, query: request.query, params });
@@ -231,10 +242,16 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.set('etag', false);
 
   const parseJson = jsonBodyParser(config.bodyLimitBytes);
-  const parseYaml = yamlBodyParser(config.bodyLimitBytes);
+  const parseYaml = yamlBodyParser({ bodyBytes: config.yamlBodyLimitBytes, parseTimeoutMs: config.yamlParseTimeoutMs, expandedBytes: config.bodyLimitBytes });
+  /** Reads and parses the request's body (JSON or YAML, its type checked by the front middleware). */
+  const bodyReader = (req: Request, res: Response) => (): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const parse = isYamlContentType(req.headers['content-type']) ? parseYaml : parseJson;
+      parse(req, res, (error?: unknown) => (error === undefined ? resolve(req.body) : reject(error)));
+    });
 
-  // One front middleware (each express layer costs on every request): request id, access log, and the body,
-  // which must be JSON (anything else is a 415 before any parsing).
+  // One front middleware (each express layer costs on every request): request id, access log, and the body's type,
+  // which must be JSON or YAML (anything else is a 415).
   app.use((req: Request, res: Response, next: NextFunction) => {
     const requestId = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
     res.locals.requestId = requestId;
@@ -256,8 +273,8 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         );
       });
     }
-    if (!hasBody(req)) return next();
-    if (isYamlContentType(req.headers['content-type'])) return parseYaml(req, res, next);
+    // The body is read once the operation's security check has passed (dispatch): here only its type is checked.
+    if (!hasBody(req) || isYamlContentType(req.headers['content-type'])) return next();
     if (!isJsonContentType(req.headers['content-type'])) {
       const type = req.headers['content-type'];
       return next(
@@ -267,7 +284,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         ),
       );
     }
-    parseJson(req, res, next);
+    next();
   });
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
@@ -304,6 +321,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
           params: undefined,
         },
         ctx,
+        hasBody(req) ? bodyReader(req, res) : null,
       );
       res.locals.userId = ctx.principal?.userId;
       if (reply.body instanceof ResponseTakeover) {
@@ -365,8 +383,9 @@ function varyOnAcceptEncoding(res: Response): void {
 
 async function sendReply(req: Request, res: Response, reply: Reply, lifecycle: Lifecycle): Promise<void> {
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
-  // While shutting down, no connection is kept alive for another request.
-  if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
+  // While shutting down, no connection is kept alive for another request; nor is one with a large body still arriving
+  // unread (an answer given before reading it, INPUT-5), which Node would go on reading to its end.
+  if (lifecycle.shuttingDown || leavesLargeBodyUnread(req)) res.setHeader('Connection', 'close');
   res.status(reply.status);
   if (reply.status === 304) varyOnAcceptEncoding(res);
   if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
