@@ -1001,7 +1001,10 @@ export interface paths {
         /**
          * Import a board file
          * @description Creates a board from a board file, or applies the file onto the board of the same name (FILE-3..7), in one
-         *     transaction. The body is the file as JSON, or as YAML with `Content-Type: application/yaml`.
+         *     transaction. The body is the file as JSON, or as YAML with `Content-Type: application/yaml` (INPUT-5: at most
+         *     `YAML_BODY_LIMIT` bytes, 2 MiB by default, and parsed within `YAML_PARSE_TIMEOUT_MS`, both 413 past them; at
+         *     most 100 aliases, which may not expand the file past `BODY_LIMIT`, 400 otherwise). The body is read only once
+         *     the caller's credentials are checked (401 without reading it).
          *
          *     - The board is looked up by the file's `name` (letter case ignored). `onConflict` says what to do when it
          *       exists: `fail` (default) answers 409 `Board with similar name already exists`; `rename` creates the board
@@ -3619,7 +3622,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than the configured limit (BODY_LIMIT). */
+        /** @description The body is larger than the configured limit (BODY_LIMIT; for YAML, YAML_BODY_LIMIT), or a YAML body took longer than YAML_PARSE_TIMEOUT_MS to parse. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;

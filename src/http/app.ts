@@ -67,13 +67,15 @@ function hasBody(req: Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
-/** Unread bodies up to this size are drained by Node after the answer, keeping the connection alive. */
-const drainedBodyBytes = 64 * 1024;
-
-function leavesLargeBodyUnread(req: Request): boolean {
+/**
+ * Whether an answer leaves a body unread that is still arriving and is larger than `limit` (or of unknown length).
+ * Node reads an unread body to its end after the answer (no parsing, so no CPU to speak of), keeping the connection
+ * alive and the client's upload unbroken; past the body limit it is not worth reading.
+ */
+function leavesLargeBodyUnread(req: Request, limit: number): boolean {
   if (!hasBody(req) || req.complete) return false;
   const length = Number(req.headers['content-length']);
-  return !(length <= drainedBodyBytes);
+  return !(length <= limit);
 }
 
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
@@ -242,6 +244,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.set('etag', false);
 
   const parseJson = jsonBodyParser(config.bodyLimitBytes);
+  const sending: Sending = { lifecycle, drainBytes: config.bodyLimitBytes };
   const parseYaml = yamlBodyParser({ bodyBytes: config.yamlBodyLimitBytes, parseTimeoutMs: config.yamlParseTimeoutMs, expandedBytes: config.bodyLimitBytes });
   /** Reads and parses the request's body (JSON or YAML, its type checked by the front middleware). */
   const bodyReader = (req: Request, res: Response) => (): Promise<unknown> =>
@@ -330,7 +333,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         return;
       }
       if (config.validateResponses) assertReplyMatchesContract(dispatcher, req, reply, ctx);
-      await sendReply(req, res, reply, lifecycle);
+      await sendReply(req, res, reply, sending);
     } catch (error) {
       res.locals.userId = ctx.principal?.userId;
       next(error);
@@ -342,7 +345,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     const reply = toErrorReply(error, logger, res.locals.requestId, req);
     const format = deps.errorFormats?.find((candidate) => req.path.startsWith(candidate.prefix));
     const apiError = error instanceof ApiError ? error : new ApiError(reply.status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR', (reply.body as { message: string }).message);
-    sendReply(req, res, format ? { ...reply, body: format.body(apiError, req.path) } : reply, lifecycle).catch((sendError) => {
+    sendReply(req, res, format ? { ...reply, body: format.body(apiError, req.path) } : reply, sending).catch((sendError) => {
       logger.error({ requestId: res.locals.requestId, err: sendError }, 'error answer not sent');
       res.destroy();
     });
@@ -381,11 +384,17 @@ function varyOnAcceptEncoding(res: Response): void {
   res.setHeader('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
 }
 
-async function sendReply(req: Request, res: Response, reply: Reply, lifecycle: Lifecycle): Promise<void> {
+interface Sending {
+  lifecycle: Lifecycle;
+  /** The largest body an unread one may be and still be drained (the JSON body limit). */
+  drainBytes: number;
+}
+
+async function sendReply(req: Request, res: Response, reply: Reply, { lifecycle, drainBytes }: Sending): Promise<void> {
   for (const [name, value] of Object.entries(reply.headers ?? {})) res.setHeader(name, value);
   // While shutting down, no connection is kept alive for another request; nor is one with a large body still arriving
   // unread (an answer given before reading it, INPUT-5), which Node would go on reading to its end.
-  if (lifecycle.shuttingDown || leavesLargeBodyUnread(req)) res.setHeader('Connection', 'close');
+  if (lifecycle.shuttingDown || leavesLargeBodyUnread(req, drainBytes)) res.setHeader('Connection', 'close');
   res.status(reply.status);
   if (reply.status === 304) varyOnAcceptEncoding(res);
   if (reply.body === undefined || reply.status === 204 || reply.status === 304) {
