@@ -13,7 +13,9 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description 200 when the database answers, 503 otherwise. No authentication.
+         * @description 200 whenever the process serves requests, whatever the state of the database (DB-2): an orchestrator restarts
+         *     an instance that fails it, and a database outage is no reason to restart every instance. Whether the database
+         *     answers is the readiness probe's. No authentication.
          */
         get: operations["getLiveness"];
         put?: never;
@@ -33,7 +35,8 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description 200 once migrations ran and the database answers; 503 while starting, shutting down or without a database.
+         * @description 200 once migrations ran and the database answers; 503 while starting, shutting down, or when the database does
+         *     not answer `select 1` within `READY_TIMEOUT_MS` (2 s by default; DB-1). No authentication.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -3922,25 +3925,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Healthy. */
+            /** @description The process serves requests. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthStatus"];
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description The database does not answer. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthStatus"];
-                };
-            };
         };
     };
     getReadiness: {

@@ -32,9 +32,31 @@ export interface Config {
   eventHeartbeatMs: number;
   eventStreamsPerCaller: number;
   eventMaxBufferedBytes: number;
+  /** DB-1: how long a connection of the pool, a new connection and one statement may be waited for. */
+  databaseTimeouts: DatabaseTimeouts;
+  /** DB-1: how long readiness waits for the database's answer before it answers 503. */
+  readyTimeoutMs: number;
   /** Validate every response against the OpenAPI document (tests turn this on). */
   validateResponses: boolean;
 }
+
+/**
+ * How long a database wait may last (DB-1): a frozen or unreachable database answers 503 once one runs out, rather
+ * than holding every request for as long as it is frozen.
+ */
+export interface DatabaseTimeouts {
+  /** Waiting for a connection of the pool. */
+  acquireMs: number;
+  /** Opening a connection (PostgreSQL). */
+  connectMs: number;
+  /**
+   * One statement: PostgreSQL's `statement_timeout` ends it in the database; the client gives up a second later
+   * (a database that does not answer at all) and closes that connection.
+   */
+  statementMs: number;
+}
+
+export const defaultDatabaseTimeouts: DatabaseTimeouts = { acquireMs: 5_000, connectMs: 5_000, statementMs: 15_000 };
 
 export class ConfigError extends Error {}
 
@@ -88,6 +110,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventHeartbeatMs: intFrom(env, 'EVENT_HEARTBEAT_MS', 15_000, 100, 3_600_000),
     eventStreamsPerCaller: intFrom(env, 'EVENT_STREAMS_PER_CALLER', 16, 1, 100_000),
     eventMaxBufferedBytes: intFrom(env, 'EVENT_MAX_BUFFERED_KB', 256, 1, 1_048_576) * 1024,
+    databaseTimeouts: {
+      acquireMs: intFrom(env, 'DB_ACQUIRE_TIMEOUT_MS', defaultDatabaseTimeouts.acquireMs, 1, 600_000),
+      connectMs: intFrom(env, 'DB_CONNECT_TIMEOUT_MS', defaultDatabaseTimeouts.connectMs, 1, 600_000),
+      statementMs: intFrom(env, 'DB_STATEMENT_TIMEOUT_MS', defaultDatabaseTimeouts.statementMs, 1, 3_600_000),
+    },
+    readyTimeoutMs: intFrom(env, 'READY_TIMEOUT_MS', 2_000, 1, 600_000),
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
   };
 }
