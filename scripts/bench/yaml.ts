@@ -130,8 +130,10 @@ export async function benchYaml(options: { log?: (line: string) => void } = {}):
     const costly = Buffer.from(flowMappings(yamlLimit));
     const bomb = Buffer.from(aliasBomb(yamlLimit));
     const attack = Buffer.from(flowMappings(9_000_000));
-    // Untimed: the first YAML body starts the parse worker.
+    // Untimed: the first YAML body starts the parse worker; the first 401 and probes take their cold paths.
     await postYaml(Buffer.from('name: warm-up'), true);
+    await postYaml(Buffer.from('name: warm-up'), false);
+    for (let i = 0; i < 20; i++) await probe();
     await probeDuring('nothing (baseline)', async () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       return [];

@@ -41,8 +41,8 @@ export interface Config {
 }
 
 /**
- * How long a database wait may last (DB-1): a frozen or unreachable database answers 503 once one runs out, rather
- * than holding every request for as long as it is frozen.
+ * How long a wait on PostgreSQL may last (DB-1): a frozen or unreachable database answers 503 once one runs out,
+ * rather than holding every request for as long as it is frozen. (PGlite runs inside the process.)
  */
 export interface DatabaseTimeouts {
   /** Waiting for a connection of the pool. */
@@ -56,7 +56,7 @@ export interface DatabaseTimeouts {
   statementMs: number;
 }
 
-export const defaultDatabaseTimeouts: DatabaseTimeouts = { acquireMs: 5_000, connectMs: 5_000, statementMs: 15_000 };
+export const defaultDatabaseTimeouts: DatabaseTimeouts = { acquireMs: 10_000, connectMs: 5_000, statementMs: 15_000 };
 
 export class ConfigError extends Error {}
 

@@ -72,7 +72,7 @@ export interface DatabaseTarget {
 
 export function createDatabase(target: DatabaseTarget): Db {
   const timeouts = target.timeouts ?? defaultDatabaseTimeouts;
-  if (!target.databaseUrl) return pgliteDatabase(openEmbedded(target.pgliteDir ?? null), timeouts);
+  if (!target.databaseUrl) return pgliteDatabase(openEmbedded(target.pgliteDir ?? null));
   postgresDriver();
   return knexFactory({
     ...knexSnakeCaseMappers(),
@@ -90,11 +90,14 @@ export function createDatabase(target: DatabaseTarget): Db {
   });
 }
 
-/** knex on an open PGlite instance (its one connection; knex-pglite takes it as `connection: () => ({pglite})`). */
-export function pgliteDatabase(pglite: PGlite, timeouts: DatabaseTimeouts = defaultDatabaseTimeouts): Db {
+/**
+ * knex on an open PGlite instance (its one connection; knex-pglite takes it as `connection: () => ({pglite})`). The
+ * database runs inside this process and cannot freeze apart from it: its first acquisition waits for PGlite to start.
+ */
+export function pgliteDatabase(pglite: PGlite): Db {
   return knexFactory({
     ...knexSnakeCaseMappers(),
-    acquireConnectionTimeout: timeouts.acquireMs,
+    acquireConnectionTimeout: 10_000,
     client: pgliteClient(),
     connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
   });
