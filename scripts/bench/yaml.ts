@@ -2,7 +2,7 @@
  * npx tsx scripts/bench/yaml.ts     (also `npm run bench -- --ops yaml`)
  *
  * What a costly YAML body does to the rest of the service (issue 27, INPUT-5): the latency of GET /api/health/live,
- * probed one at a time every 10 ms from this process (each on a connection of its own), while the server (its own process, on PGlite in a temporary
+ * probed one at a time every 10 ms from a process of its own (each on a connection of its own), while the server (its own process, on PGlite in a temporary
  * DATA_DIR, or PostgreSQL when DATABASE_URL is set) is sent, one after another:
  * - nothing (the baseline);
  * - the largest YAML body YAML_BODY_LIMIT allows (2 MiB by default) made of small flow mappings, the costliest YAML
@@ -13,7 +13,7 @@
  * asserted.
  */
 import { randomBytes } from 'node:crypto';
-import http from 'node:http';
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -28,6 +28,28 @@ export interface YamlRow {
   p99: number;
   max: number;
 }
+
+/**
+ * The prober's code: one GET at a time on a connection of its own (as an orchestrator's probe), every 10 ms, each
+ * latency in ms on a line of stdout, until its stdin closes. A process of its own, so that sending the load does not
+ * delay the probes on the client side.
+ */
+const proberSource = `
+const http = require('node:http');
+let open = true;
+process.stdin.on('end', () => { open = false; }).resume();
+const probe = () => new Promise((resolve, reject) => {
+  http.get(process.argv[1], { agent: false }, (response) => { response.resume(); response.on('end', resolve); }).on('error', reject);
+});
+(async () => {
+  while (open) {
+    const started = performance.now();
+    await probe();
+    process.stdout.write((performance.now() - started).toFixed(2) + '\\n');
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+})();
+`;
 
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -83,41 +105,28 @@ export async function benchYaml(options: { log?: (line: string) => void } = {}):
       );
       return { status, ms: performance.now() - started };
     };
-    /** One GET of the liveness probe on a connection of its own, as an orchestrator's probe would. */
-    const probe = () =>
-      new Promise<void>((resolve, reject) => {
-        http
-          .get(`${base}/api/health/live`, { agent: false }, (response) => {
-            response.resume();
-            response.on('end', resolve);
-          })
-          .on('error', reject);
-      });
-    /** Probes the health check one request at a time, every 10 ms, until `work` has settled. */
+    /** Probes the health check one request at a time, every 10 ms, from a process of its own, until `work` has settled. */
     const probeDuring = async (load: string, work: () => Promise<{ status: string; ms: number }[]>) => {
-      let done = false;
-      const latencies: number[] = [];
-      const probing = (async () => {
-        while (!done || latencies.length < 20) {
-          const started = performance.now();
-          await probe();
-          latencies.push(performance.now() - started);
-          await new Promise((resolve) => setTimeout(resolve, 10));
-        }
-      })();
+      const prober = spawn(process.execPath, ['-e', proberSource, `${base}/api/health/live`], { stdio: ['pipe', 'pipe', 'inherit'] });
+      let output = '';
+      prober.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+      const exited = new Promise((resolve) => prober.once('exit', resolve));
+      const latencies = () => output.split('\n').filter(Boolean).map(Number);
+      // The first probes answered show the prober is running before the load starts.
+      while (latencies().length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
       const answers = await work();
-      done = true;
-      await probing;
+      prober.stdin!.end();
+      await exited;
       const statuses = [...new Set(answers.map((answer) => answer.status))].join(', ') || '–';
       const times = answers.map((answer) => answer.ms);
       rows.push({
         load,
         answers: answers.length ? `${answers.length} × ${statuses}` : '–',
         answerMs: times.length ? `${round(percentile(times, 50))} (max ${round(Math.max(...times))})` : '–',
-        probes: latencies.length,
-        p50: round(percentile(latencies, 50)),
-        p99: round(percentile(latencies, 99)),
-        max: round(Math.max(...latencies)),
+        probes: latencies().length,
+        p50: round(percentile(latencies(), 50)),
+        p99: round(percentile(latencies(), 99)),
+        max: round(Math.max(...latencies())),
       });
       log(`yaml bench: ${load} done`);
     };
@@ -133,7 +142,6 @@ export async function benchYaml(options: { log?: (line: string) => void } = {}):
     // Untimed: the first YAML body starts the parse worker; the first 401 and probes take their cold paths.
     await postYaml(Buffer.from('name: warm-up'), true);
     await postYaml(Buffer.from('name: warm-up'), false);
-    for (let i = 0; i < 20; i++) await probe();
     await probeDuring('nothing (baseline)', async () => {
       await new Promise((resolve) => setTimeout(resolve, 2000));
       return [];
