@@ -25,6 +25,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   if (!e) return false;
   if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
   if (e.name === 'KnexTimeoutError') return true;
+  // `Query read timeout` and `timeout expired` are pg's own: no answer to a statement, or to a connection being opened.
   const message = e.message ?? '';
-  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed|Unable to acquire a connection|Query read timeout/i.test(message);
+  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed|Unable to acquire a connection|Query read timeout|^timeout expired$/i.test(message);
 }

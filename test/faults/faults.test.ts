@@ -169,7 +169,7 @@ async function blackHoleProxy(target: URL): Promise<{ url: string; blackHole(on:
     proxy = await blackHoleProxy(new URL(process.env.TEST_DATABASE_URL!));
     const config = { ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', ...timeouts }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: key };
     const db = createDatabase({ databaseUrl: proxy.url, schema, poolMax: 4, applicationName: `tessera-${schema}`, timeouts: config.databaseTimeouts });
-    server = await startServer(config, { db, logger: pino({ level: 'silent' }) });
+    server = await startServer(config, { db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
   }, 180_000);
   afterAll(async () => {
     proxy.blackHole(false);
@@ -227,6 +227,9 @@ async function blackHoleProxy(target: URL): Promise<{ url: string; blackHole(on:
       expect(ready.status).toBe(503);
       expect(ready.body).toEqual({ status: 'unavailable', checks: { database: { status: 'unavailable', latencyMs: null } } });
       expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
+      // More requests than the pool has connections: new connections time out opening, the rest waiting for one.
+      const burst = await Promise.all(Array.from({ length: 6 }, () => api('GET', `/api/boards/${board.id}`)));
+      expect(burst.map((result) => [result.status, result.body.message])).toEqual(Array(6).fill([503, 'Database unavailable, retry later']));
     } finally {
       proxy.blackHole(false);
     }
