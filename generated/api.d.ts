@@ -13,7 +13,9 @@ export interface paths {
         };
         /**
          * Liveness probe
-         * @description 200 when the database answers, 503 otherwise. No authentication.
+         * @description 200 whenever the process serves requests, whatever the state of the database (DB-2): an orchestrator restarts
+         *     an instance that fails it, and a database outage is no reason to restart every instance. Whether the database
+         *     answers is the readiness probe's. No authentication.
          */
         get: operations["getLiveness"];
         put?: never;
@@ -33,7 +35,8 @@ export interface paths {
         };
         /**
          * Readiness probe
-         * @description 200 once migrations ran and the database answers; 503 while starting, shutting down or without a database.
+         * @description 200 once migrations ran and the database answers; 503 while starting, shutting down, or when the database does
+         *     not answer `select 1` within `READY_TIMEOUT_MS` (2 s by default; DB-1). No authentication.
          */
         get: operations["getReadiness"];
         put?: never;
@@ -1008,7 +1011,10 @@ export interface paths {
         /**
          * Import a board file
          * @description Creates a board from a board file, or applies the file onto the board of the same name (FILE-3..7), in one
-         *     transaction. The body is the file as JSON, or as YAML with `Content-Type: application/yaml`.
+         *     transaction. The body is the file as JSON, or as YAML with `Content-Type: application/yaml` (INPUT-5: at most
+         *     `YAML_BODY_LIMIT` bytes, 2 MiB by default, and parsed within `YAML_PARSE_TIMEOUT_MS`, both 413 past them; at
+         *     most 100 aliases, which may not expand the file past `BODY_LIMIT`, 400 otherwise). The body is read only once
+         *     the caller's credentials are checked (401 without reading it).
          *
          *     - The board is looked up by the file's `name` (letter case ignored). `onConflict` says what to do when it
          *       exists: `fail` (default) answers 409 `Board with similar name already exists`; `rename` creates the board
@@ -3679,7 +3685,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The body is larger than the configured limit (BODY_LIMIT). */
+        /** @description The body is larger than the configured limit (BODY_LIMIT; for YAML, YAML_BODY_LIMIT), or a YAML body took longer than YAML_PARSE_TIMEOUT_MS to parse. */
         PayloadTooLarge: {
             headers: {
                 [name: string]: unknown;
@@ -4019,25 +4025,19 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Healthy. */
+            /** @description The process serves requests. */
             200: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["HealthStatus"];
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
-            /** @description The database does not answer. */
-            503: {
-                headers: {
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["HealthStatus"];
-                };
-            };
         };
     };
     getReadiness: {

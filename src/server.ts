@@ -76,7 +76,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   if (usesDataDir) logger.info({ dataDir: config.dataDir }, embeddedStartMessage[embeddedStart(config.dataDir)]);
   const db =
     options.db ??
-    createDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? null : config.dataDir });
+    createDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? null : config.dataDir, timeouts: config.databaseTimeouts });
   const lifecycle: Lifecycle = { ready: false, shuttingDown: false };
 
   const migrations = await migrateToLatest(db);

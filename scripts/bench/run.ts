@@ -13,6 +13,7 @@
  *   npm run bench -- --ops get,rss                  # the server's RSS (and peak) after the GETs of each size: table "Memory"
  *   npm run bench -- --ops history --sizes 200,2000 # only the cost of history and plans (scripts/bench/history.ts)
  *   npm run bench -- --ops events                   # only the change feed: 1,000 streams on one board (scripts/bench/events.ts)
+ *   npm run bench -- --ops yaml                     # health-probe latency while costly YAML bodies are parsed (scripts/bench/yaml.ts)
  *   npm run bench -- --ops startup                  # first start, restart, restart with a 2,000-item board, always on PGlite
  *                                                   # (scripts/bench/startup.ts; --rounds runs, the median counts)
  *   npm run bench -- --ops suite [--suite-args "test/boards"]  # wall time of `npx jest` (scripts/bench/suite-time.ts):
@@ -20,7 +21,7 @@
  *
  * Every measurement is preceded by an untimed warm-up of the same requests (--warmup seconds, default 1), so
  * that JIT compilation does not count. Operations on the boards (get … layouts, rss) run against one server; history,
- * events, startup and suite start their own, one after another, once that server has stopped.
+ * events, yaml, startup and suite start their own, one after another, once that server has stopped.
  */
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
@@ -34,6 +35,7 @@ import { benchHistory } from './history';
 import { benchEvents } from './events';
 import { benchStartup, printStartup } from './startup';
 import { formatSuite, timeSuite } from './suite-time';
+import { benchYaml, printYaml } from './yaml';
 import { Api, apiClient, seedBoard as seedBoardWith } from './seed';
 
 const { values } = parseArgs({
@@ -41,7 +43,7 @@ const { values } = parseArgs({
     seconds: { type: 'string', default: '5' },
     sizes: { type: 'string', default: '20,200,2000' },
     connections: { type: 'string', default: '10' },
-    ops: { type: 'string', default: 'get,get-latency,get-compressed,rss,put,put-moved,patch-item,post-item,layouts,history,events,startup' },
+    ops: { type: 'string', default: 'get,get-latency,get-compressed,rss,put,put-moved,patch-item,post-item,layouts,history,events,yaml,startup' },
     warmup: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
     'suite-args': { type: 'string', default: '' },
@@ -483,6 +485,7 @@ async function main(): Promise<void> {
     console.log('| figure | value | note |\n|---|---|---|');
     for (const row of eventRows) console.log(`| ${row.figure} | ${row.value} | ${row.note} |`);
   }
+  if (ops.has('yaml')) printYaml(await benchYaml(), database);
   if (ops.has('startup')) {
     // `npm start` on the embedded database, even when DATABASE_URL is set: --rounds runs, medians.
     printStartup(await benchStartup({ runs: rounds, items: 2000 }));

@@ -14,6 +14,10 @@ export interface Config {
    * (src/boards/document/limits.ts); the server warns at start when it is set lower.
    */
   bodyLimitBytes: number;
+  /** Largest YAML request body (INPUT-5): YAML costs far more to parse than JSON. */
+  yamlBodyLimitBytes: number;
+  /** How long one YAML body may take to parse, on its worker thread, before it is refused with a 413 (INPUT-5). */
+  yamlParseTimeoutMs: number;
   /** Set the Secure attribute on the session cookie (behind HTTPS). */
   cookieSecure: boolean;
   sessionTtlSeconds: number;
@@ -28,9 +32,31 @@ export interface Config {
   eventHeartbeatMs: number;
   eventStreamsPerCaller: number;
   eventMaxBufferedBytes: number;
+  /** DB-1: how long a connection of the pool, a new connection and one statement may be waited for. */
+  databaseTimeouts: DatabaseTimeouts;
+  /** DB-1: how long readiness waits for the database's answer before it answers 503. */
+  readyTimeoutMs: number;
   /** Validate every response against the OpenAPI document (tests turn this on). */
   validateResponses: boolean;
 }
+
+/**
+ * How long a wait on PostgreSQL may last (DB-1): a frozen or unreachable database answers 503 once one runs out,
+ * rather than holding every request for as long as it is frozen. (PGlite runs inside the process.)
+ */
+export interface DatabaseTimeouts {
+  /** Waiting for a connection of the pool. */
+  acquireMs: number;
+  /** Opening a connection (PostgreSQL). */
+  connectMs: number;
+  /**
+   * One statement: PostgreSQL's `statement_timeout` ends it in the database; the client gives up a second later
+   * (a database that does not answer at all) and closes that connection.
+   */
+  statementMs: number;
+}
+
+export const defaultDatabaseTimeouts: DatabaseTimeouts = { acquireMs: 10_000, connectMs: 5_000, statementMs: 15_000 };
 
 export class ConfigError extends Error {}
 
@@ -73,6 +99,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bootstrapAdminPassword: env.BOOTSTRAP_ADMIN_PASSWORD || null,
     logLevel: env.LOG_LEVEL || 'info',
     bodyLimitBytes: bytesFrom(env, 'BODY_LIMIT', 10 * 1024 * 1024),
+    yamlBodyLimitBytes: bytesFrom(env, 'YAML_BODY_LIMIT', 2 * 1024 * 1024),
+    yamlParseTimeoutMs: intFrom(env, 'YAML_PARSE_TIMEOUT_MS', 5000, 1, 600_000),
     cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
     sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
@@ -82,6 +110,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventHeartbeatMs: intFrom(env, 'EVENT_HEARTBEAT_MS', 15_000, 100, 3_600_000),
     eventStreamsPerCaller: intFrom(env, 'EVENT_STREAMS_PER_CALLER', 16, 1, 100_000),
     eventMaxBufferedBytes: intFrom(env, 'EVENT_MAX_BUFFERED_KB', 256, 1, 1_048_576) * 1024,
+    databaseTimeouts: {
+      acquireMs: intFrom(env, 'DB_ACQUIRE_TIMEOUT_MS', defaultDatabaseTimeouts.acquireMs, 1, 600_000),
+      connectMs: intFrom(env, 'DB_CONNECT_TIMEOUT_MS', defaultDatabaseTimeouts.connectMs, 1, 600_000),
+      statementMs: intFrom(env, 'DB_STATEMENT_TIMEOUT_MS', defaultDatabaseTimeouts.statementMs, 1, 3_600_000),
+    },
+    readyTimeoutMs: intFrom(env, 'READY_TIMEOUT_MS', 2_000, 1, 600_000),
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
   };
 }

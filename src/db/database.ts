@@ -1,5 +1,6 @@
 import knexFactory, { Knex } from 'knex';
 import type { PGlite } from '@electric-sql/pglite';
+import { defaultDatabaseTimeouts, type DatabaseTimeouts } from '../config/config';
 import { openEmbedded } from './embedded';
 
 export type Db = Knex;
@@ -35,6 +36,27 @@ function pgliteClient(): typeof Knex.Client {
   return FixedClientPGLite as unknown as typeof Knex.Client;
 }
 
+/** pg, through knex's dialect: a connection whose statement got no answer in time is closed, never reused. */
+function postgresClient(): typeof Knex.Client {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const ClientPG = require('knex/lib/dialects/postgres') as new (config: Knex.Config) => { _query(connection: any, obj: any): Promise<any> };
+  class BoundedClientPG extends ClientPG {
+    override async _query(connection: any, obj: any): Promise<any> {
+      try {
+        return await super._query(connection, obj);
+      } catch (error) {
+        // pg's query_timeout leaves the statement running on the connection (or lost in a network black hole).
+        if ((error as Error)?.message === 'Query read timeout') {
+          connection.__knex__disposed = error;
+          connection.connection?.stream?.destroy();
+        }
+        throw error;
+      }
+    }
+  }
+  return BoundedClientPG as unknown as typeof Knex.Client;
+}
+
 export interface DatabaseTarget {
   /** postgres:// URL; when null, PGlite is used. */
   databaseUrl: string | null;
@@ -45,22 +67,33 @@ export interface DatabaseTarget {
   poolMax?: number;
   /** application_name of the PostgreSQL connections (default `tessera`). */
   applicationName?: string;
+  timeouts?: DatabaseTimeouts;
 }
 
 export function createDatabase(target: DatabaseTarget): Db {
+  const timeouts = target.timeouts ?? defaultDatabaseTimeouts;
   if (!target.databaseUrl) return pgliteDatabase(openEmbedded(target.pgliteDir ?? null));
   postgresDriver();
   return knexFactory({
     ...knexSnakeCaseMappers(),
-    acquireConnectionTimeout: 10_000,
-    client: 'pg',
-    connection: { connectionString: target.databaseUrl, application_name: target.applicationName ?? 'tessera' },
+    acquireConnectionTimeout: timeouts.acquireMs,
+    client: postgresClient(),
+    connection: {
+      connectionString: target.databaseUrl,
+      application_name: target.applicationName ?? 'tessera',
+      connectionTimeoutMillis: timeouts.connectMs,
+      statement_timeout: timeouts.statementMs,
+      query_timeout: timeouts.statementMs + 1_000,
+    } as Knex.PgConnectionConfig,
     searchPath: target.schema ? [target.schema] : undefined,
     pool: { min: 0, max: target.poolMax ?? 10 },
   });
 }
 
-/** knex on an open PGlite instance (its one connection; knex-pglite takes it as `connection: () => ({pglite})`). */
+/**
+ * knex on an open PGlite instance (its one connection; knex-pglite takes it as `connection: () => ({pglite})`). The
+ * database runs inside this process and cannot freeze apart from it: its first acquisition waits for PGlite to start.
+ */
 export function pgliteDatabase(pglite: PGlite): Db {
   return knexFactory({
     ...knexSnakeCaseMappers(),

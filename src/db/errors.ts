@@ -16,14 +16,16 @@ export function isForeignKeyViolation(error: unknown): boolean {
   return (error as PgLikeError)?.code === '23503';
 }
 
-const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300']);
+/** 57014: a statement ended by `statement_timeout` (DB-1). */
+const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', '57P01', '57P02', '57P03', '53300', '57014']);
 
-/** True when the database cannot be reached (refused, terminated, pool exhausted): a 503, not a 500. */
+/** True when the database cannot be reached (refused, terminated, pool exhausted, out of time: DB-1): a 503, not a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as PgLikeError;
   if (!e) return false;
   if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
   if (e.name === 'KnexTimeoutError') return true;
+  // `Query read timeout` and `timeout expired` are pg's own: no answer to a statement, or to a connection being opened.
   const message = e.message ?? '';
-  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed|Unable to acquire a connection/i.test(message);
+  return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed|Unable to acquire a connection|Query read timeout|^timeout expired$/i.test(message);
 }

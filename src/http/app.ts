@@ -67,6 +67,17 @@ function hasBody(req: Request): boolean {
   return (length !== undefined && length !== '0') || req.headers['transfer-encoding'] !== undefined;
 }
 
+/**
+ * Whether an answer leaves a body unread that is still arriving and is larger than `limit` (or of unknown length).
+ * Node reads an unread body to its end after the answer (no parsing, so no CPU to speak of), keeping the connection
+ * alive and the client's upload unbroken; past the body limit it is not worth reading.
+ */
+function leavesLargeBodyUnread(req: Request, limit: number): boolean {
+  if (!hasBody(req) || req.complete) return false;
+  const length = Number(req.headers['content-length']);
+  return !(length <= limit);
+}
+
 const headerText = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
 
 function ignoresCredentials(operation: Operation): boolean {
@@ -168,11 +179,12 @@ interface Dispatcher {
 }
 
 /**
- * Routes, authenticates, validates and runs one request, in that order (so a missing credential is a 401 before any
- * 400). HEAD runs the GET operation of the path (the body is not sent); OPTIONS answers 204 with `Allow`; a 405 names
- * the allowed methods in `Allow` (HTTP-5).
+ * Routes, authenticates, reads the body, validates and runs one request, in that order (so a missing credential is a
+ * 401 before any 400, and an anonymous caller cannot make the server read or parse a body: INPUT-5). HEAD runs the GET
+ * operation of the path (the body is not sent); OPTIONS answers 204 with `Allow`; a 405 names the allowed methods in
+ * `Allow` (HTTP-5).
  */
-async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestContext): Promise<Reply> {
+async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestContext, readBody: (() => Promise<unknown>) | null): Promise<Reply> {
   if (request.method === 'OPTIONS') {
     const allow = app.routes.allowedMethods(request.path);
     if (allow.length === 0) throw new ApiError('NOT_FOUND', 'Not found');
@@ -197,6 +209,7 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
   if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type "${headerText(ctx.headers['content-type'])!.split(';')[0]}": send application/json`);
   }
+  if (readBody) request.body = await readBody();
   request.query = declaredQuery(operation, request.query as Record<string, string | string[]>);
   const params = app.routes.decodeParams(match.rawParams);
   assertStorableInput({ body: request.body, query: request.query, params });
@@ -245,10 +258,17 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   app.set('etag', false);
 
   const parseJson = jsonBodyParser(config.bodyLimitBytes);
-  const parseYaml = yamlBodyParser(config.bodyLimitBytes);
+  const sending: Sending = { lifecycle, drainBytes: config.bodyLimitBytes };
+  const parseYaml = yamlBodyParser({ bodyBytes: config.yamlBodyLimitBytes, parseTimeoutMs: config.yamlParseTimeoutMs, expandedBytes: config.bodyLimitBytes });
+  /** Reads and parses the request's body (JSON or YAML, its type checked by the front middleware). */
+  const bodyReader = (req: Request, res: Response) => (): Promise<unknown> =>
+    new Promise((resolve, reject) => {
+      const parse = isYamlContentType(req.headers['content-type']) ? parseYaml : parseJson;
+      parse(req, res, (error?: unknown) => (error === undefined ? resolve(req.body) : reject(error)));
+    });
 
-  // One front middleware (each express layer costs on every request): request id, access log, and the body,
-  // which must be JSON (anything else is a 415 before any parsing).
+  // One front middleware (each express layer costs on every request): request id, access log, and the body's type,
+  // which must be JSON or YAML (anything else is a 415).
   app.use((req: Request, res: Response, next: NextFunction) => {
     const requestId = (typeof req.headers['x-request-id'] === 'string' && req.headers['x-request-id'].slice(0, 128)) || randomUUID();
     res.locals.requestId = requestId;
@@ -273,8 +293,8 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         );
       });
     }
-    if (!hasBody(req)) return next();
-    if (isYamlContentType(req.headers['content-type'])) return parseYaml(req, res, next);
+    // The body is read once the operation's security check has passed (dispatch): here only its type is checked.
+    if (!hasBody(req) || isYamlContentType(req.headers['content-type'])) return next();
     if (!isJsonContentType(req.headers['content-type'])) {
       const type = req.headers['content-type'];
       return next(
@@ -284,7 +304,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         ),
       );
     }
-    parseJson(req, res, next);
+    next();
   });
 
   app.use(async (req: Request, res: Response, next: NextFunction) => {
@@ -321,6 +341,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
           params: undefined,
         },
         ctx,
+        hasBody(req) ? bodyReader(req, res) : null,
       );
       res.locals.userId = ctx.principal?.userId;
       if (reply.body instanceof ResponseTakeover) {
@@ -329,7 +350,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         return;
       }
       if (config.validateResponses) assertReplyMatchesContract(dispatcher, req, reply, ctx);
-      await sendReply(req, res, reply, lifecycle);
+      await sendReply(req, res, reply, sending);
     } catch (error) {
       res.locals.userId = ctx.principal?.userId;
       next(error);
@@ -341,7 +362,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     const reply = toErrorReply(error, logger, res.locals.requestId, req);
     const format = deps.errorFormats?.find((candidate) => req.path.startsWith(candidate.prefix));
     const apiError = error instanceof ApiError ? error : new ApiError(reply.status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR', (reply.body as { message: string }).message);
-    sendReply(req, res, format ? { ...reply, body: format.body(apiError, req.path) } : reply, lifecycle).catch((sendError) => {
+    sendReply(req, res, format ? { ...reply, body: format.body(apiError, req.path) } : reply, sending).catch((sendError) => {
       logger.error({ requestId: res.locals.requestId, err: sendError }, 'error answer not sent');
       res.destroy();
     });
@@ -380,7 +401,13 @@ function varyOnAcceptEncoding(res: Response): void {
   res.setHeader('Vary', vary ? `${String(vary)}, Accept-Encoding` : 'Accept-Encoding');
 }
 
-async function sendReply(req: Request, res: Response, reply: Reply, lifecycle: Lifecycle): Promise<void> {
+interface Sending {
+  lifecycle: Lifecycle;
+  /** The largest body an unread one may be and still be drained (the JSON body limit). */
+  drainBytes: number;
+}
+
+async function sendReply(req: Request, res: Response, reply: Reply, { lifecycle, drainBytes }: Sending): Promise<void> {
   let cacheControlSet = false;
   let validator = false;
   for (const [name, value] of Object.entries(reply.headers ?? {})) {
@@ -392,8 +419,9 @@ async function sendReply(req: Request, res: Response, reply: Reply, lifecycle: L
   // HTTP-11: an answer to a caller without credentials that carries an ETag (a public board) may be kept by the
   // caller's own cache and revalidated; anything else stays no-store (set up front).
   if (!cacheControlSet && validator && res.locals.userId === undefined) res.setHeader('Cache-Control', 'private, no-cache');
-  // While shutting down, no connection is kept alive for another request.
-  if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
+  // While shutting down, no connection is kept alive for another request; nor is one with a large body still arriving
+  // unread (an answer given before reading it, INPUT-5), which Node would go on reading to its end.
+  if (lifecycle.shuttingDown || leavesLargeBodyUnread(req, drainBytes)) res.setHeader('Connection', 'close');
   res.status(reply.status);
   if (reply.status === 304) varyOnAcceptEncoding(res);
   if (reply.body === undefined || reply.status === 204 || reply.status === 304) {

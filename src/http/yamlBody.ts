@@ -1,44 +1,91 @@
+import path from 'node:path';
 import express, { NextFunction, Request, RequestHandler, Response } from 'express';
-import { parseDocument, visit } from 'yaml';
 import { ApiError, badRequest } from '../core/errors';
 import { yamlMediaTypes } from '../core/mediaTypes';
+import { WorkerPool, WorkerTimeout } from '../core/workerPool';
 import { isExactNumber } from './exactNumbers';
 import { bodyRefusal } from './jsonBody';
+import { yamlToData, type YamlData } from './yamlParse';
 
-/**
- * The text of a YAML body as data, as JSON.parse gives it for JSON: the core schema (no dates or binary), at most 100
- * aliases, unique keys. A number whose text the value would not hold exactly is a 400 naming it (INPUT-3),
- * as for JSON; unparsable YAML is a 400 with the parser's first complaint.
- */
-export function parseYamlBody(text: string): unknown {
-  const document = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
-  if (document.errors.length > 0) {
-    const [first] = document.errors;
-    throw badRequest(`Failed to parse request body: invalid YAML: ${first.message.split('\n')[0]}`, { line: first.linePos?.[0]?.line ?? null });
-  }
-  visit(document, {
-    Scalar(_key, node) {
-      if (typeof node.value === 'number' && (!Number.isFinite(node.value) || (node.source !== undefined && !isExactNumber(node.source)))) {
-        const text = node.source ?? String(node.value);
-        throw badRequest(`Invalid number ${text.slice(0, 40)}: it cannot be stored exactly (out of range or too precise)`, { number: text.slice(0, 40) });
-      }
-    },
-  });
-  return document.toJS({ maxAliasCount: 100 });
+export interface YamlLimits {
+  /** Largest YAML body in bytes (YAML_BODY_LIMIT): YAML costs far more to parse than JSON. */
+  bodyBytes: number;
+  /** How long one body may take to parse on its worker (YAML_PARSE_TIMEOUT_MS). */
+  parseTimeoutMs: number;
+  /** Characters of JSON the body may stand for once its aliases are expanded: the JSON body limit. */
+  expandedBytes: number;
 }
 
-/** Reads a YAML body (FILE-1) up to the body limit, with body-parser's refusals mapped as for JSON. */
-export function yamlBodyParser(limitBytes: number): RequestHandler {
-  const read = express.text({ limit: limitBytes, type: [...yamlMediaTypes] });
+/** At most this many aliases in a body (the yaml library counts an alias of a collection by the collection's nodes). */
+const maxAliasCount = 100;
+
+/** The data of a parse, or the 400 it earns: unparsable YAML with the parser's first complaint, or an inexact number (INPUT-3). */
+function dataOrRefusal(parsed: YamlData, expandedBytes: number): unknown {
+  if (parsed.refusal === undefined) {
+    const inexact = parsed.numbers.find((source) => !isExactNumber(source));
+    if (inexact !== undefined) {
+      throw badRequest(`Invalid number ${inexact.slice(0, 40)}: it cannot be stored exactly (out of range or too precise)`, { number: inexact.slice(0, 40) });
+    }
+    return parsed.value;
+  }
+  const refusal = parsed.refusal;
+  if (refusal.kind === 'syntax') throw badRequest(`Failed to parse request body: invalid YAML: ${refusal.message}`, { line: refusal.line });
+  if (refusal.kind === 'aliases') throw badRequest(`Failed to parse request body: YAML with more than ${maxAliasCount} aliases`, { maxAliasCount });
+  // INPUT-5: aliases may not make a body larger than a JSON body could be.
+  throw badRequest(`Failed to parse request body: YAML aliases expand beyond ${expandedBytes} bytes`, { limit: expandedBytes });
+}
+
+/**
+ * The text of a YAML body as data, as JSON.parse gives it for JSON, on this thread: for what the server itself wrote
+ * (the contract check of YAML answers). Request bodies go through yamlBodyParser.
+ */
+export function parseYamlBody(text: string, expandedBytes = Number.MAX_SAFE_INTEGER): unknown {
+  return dataOrRefusal(yamlToData(text, { maxAliasCount, maxExpandedSize: expandedBytes }), expandedBytes);
+}
+
+/** The worker's code, plain JavaScript, with yamlParse.js resolved from here (src/ or build/ alike). */
+const workerSource = `
+const { parentPort } = require('node:worker_threads');
+const { yamlToData } = require(${JSON.stringify(path.join(__dirname, 'yamlParse.js'))});
+parentPort.on('message', (job) => {
+  try {
+    parentPort.postMessage({ result: yamlToData(job.text, job.limits) });
+  } catch (error) {
+    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+/** One worker: a YAML body holds a core however long it takes, so at most one core goes to YAML (INPUT-5). */
+const pool = new WorkerPool(workerSource, 'yaml', 1);
+
+/**
+ * Reads a YAML body (FILE-1) up to its own limit, with body-parser's refusals mapped as for JSON, and parses it on a
+ * worker thread within a time budget (INPUT-5): however costly the YAML, the event loop goes on serving.
+ */
+export function yamlBodyParser(limits: YamlLimits): RequestHandler {
+  const read = express.text({ limit: limits.bodyBytes, type: [...yamlMediaTypes] });
+  const job = (text: string) => ({ text, limits: { maxAliasCount, maxExpandedSize: limits.expandedBytes } });
   return (req: Request, res: Response, next: NextFunction) => {
     const done = (error?: unknown) => {
       if (error !== undefined) return next(bodyRefusal(error, req));
-      try {
-        req.body = parseYamlBody(typeof req.body === 'string' ? req.body : '');
-        next();
-      } catch (refusal) {
-        next(refusal instanceof ApiError ? refusal : badRequest('Failed to parse request body: invalid YAML'));
-      }
+      const text = typeof req.body === 'string' ? req.body : '';
+      pool.run<YamlData>(job(text), limits.parseTimeoutMs).then(
+        (parsed) => {
+          try {
+            req.body = dataOrRefusal(parsed, limits.expandedBytes);
+          } catch (refusal) {
+            return next(refusal);
+          }
+          next();
+        },
+        (error) =>
+          next(
+            error instanceof WorkerTimeout
+              ? new ApiError('PAYLOAD_TOO_LARGE', `YAML body too costly to parse: it took longer than ${limits.parseTimeoutMs} ms`, { timeoutMs: limits.parseTimeoutMs })
+              : badRequest('Failed to parse request body: invalid YAML'),
+          ),
+      );
     };
     try {
       read(req, res, done);

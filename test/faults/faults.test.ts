@@ -5,7 +5,12 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import net from 'node:net';
 import knexFactory from 'knex';
+import pino from 'pino';
+import { loadConfig } from '../../src/config/config';
+import { createDatabase } from '../../src/db/database';
+import { startServer, type RunningServer } from '../../src/server';
 import { call, startTestServer, TestServer } from '../support/server';
 import { categorySection, createBoard, emptySection, expectOk, getBoard, item, position } from '../boards-document/helpers';
 
@@ -107,6 +112,130 @@ describe('a failure inside a save', () => {
     } finally {
       await admin.destroy();
     }
+  });
+});
+
+/**
+ * A TCP proxy to PostgreSQL that can turn into a black hole: while it is one, every byte either way is dropped and
+ * no connection is closed, as with a frozen postmaster (`kill -STOP`) or a network that stops answering.
+ */
+async function blackHoleProxy(target: URL): Promise<{ url: string; blackHole(on: boolean): void; close(): Promise<void> }> {
+  let holed = false;
+  const sockets = new Set<net.Socket>();
+  const proxy = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    for (const [from, to] of [
+      [client, upstream],
+      [upstream, client],
+    ] as const) {
+      sockets.add(from);
+      from.on('data', (chunk) => {
+        if (!holed) to.write(chunk);
+      });
+      from.on('error', () => to.destroy());
+      from.on('close', () => {
+        sockets.delete(from);
+        to.destroy();
+      });
+    }
+  });
+  await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+  const url = new URL(target.toString());
+  url.hostname = '127.0.0.1';
+  url.port = String((proxy.address() as net.AddressInfo).port);
+  return {
+    url: url.toString(),
+    blackHole: (on) => {
+      holed = on;
+    },
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => proxy.close(resolve));
+    },
+  };
+}
+
+(onPostgres ? describe : describe.skip)('DB-1: every wait on the database is bounded (PostgreSQL)', () => {
+  const timeouts = { DB_ACQUIRE_TIMEOUT_MS: '1000', DB_CONNECT_TIMEOUT_MS: '1000', DB_STATEMENT_TIMEOUT_MS: '1000', READY_TIMEOUT_MS: '500' };
+  const key = `faults${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
+  const schema = `test_${randomBytes(6).toString('hex')}`;
+  const admin = knexFactory({ client: 'pg', connection: process.env.TEST_DATABASE_URL, pool: { min: 0, max: 2 } });
+  let proxy: Awaited<ReturnType<typeof blackHoleProxy>>;
+  let server: RunningServer;
+  const api = (method: string, path: string, body?: unknown) => call(server.url, method, path, { key, body });
+
+  beforeAll(async () => {
+    await admin.raw(`CREATE SCHEMA "${schema}"`);
+    proxy = await blackHoleProxy(new URL(process.env.TEST_DATABASE_URL!));
+    const config = { ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', ...timeouts }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: key };
+    const db = createDatabase({ databaseUrl: proxy.url, schema, poolMax: 4, applicationName: `tessera-${schema}`, timeouts: config.databaseTimeouts });
+    server = await startServer(config, { db, logger: pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' }) });
+  }, 180_000);
+  afterAll(async () => {
+    proxy.blackHole(false);
+    await server?.stop();
+    await proxy?.close();
+    await admin.raw(`DROP SCHEMA "${schema}" CASCADE`);
+    await admin.destroy();
+  });
+
+  const newBoard = async () => {
+    const { boardId } = expectOk(await api('POST', '/api/boards', { name: unique('bounded'), columnCount: 12, isPublic: false }), 201);
+    return expectOk(await api('GET', `/api/boards/${boardId}`));
+  };
+
+  /** Reads the board until it answers 200 again (the pool replacing what the outage broke), 503 meanwhile. */
+  const recovered = async (boardId: string) => {
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const result = await api('GET', `/api/boards/${boardId}`);
+      expect([200, 503]).toContain(result.status);
+      if (result.status === 200) return result;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    throw new Error('the board never answered 200 again');
+  };
+
+  it('DB-1: a statement past DB_STATEMENT_TIMEOUT_MS (a save waiting on a lock) is a 503 and writes nothing; the next save goes through', async () => {
+    const board = await newBoard();
+    const blocker = await admin.transaction();
+    try {
+      await blocker.raw(`SELECT id FROM "${schema}".boards WHERE id = ? FOR UPDATE`, [board.id]);
+      const save = await api('PUT', `/api/boards/${board.id}`, { sections: board.sections, items: [], expectedVersion: board.version });
+      expect(save.status).toBe(503);
+      expect(save.body).toEqual({ message: 'Database unavailable, retry later', code: 'SERVICE_UNAVAILABLE', data: {} });
+    } finally {
+      await blocker.rollback();
+    }
+    expect((await api('GET', `/api/boards/${board.id}`)).body.version).toBe(board.version);
+    expectOk(await api('PUT', `/api/boards/${board.id}`, { sections: board.sections, items: [], expectedVersion: board.version }));
+  });
+
+  it('DB-1, DB-2: a database that stops answering is a 503 for requests and readiness while liveness stays 200; it recovers without a restart', async () => {
+    const board = await newBoard();
+    proxy.blackHole(true);
+    try {
+      const read = await api('GET', `/api/boards/${board.id}`);
+      expect(read.status).toBe(503);
+      expect(read.body).toEqual({ message: 'Database unavailable, retry later', code: 'SERVICE_UNAVAILABLE', data: {} });
+      const [save, ready, live] = await Promise.all([
+        api('PUT', `/api/boards/${board.id}`, { sections: board.sections, items: [], expectedVersion: board.version }),
+        call(server.url, 'GET', '/api/health/ready'),
+        call(server.url, 'GET', '/api/health/live'),
+      ]);
+      expect(save.status).toBe(503);
+      expect(save.body.code).toBe('SERVICE_UNAVAILABLE');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: 'unavailable', checks: { database: { status: 'unavailable', latencyMs: null } } });
+      expect(live).toMatchObject({ status: 200, body: { status: 'ok' } });
+      // More requests than the pool has connections: new connections time out opening, the rest waiting for one.
+      const burst = await Promise.all(Array.from({ length: 6 }, () => api('GET', `/api/boards/${board.id}`)));
+      expect(burst.map((result) => [result.status, result.body.message])).toEqual(Array(6).fill([503, 'Database unavailable, retry later']));
+    } finally {
+      proxy.blackHole(false);
+    }
+    expect((await recovered(board.id)).body.version).toBe(board.version);
+    expectOk(await api('PUT', `/api/boards/${board.id}`, { sections: board.sections, items: [], expectedVersion: board.version }));
+    expect((await call(server.url, 'GET', '/api/health/ready')).status).toBe(200);
   });
 });
 

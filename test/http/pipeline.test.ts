@@ -74,7 +74,7 @@ describe('request pipeline', () => {
 });
 
 describe('database failures', () => {
-  it('answers 503 without leaking internals when the database is gone, and /health/live says so', async () => {
+  it('DB-2: answers 503 without leaking internals when the database is gone; readiness says so, liveness stays 200', async () => {
     const own = await startTestServer();
     try {
       await own.db.destroy();
@@ -82,8 +82,11 @@ describe('database failures', () => {
       expect(result.status).toBe(503);
       expect(result.body).toEqual({ message: 'Database unavailable, retry later', code: 'SERVICE_UNAVAILABLE', data: {} });
       const live = await call(own.directUrl, 'GET', '/api/health/live');
-      expect(live.status).toBe(503);
-      expect(live.body.checks.database.status).toBe('unavailable');
+      expect(live.status).toBe(200);
+      expect(live.body).toEqual({ status: 'ok' });
+      const ready = await call(own.directUrl, 'GET', '/api/health/ready');
+      expect(ready.status).toBe(503);
+      expect(ready.body).toEqual({ status: 'unavailable', checks: { database: { status: 'unavailable', latencyMs: null } } });
     } finally {
       await own.stop().catch(() => undefined);
     }

@@ -1,0 +1,5 @@
+export type YamlRefusal = { kind: 'syntax'; message: string; line: number | null } | { kind: 'aliases'; message: string } | { kind: 'expanded' };
+
+export type YamlData = { value: unknown; numbers: string[]; refusal?: undefined } | { refusal: YamlRefusal };
+
+export function yamlToData(text: string, limits: { maxAliasCount: number; maxExpandedSize: number }): YamlData;
