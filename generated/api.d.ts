@@ -51,7 +51,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service version */
+        /**
+         * Service version
+         * @description The version of the running Tessera build. No authentication.
+         */
         get: operations["getInfo"];
         put?: never;
         post?: never;
@@ -68,7 +71,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI document (JSON) */
+        /**
+         * This OpenAPI document (JSON)
+         * @description The bundled OpenAPI 3.1 document this instance validates requests against. No authentication.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -173,7 +179,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users (admin) */
+        /**
+         * List users (admin)
+         * @description Every user, oldest first, paged with `limit` and `cursor` (HTTP-8). Needs `admin`.
+         */
         get: operations["listUsers"];
         put?: never;
         /**
@@ -216,7 +225,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List groups (admin) */
+        /**
+         * List groups (admin)
+         * @description Every group with its members and global permissions, paged with `limit` and `cursor` (HTTP-8). Needs `admin`.
+         */
         get: operations["listGroups"];
         put?: never;
         /**
@@ -307,7 +319,10 @@ export interface paths {
             cookie?: never;
         };
         get?: never;
-        /** Replace a group's global permissions (admin) */
+        /**
+         * Replace a group's global permissions (admin)
+         * @description The group's global permissions become exactly the ones sent (repeated entries collapse). Needs `admin`.
+         */
         put: operations["setGroupPermissions"];
         post?: never;
         delete?: never;
@@ -836,7 +851,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The board page's script and style sheet */
+        /**
+         * The board page's script and style sheet
+         * @description The board page's script and style sheet, built from src/pages/client. No authentication.
+         */
         get: operations["getPageAsset"];
         put?: never;
         post?: never;
@@ -1602,8 +1620,7 @@ export interface components {
             groupIds: components["schemas"]["Id"][];
             homeBoardId: string | null;
             mobileHomeBoardId: string | null;
-            /** Format: date-time */
-            createdAt: string;
+            createdAt: components["schemas"]["Timestamp"];
         };
         /**
          * @example {
@@ -1644,12 +1661,9 @@ export interface components {
             name: string | null;
             /** @description Global permissions the key is narrowed to (null = all of the owner's). */
             scopes: components["schemas"]["GlobalPermission"][] | null;
-            /** Format: date-time */
-            expiresAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            lastUsedAt: string | null;
+            expiresAt: components["schemas"]["NullableTimestamp"];
+            createdAt: components["schemas"]["Timestamp"];
+            lastUsedAt: components["schemas"]["NullableTimestamp"];
         };
         /**
          * @example {
@@ -1671,8 +1685,7 @@ export interface components {
             userId: components["schemas"]["Id"];
             name: string | null;
             scopes: components["schemas"]["GlobalPermission"][] | null;
-            /** Format: date-time */
-            expiresAt: string | null;
+            expiresAt: components["schemas"]["NullableTimestamp"];
         };
         /**
          * @example {
@@ -1724,6 +1737,7 @@ export interface components {
             backgroundImageSize: "cover" | "contain";
             primaryColor: components["schemas"]["HexColor"];
             secondaryColor: components["schemas"]["HexColor"];
+            /** Format: int32 */
             opacity: number;
             customCss: string | null;
             iconColor: string | null;
@@ -1811,6 +1825,7 @@ export interface components {
         BoardDocument: components["schemas"]["BoardSettings"] & {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            /** Format: int32 */
             version: number;
             isPublic: boolean;
             creatorId: components["schemas"]["Id"] | null;
@@ -1818,6 +1833,7 @@ export interface components {
             layouts: components["schemas"]["BreakpointLayout"][];
             sections: components["schemas"]["BoardSection"][];
             items: components["schemas"]["BoardItem"][];
+            /** @description One row per level the caller holds on the board itself (view, modify, full). */
             userPermissions: components["schemas"]["OwnPermissionRow"][];
             groupPermissions: components["schemas"]["GroupPermissionRow"][];
         };
@@ -1846,7 +1862,9 @@ export interface components {
         BreakpointLayout: {
             id: components["schemas"]["Id"];
             name: string;
+            /** Format: int32 */
             columnCount: number;
+            /** Format: int32 */
             breakpoint: number;
         };
         /** @description A section of the board document, by kind. */
@@ -2128,11 +2146,13 @@ export interface components {
         /** @description Integrations bound to the item. Adding a binding needs use access to the integration. */
         IntegrationIdList: components["schemas"]["Id"][];
         /**
+         * Format: int32
          * @description Grid offset in cells.
          * @example 0
          */
         GridOffset: number;
         /**
+         * Format: int32
          * @description Grid size in cells.
          * @example 2
          */
@@ -2186,7 +2206,10 @@ export interface components {
         SaveBoardRequest: {
             sections: components["schemas"]["BoardSectionInput"][];
             items: components["schemas"]["BoardItemInput"][];
-            /** @description When sent, the save only succeeds if the board's version still equals it (else 409). */
+            /**
+             * Format: int32
+             * @description When sent, the save only succeeds if the board's version still equals it (else 409).
+             */
             expectedVersion?: number;
         };
         /**
@@ -2294,7 +2317,10 @@ export interface components {
          *     }
          */
         SavePlan: {
-            /** @description The board's version now; send it as expectedVersion with the save. */
+            /**
+             * Format: int32
+             * @description The board's version now; send it as expectedVersion with the save.
+             */
             version: number;
             changes: {
                 sections: components["schemas"]["ElementChanges"];
@@ -2332,12 +2358,14 @@ export interface components {
          *     }
          */
         LayoutsPlan: {
+            /** Format: int32 */
             version: number;
+            /** @description Layouts created and updated (at most the 24 a request may send) and deleted. */
             layouts: {
                 created: {
-                    name: string;
-                    columnCount: number;
-                    breakpoint: number;
+                    name: components["schemas"]["name"];
+                    columnCount: components["schemas"]["columnCount"];
+                    breakpoint: components["schemas"]["breakpoint"];
                     /** @description The layout the new layout's positions are cloned from (null when the board has none). */
                     clonedFrom: components["schemas"]["Id"] | null;
                 }[];
@@ -2430,12 +2458,17 @@ export interface components {
          *     }
          */
         HistoryEntry: {
-            /** @description Consecutive per board; 1 is the creation (or, for boards older than history, the baseline). */
+            /**
+             * Format: int32
+             * @description Consecutive per board; 1 is the creation (or, for boards older than history, the baseline).
+             */
             revision: number;
-            /** @description The board's version after the change. */
+            /**
+             * Format: int32
+             * @description The board's version after the change.
+             */
             version: number;
-            /** Format: date-time */
-            at: string;
+            at: components["schemas"]["Timestamp"];
             /** @description The operationId of the route that made the change (`baseline` for the first entry of an older board). */
             operation: string;
             actor: {
@@ -2482,6 +2515,7 @@ export interface components {
          *     }
          */
         HistoryPage: {
+            /** @description At most `limit` entries (500 at most). */
             entries: components["schemas"]["HistoryEntry"][];
             /** @description Pass as `cursor` for the next (older) page; null on the last page. */
             nextCursor: string | null;
@@ -2491,6 +2525,7 @@ export interface components {
             sections: components["schemas"]["CountedChanges"];
             items: components["schemas"]["CountedChanges"];
             layouts: components["schemas"]["CountedChanges"];
+            /** @description Names of the board's own fields (name, visibility, settings columns). */
             fields: string[];
             dropped?: components["schemas"]["RestoreDropped"];
         };
@@ -2525,7 +2560,9 @@ export interface components {
          *     }
          */
         RevisionDiff: {
+            /** Format: int32 */
             from: number;
+            /** Format: int32 */
             to: number | null;
             sections: components["schemas"]["ElementChanges"];
             items: components["schemas"]["ElementChanges"];
@@ -2542,8 +2579,12 @@ export interface components {
          *     }
          */
         RestoreRequest: {
+            /** Format: int32 */
             revision: number;
-            /** @description When sent, the restore only succeeds if the board's version still equals it (else 409). */
+            /**
+             * Format: int32
+             * @description When sent, the restore only succeeds if the board's version still equals it (else 409).
+             */
             expectedVersion?: number;
         };
         /** @description What the revision held that no longer exists and was not put back. */
@@ -2563,7 +2604,10 @@ export interface components {
          */
         CreateBoardRequest: {
             name: components["schemas"]["BoardName"];
-            /** @description Column count of the initial `Base` layout. */
+            /**
+             * Format: int32
+             * @description Column count of the initial `Base` layout.
+             */
             columnCount: number;
             /** @description Public boards are readable without a key and listed to everyone. */
             isPublic: boolean;
@@ -2654,7 +2698,7 @@ export interface components {
         BoardSummary: {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
-            logoImageUrl: string | null;
+            logoImageUrl: components["schemas"]["NullableText"];
             isPublic: boolean;
             /** @description Null once the creating user was deleted. */
             creator: components["schemas"]["BoardCreator-2"] | null;
@@ -2662,7 +2706,7 @@ export interface components {
             isHome: boolean;
             /** @description The board is the caller's own mobile home board. */
             isMobileHome: boolean;
-            /** @description The caller's own user rows on the board. */
+            /** @description The caller's own user rows on the board (one per level it holds). */
             userPermissions: components["schemas"]["OwnPermissionRow"][];
             /** @description Rows of the caller's groups on the board (one entry per row). */
             groupPermissions: components["schemas"]["OwnPermissionRow"][];
@@ -2800,9 +2844,10 @@ export interface components {
          *     }
          */
         AppsPage: {
+            /** @description At most `pageSize` apps (100 at most). */
             items: components["schemas"]["AppWithPermissions"][];
             /** @description Number of visible apps matching the search, over all pages. */
-            totalCount: number;
+            totalCount: components["schemas"]["Count"];
         };
         /**
          * @description `name` and `iconUrl` are required; `description`, `href` and `pingUrl` are optional and default to null. `name` and `href` together identify an app (APP-1): a request matching an existing app references it instead.
@@ -2998,6 +3043,12 @@ export interface components {
         /** @example alice */
         Username: string;
         /**
+         * Format: date-time
+         * @description An RFC 3339 date-time (the server writes `2024-05-01T09:30:00.000Z`, 24 characters).
+         * @example 2024-05-01T09:30:00.000Z
+         */
+        Timestamp: string;
+        /**
          * Format: password
          * @description 8 to 72 characters (bcrypt reads at most 72 bytes; longer UTF-8 input is refused).
          * @example correct-horse-battery
@@ -3015,6 +3066,11 @@ export interface components {
         GroupPermissions: {
             permissions: components["schemas"]["GlobalPermission"][];
         };
+        /**
+         * Format: date-time
+         * @example 2024-05-01T09:30:00.000Z
+         */
+        NullableTimestamp: string | null;
         CreateApiKeyRequest: {
             /** @description Owner of the key; defaults to the caller. Another user's key needs admin. */
             userId?: components["schemas"]["Id"];
@@ -3038,14 +3094,24 @@ export interface components {
         OwnPermissionRow: {
             permission: components["schemas"]["BoardPermissionLevel"];
         };
+        name: string;
+        /** Format: int32 */
+        columnCount: number;
+        /** Format: int32 */
+        breakpoint: number;
+        /**
+         * Format: int32
+         * @description A number of elements or positions.
+         */
+        Count: number;
         PositionCounts: {
-            items: number;
-            sections: number;
+            items: components["schemas"]["Count"];
+            sections: components["schemas"]["Count"];
         };
         CountedChanges: {
-            added: number;
-            removed: number;
-            updated: number;
+            added: components["schemas"]["Count"];
+            removed: components["schemas"]["Count"];
+            updated: components["schemas"]["Count"];
         };
         FieldChange: {
             from: unknown;
@@ -3068,11 +3134,15 @@ export interface components {
             json: {
                 /** @description The REST message (`Board not found`, the 409 and 403 texts, …). */
                 message: string;
-                /** @description JSON-RPC code (-32600 BAD_REQUEST, -32001 UNAUTHORIZED, -32003 FORBIDDEN, -32004 NOT_FOUND, -32009 CONFLICT, …). */
+                /**
+                 * Format: int32
+                 * @description JSON-RPC code (-32600 BAD_REQUEST, -32001 UNAUTHORIZED, -32003 FORBIDDEN, -32004 NOT_FOUND, -32009 CONFLICT, …).
+                 */
                 code: number;
                 data: {
                     /** @description The error code name (NOT_FOUND, CONFLICT, …). */
                     code: string;
+                    /** Format: int32 */
                     httpStatus: number;
                     /** @description The procedure. */
                     path?: string;
@@ -3162,8 +3232,12 @@ export interface components {
             /** @description The id of the Tessera instance (database) the file was exported from. */
             instance: string;
             boardId: components["schemas"]["Id"];
+            /** Format: int32 */
             version: number;
-            /** @description The newest history revision when exported (null without history). */
+            /**
+             * Format: int32
+             * @description The newest history revision when exported (null without history).
+             */
             revision?: number | null;
             /** Format: date-time */
             exportedAt?: string;
@@ -3174,6 +3248,7 @@ export interface components {
         backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
         /** @enum {string} */
         backgroundImageSize: "cover" | "contain";
+        /** Format: int32 */
         opacity: number;
         customCss: string | null;
         iconColor: string | null;
@@ -3216,7 +3291,9 @@ export interface components {
          */
         FileLayout: {
             name: components["schemas"]["LayoutName"];
+            /** Format: int32 */
             columnCount: number;
+            /** Format: int32 */
             breakpoint: number;
         };
         /**
@@ -3471,7 +3548,10 @@ export interface components {
             /** @description The board a replace would write; null for a create. */
             boardId: string | null;
             name: components["schemas"]["BoardName"];
-            /** @description The replaced board's version now; null for a create. */
+            /**
+             * Format: int32
+             * @description The replaced board's version now; null for a create.
+             */
             version: number | null;
             changes: {
                 sections: components["schemas"]["ElementChanges"];
@@ -3654,11 +3734,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many failed attempts; retry after the number of seconds in Retry-After. */
+        /** @description A limit was reached (failed logins per username or client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": number;
+                /** @description The limit that was hit: `"<name>";q=<quota>;w=<window seconds>` (failed logins), or `"<name>";q=<quota>;qu="concurrent-requests"` (open event streams). */
+                "RateLimit-Policy": string;
+                /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
+                RateLimit: string;
                 [name: string]: unknown;
             };
             content: {
@@ -3929,6 +4013,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
             /** @description The database does not answer. */
             503: {
                 headers: {
@@ -3959,6 +4044,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
             /** @description Not ready. */
             503: {
                 headers: {
@@ -3992,6 +4078,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {
@@ -4019,6 +4106,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiDocs: {
