@@ -1724,25 +1724,50 @@ export interface components {
         BoardName: string;
         /** @description The board's visual and behaviour settings, as stored (top-level fields of the board document). */
         BoardSettings: {
+            /** @description Title shown on the board page. */
             pageTitle: components["schemas"]["NullableText"];
+            /** @description Title of the browser tab. */
             metaTitle: components["schemas"]["NullableText"];
+            /** @description Address of the logo image. */
             logoImageUrl: components["schemas"]["NullableText"];
+            /** @description Address of the favicon. */
             faviconImageUrl: components["schemas"]["NullableText"];
+            /** @description Address of the background image. */
             backgroundImageUrl: components["schemas"]["NullableText"];
-            /** @enum {string} */
+            /**
+             * @description CSS background-attachment of the background image.
+             * @enum {string}
+             */
             backgroundImageAttachment: "fixed" | "scroll";
-            /** @enum {string} */
+            /**
+             * @description CSS background-repeat of the background image.
+             * @enum {string}
+             */
             backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
-            /** @enum {string} */
+            /**
+             * @description CSS background-size of the background image.
+             * @enum {string}
+             */
             backgroundImageSize: "cover" | "contain";
+            /** @description Primary colour, `#rrggbb`. */
             primaryColor: components["schemas"]["HexColor"];
+            /** @description Secondary colour, `#rrggbb`. */
             secondaryColor: components["schemas"]["HexColor"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Opacity of items in percent.
+             */
             opacity: number;
+            /** @description Custom CSS of the board (not applied by the preview page). */
             customCss: string | null;
+            /** @description Colour of icons, `#rrggbb`, or null for the default. */
             iconColor: string | null;
-            /** @enum {string} */
+            /**
+             * @description Corner radius of items.
+             * @enum {string}
+             */
             itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
+            /** @description Turns off the status pings of app widgets on this board. */
             disableStatus: boolean;
         };
         /**
@@ -1861,10 +1886,17 @@ export interface components {
          */
         BreakpointLayout: {
             id: components["schemas"]["Id"];
+            /** @description Layout name, 1 to 32 characters. */
             name: string;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of grid columns, 1 to 24.
+             */
             columnCount: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Smallest window width in pixels this layout is used from.
+             */
             breakpoint: number;
         };
         /** @description A section of the board document, by kind. */
@@ -1886,13 +1918,15 @@ export interface components {
         CategorySection: {
             id: components["schemas"]["Id"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The section kind; a save never changes the kind of a stored section (PUT-6). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "category";
+            /** @description The category title. */
             name: components["schemas"]["PlainText"];
             yOffset: components["schemas"]["GridOffset"];
             xOffset: components["schemas"]["GridOffset"];
+            /** @description The caller's own collapsed state; never written by a save (PUT-8): send the value read. */
             collapsed: boolean;
         };
         /**
@@ -1907,7 +1941,7 @@ export interface components {
         EmptySection: {
             id: components["schemas"]["Id"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The section kind; a save never changes the kind of a stored section (PUT-6). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "empty";
@@ -1969,11 +2003,12 @@ export interface components {
         DynamicSectionInput: {
             id: components["schemas"]["Id"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The section kind; a save never changes the kind of a stored section (PUT-6). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "dynamic";
             options: components["schemas"]["DynamicSectionOptionsInput"];
+            /** @description One position per breakpoint layout, inside its parent section. */
             layouts: components["schemas"]["DynamicSectionPosition"][];
         };
         /**
@@ -1996,8 +2031,11 @@ export interface components {
          *     }
          */
         DynamicSectionOptionsInput: {
+            /** @description Title shown above the element; empty for none. */
             title?: string;
+            /** @description CSS class names added to the element. */
             customCssClasses?: components["schemas"]["CssClassList"];
+            /** @description Border colour (a CSS colour); empty for the default. */
             borderColor?: string;
         };
         /**
@@ -2081,6 +2119,7 @@ export interface components {
             options: components["schemas"]["WidgetOptions"];
             integrationIds: components["schemas"]["IntegrationIdList"];
             advancedOptions: components["schemas"]["ItemAdvancedOptionsInput"];
+            /** @description One position per breakpoint layout (PUT-5: for an existing item only its existing positions are updated). */
             layouts: components["schemas"]["ItemPosition"][];
         };
         /**
@@ -2122,8 +2161,11 @@ export interface components {
          *     }
          */
         ItemAdvancedOptionsInput: {
+            /** @description Title shown above the element; empty for none. */
             title?: string | null;
+            /** @description CSS class names added to the element. */
             customCssClasses?: components["schemas"]["CssClassList"];
+            /** @description Border colour (a CSS colour); empty for the default. */
             borderColor?: string;
         };
         /**
@@ -2204,7 +2246,9 @@ export interface components {
          *     }
          */
         SaveBoardRequest: {
+            /** @description Every section of the board; sections missing here are deleted (PUT-3). */
             sections: components["schemas"]["BoardSectionInput"][];
+            /** @description Every item of the board; items missing here are deleted (PUT-3). */
             items: components["schemas"]["BoardItemInput"][];
             /**
              * Format: int32
@@ -2234,6 +2278,7 @@ export interface components {
          *     }
          */
         SaveBoardLayoutsRequest: {
+            /** @description Every breakpoint layout of the board; layouts missing here are deleted with their positions (LAYOUT-1). */
             layouts: components["schemas"]["BreakpointLayout"][];
         };
         /**
@@ -2286,6 +2331,7 @@ export interface components {
             options?: components["schemas"]["WidgetOptions"];
             advancedOptions?: components["schemas"]["ItemAdvancedOptionsInput"];
             integrationIds?: components["schemas"]["IntegrationIdList"];
+            /** @description Positions to update, each on the item's existing position in its layout; others are left alone. */
             layouts?: components["schemas"]["ItemPosition"][];
         };
         /**
@@ -2579,7 +2625,10 @@ export interface components {
          *     }
          */
         RestoreRequest: {
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The history revision to put the board back to.
+             */
             revision: number;
             /**
              * Format: int32
@@ -3094,10 +3143,17 @@ export interface components {
         OwnPermissionRow: {
             permission: components["schemas"]["BoardPermissionLevel"];
         };
+        /** @description Layout name, 1 to 32 characters. */
         name: string;
-        /** Format: int32 */
+        /**
+         * Format: int32
+         * @description Number of grid columns, 1 to 24.
+         */
         columnCount: number;
-        /** Format: int32 */
+        /**
+         * Format: int32
+         * @description Smallest window width in pixels this layout is used from.
+         */
         breakpoint: number;
         /**
          * Format: int32
@@ -3232,28 +3288,66 @@ export interface components {
             /** @description The id of the Tessera instance (database) the file was exported from. */
             instance: string;
             boardId: components["schemas"]["Id"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description The board version when exported.
+             */
             version: number;
             /**
              * Format: int32
              * @description The newest history revision when exported (null without history).
              */
             revision?: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the file was exported.
+             */
             exportedAt?: string;
         };
-        /** @enum {string} */
+        /** @description Title shown on the board page. */
+        pageTitle: components["schemas"]["NullableText"];
+        /** @description Title of the browser tab. */
+        metaTitle: components["schemas"]["NullableText"];
+        /** @description Address of the logo image. */
+        logoImageUrl: components["schemas"]["NullableText"];
+        /** @description Address of the favicon. */
+        faviconImageUrl: components["schemas"]["NullableText"];
+        /** @description Address of the background image. */
+        backgroundImageUrl: components["schemas"]["NullableText"];
+        /**
+         * @description CSS background-attachment of the background image.
+         * @enum {string}
+         */
         backgroundImageAttachment: "fixed" | "scroll";
-        /** @enum {string} */
+        /**
+         * @description CSS background-repeat of the background image.
+         * @enum {string}
+         */
         backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
-        /** @enum {string} */
+        /**
+         * @description CSS background-size of the background image.
+         * @enum {string}
+         */
         backgroundImageSize: "cover" | "contain";
-        /** Format: int32 */
+        /** @description Primary colour, `#rrggbb`. */
+        primaryColor: components["schemas"]["HexColor"];
+        /** @description Secondary colour, `#rrggbb`. */
+        secondaryColor: components["schemas"]["HexColor"];
+        /**
+         * Format: int32
+         * @description Opacity of items in percent.
+         */
         opacity: number;
+        /** @description Custom CSS of the board (not applied by the preview page). */
         customCss: string | null;
+        /** @description Colour of icons, `#rrggbb`, or null for the default. */
         iconColor: string | null;
-        /** @enum {string} */
+        /**
+         * @description Corner radius of items.
+         * @enum {string}
+         */
         itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
+        /** @description Turns off the status pings of app widgets on this board. */
         disableStatus: boolean;
         /**
          * @description Board settings (as in the board document); omitted ones take their defaults on import.
@@ -3263,16 +3357,16 @@ export interface components {
          *     }
          */
         FileSettings: {
-            pageTitle?: components["schemas"]["NullableText"];
-            metaTitle?: components["schemas"]["NullableText"];
-            logoImageUrl?: components["schemas"]["NullableText"];
-            faviconImageUrl?: components["schemas"]["NullableText"];
-            backgroundImageUrl?: components["schemas"]["NullableText"];
+            pageTitle?: components["schemas"]["pageTitle"];
+            metaTitle?: components["schemas"]["metaTitle"];
+            logoImageUrl?: components["schemas"]["logoImageUrl"];
+            faviconImageUrl?: components["schemas"]["faviconImageUrl"];
+            backgroundImageUrl?: components["schemas"]["backgroundImageUrl"];
             backgroundImageAttachment?: components["schemas"]["backgroundImageAttachment"];
             backgroundImageRepeat?: components["schemas"]["backgroundImageRepeat"];
             backgroundImageSize?: components["schemas"]["backgroundImageSize"];
-            primaryColor?: components["schemas"]["HexColor"];
-            secondaryColor?: components["schemas"]["HexColor"];
+            primaryColor?: components["schemas"]["primaryColor"];
+            secondaryColor?: components["schemas"]["secondaryColor"];
             opacity?: components["schemas"]["opacity"];
             customCss?: components["schemas"]["customCss"];
             iconColor?: components["schemas"]["iconColor"];
@@ -3290,10 +3384,17 @@ export interface components {
          *     }
          */
         FileLayout: {
+            /** @description Layout name, unique in the file; positions refer to it. */
             name: components["schemas"]["LayoutName"];
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Number of grid columns, 1 to 24.
+             */
             columnCount: number;
-            /** Format: int32 */
+            /**
+             * Format: int32
+             * @description Smallest window width in pixels this layout is used from.
+             */
             breakpoint: number;
         };
         /**
@@ -3308,6 +3409,7 @@ export interface components {
          *     }
          */
         FileSectionPosition: {
+            /** @description Name of the layout (a `layouts` entry of the file). */
             layout: components["schemas"]["LayoutName"];
             parentSectionId: components["schemas"]["Id"];
             xOffset: components["schemas"]["GridOffset"];
@@ -3327,12 +3429,17 @@ export interface components {
          */
         FileSection: {
             id: components["schemas"]["Id"];
-            /** @enum {string} */
+            /**
+             * @description The section kind.
+             * @enum {string}
+             */
             kind: "category" | "empty" | "dynamic";
+            /** @description The title of a category section. */
             name?: components["schemas"]["PlainText"];
             xOffset?: components["schemas"]["GridOffset"];
             yOffset?: components["schemas"]["GridOffset"];
             options?: components["schemas"]["DynamicSectionOptionsInput"];
+            /** @description Positions of a dynamic section, one per layout, keyed by layout name. */
             layouts?: components["schemas"]["FileSectionPosition"][];
         };
         /**
@@ -3394,6 +3501,7 @@ export interface components {
          *     }
          */
         FileItemPosition: {
+            /** @description Name of the layout (a `layouts` entry of the file). */
             layout: components["schemas"]["LayoutName"];
             sectionId: components["schemas"]["Id"];
             xOffset: components["schemas"]["GridOffset"];
@@ -3428,7 +3536,9 @@ export interface components {
             options: components["schemas"]["WidgetOptions"];
             advancedOptions?: components["schemas"]["ItemAdvancedOptionsInput"];
             app?: components["schemas"]["FileApp"];
+            /** @description Integrations bound to the item, by name and kind (or by id). */
             integrations?: components["schemas"]["FileIntegrationRef"][];
+            /** @description One position per layout, keyed by layout name. */
             layouts: components["schemas"]["FileItemPosition"][];
         };
         /**
@@ -3488,17 +3598,29 @@ export interface components {
          *     }
          */
         BoardFile: {
-            /** @constant */
+            /**
+             * @description Board file format version.
+             * @constant
+             */
             apiVersion: "tessera/v1";
-            /** @constant */
+            /**
+             * @description Always `Board`.
+             * @constant
+             */
             kind: "Board";
             source?: components["schemas"]["FileSource"];
             name: components["schemas"]["BoardName"];
-            /** @default false */
+            /**
+             * @description Whether the board is readable without credentials.
+             * @default false
+             */
             isPublic: boolean;
             settings?: components["schemas"]["FileSettings"];
+            /** @description The breakpoint layouts, identified by name. */
             layouts: components["schemas"]["FileLayout"][];
+            /** @description The sections, with their ids. */
             sections: components["schemas"]["FileSection"][];
+            /** @description The items, with their ids and positions keyed by layout name. */
             items: components["schemas"]["FileItem"][];
         };
         /**
@@ -5090,7 +5212,9 @@ export interface operations {
     getBoardDiff: {
         parameters: {
             query: {
+                /** @description The revision to compare from. */
                 from: number;
+                /** @description The revision to compare to; the board as it stands when omitted. */
                 to?: number;
             };
             header?: never;
@@ -5559,7 +5683,9 @@ export interface operations {
     importBoard: {
         parameters: {
             query?: {
+                /** @description What to do when a board of that name exists: fail (409), rename (create under a free name) or replace it. */
                 onConflict?: "fail" | "rename" | "replace";
+                /** @description Answer what the import would do and write nothing. */
                 dryRun?: boolean;
             };
             header?: never;
