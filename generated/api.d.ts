@@ -54,7 +54,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Service version */
+        /**
+         * Service version
+         * @description The version of the running Tessera build. No authentication.
+         */
         get: operations["getInfo"];
         put?: never;
         post?: never;
@@ -71,7 +74,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** This OpenAPI document (JSON) */
+        /**
+         * This OpenAPI document (JSON)
+         * @description The bundled OpenAPI 3.1 document this instance validates requests against. No authentication.
+         */
         get: operations["getOpenApiDocument"];
         put?: never;
         post?: never;
@@ -176,7 +182,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List users (admin) */
+        /**
+         * List users (admin)
+         * @description Every user, oldest first, paged with `limit` and `cursor` (HTTP-8). Needs `admin`.
+         */
         get: operations["listUsers"];
         put?: never;
         /**
@@ -219,7 +228,10 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** List groups (admin) */
+        /**
+         * List groups (admin)
+         * @description Every group with its members and global permissions, paged with `limit` and `cursor` (HTTP-8). Needs `admin`.
+         */
         get: operations["listGroups"];
         put?: never;
         /**
@@ -312,7 +324,7 @@ export interface paths {
         get?: never;
         /**
          * Replace a group's global permissions (admin)
-         * @description 409 when that would leave no user with `admin` (ADMIN-1).
+         * @description The group's global permissions become exactly the ones sent (repeated entries collapse). Needs `admin`; 409 when that would leave no user with `admin` (ADMIN-1).
          */
         put: operations["setGroupPermissions"];
         post?: never;
@@ -844,7 +856,10 @@ export interface paths {
             };
             cookie?: never;
         };
-        /** The board page's script and style sheet */
+        /**
+         * The board page's script and style sheet
+         * @description The board page's script and style sheet, built from src/pages/client. No authentication.
+         */
         get: operations["getPageAsset"];
         put?: never;
         post?: never;
@@ -1615,8 +1630,7 @@ export interface components {
             groupIds: components["schemas"]["Id"][];
             homeBoardId: string | null;
             mobileHomeBoardId: string | null;
-            /** Format: date-time */
-            createdAt: string;
+            createdAt: components["schemas"]["Timestamp"];
         };
         /**
          * @example {
@@ -1657,12 +1671,9 @@ export interface components {
             name: string | null;
             /** @description Global permissions the key is narrowed to (null = all of the owner's). */
             scopes: components["schemas"]["GlobalPermission"][] | null;
-            /** Format: date-time */
-            expiresAt: string | null;
-            /** Format: date-time */
-            createdAt: string;
-            /** Format: date-time */
-            lastUsedAt: string | null;
+            expiresAt: components["schemas"]["NullableTimestamp"];
+            createdAt: components["schemas"]["Timestamp"];
+            lastUsedAt: components["schemas"]["NullableTimestamp"];
         };
         /**
          * @example {
@@ -1684,8 +1695,7 @@ export interface components {
             userId: components["schemas"]["Id"];
             name: string | null;
             scopes: components["schemas"]["GlobalPermission"][] | null;
-            /** Format: date-time */
-            expiresAt: string | null;
+            expiresAt: components["schemas"]["NullableTimestamp"];
         };
         /**
          * @example {
@@ -1724,24 +1734,50 @@ export interface components {
         BoardName: string;
         /** @description The board's visual and behaviour settings, as stored (top-level fields of the board document). */
         BoardSettings: {
+            /** @description Title shown on the board page. */
             pageTitle: components["schemas"]["NullableText"];
+            /** @description Title of the browser tab. */
             metaTitle: components["schemas"]["NullableText"];
+            /** @description Address of the logo image. */
             logoImageUrl: components["schemas"]["NullableText"];
+            /** @description Address of the favicon. */
             faviconImageUrl: components["schemas"]["NullableText"];
+            /** @description Address of the background image. */
             backgroundImageUrl: components["schemas"]["NullableText"];
-            /** @enum {string} */
+            /**
+             * @description CSS background-attachment of the background image.
+             * @enum {string}
+             */
             backgroundImageAttachment: "fixed" | "scroll";
-            /** @enum {string} */
+            /**
+             * @description CSS background-repeat of the background image.
+             * @enum {string}
+             */
             backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
-            /** @enum {string} */
+            /**
+             * @description CSS background-size of the background image.
+             * @enum {string}
+             */
             backgroundImageSize: "cover" | "contain";
+            /** @description Primary colour, `#rrggbb`. */
             primaryColor: components["schemas"]["HexColor"];
+            /** @description Secondary colour, `#rrggbb`. */
             secondaryColor: components["schemas"]["HexColor"];
+            /**
+             * Format: int32
+             * @description Opacity of items in percent.
+             */
             opacity: number;
+            /** @description Custom CSS of the board (not applied by the preview page). */
             customCss: string | null;
+            /** @description Colour of icons, `#rrggbb`, or null for the default. */
             iconColor: string | null;
-            /** @enum {string} */
+            /**
+             * @description Corner radius of items.
+             * @enum {string}
+             */
             itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
+            /** @description Turns off the status pings of app widgets on this board. */
             disableStatus: boolean;
         };
         /**
@@ -1824,6 +1860,7 @@ export interface components {
         BoardDocument: components["schemas"]["BoardSettings"] & {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            /** Format: int32 */
             version: number;
             isPublic: boolean;
             creatorId: components["schemas"]["Id"] | null;
@@ -1832,6 +1869,7 @@ export interface components {
             layouts: components["schemas"]["BreakpointLayout"][];
             sections: components["schemas"]["BoardSection"][];
             items: components["schemas"]["BoardItem"][];
+            /** @description One row per level the caller holds on the board itself (view, modify, full). */
             userPermissions: components["schemas"]["OwnPermissionRow"][];
             groupPermissions: components["schemas"]["GroupPermissionRow"][];
         };
@@ -1861,8 +1899,17 @@ export interface components {
          */
         BreakpointLayout: {
             id: components["schemas"]["Id"];
+            /** @description Layout name, 1 to 32 characters. */
             name: string;
+            /**
+             * Format: int32
+             * @description Number of grid columns, 1 to 24.
+             */
             columnCount: number;
+            /**
+             * Format: int32
+             * @description Smallest window width in pixels this layout is used from.
+             */
             breakpoint: number;
         };
         /** @description A section of the board document, by kind. */
@@ -1884,13 +1931,15 @@ export interface components {
         CategorySection: {
             id: components["schemas"]["Id"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The section kind; a save never changes the kind of a stored section (PUT-6). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "category";
+            /** @description The category title. */
             name: components["schemas"]["PlainText"];
             yOffset: components["schemas"]["GridOffset"];
             xOffset: components["schemas"]["GridOffset"];
+            /** @description The caller's own collapsed state; never written by a save (PUT-8): send the value read. */
             collapsed: boolean;
         };
         /**
@@ -1905,7 +1954,7 @@ export interface components {
         EmptySection: {
             id: components["schemas"]["Id"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The section kind; a save never changes the kind of a stored section (PUT-6). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "empty";
@@ -1967,11 +2016,12 @@ export interface components {
         DynamicSectionInput: {
             id: components["schemas"]["Id"];
             /**
-             * @description discriminator enum property added by openapi-typescript
+             * @description The section kind; a save never changes the kind of a stored section (PUT-6). (enum property replaced by openapi-typescript)
              * @enum {string}
              */
             kind: "dynamic";
             options: components["schemas"]["DynamicSectionOptionsInput"];
+            /** @description One position per breakpoint layout, inside its parent section. */
             layouts: components["schemas"]["DynamicSectionPosition"][];
         };
         /**
@@ -1994,8 +2044,11 @@ export interface components {
          *     }
          */
         DynamicSectionOptionsInput: {
+            /** @description Title shown above the element; empty for none. */
             title?: string;
+            /** @description CSS class names added to the element. */
             customCssClasses?: components["schemas"]["CssClassList"];
+            /** @description Border colour (a CSS colour); empty for the default. */
             borderColor?: string;
         };
         /**
@@ -2079,6 +2132,7 @@ export interface components {
             options: components["schemas"]["WidgetOptions"];
             integrationIds: components["schemas"]["IntegrationIdList"];
             advancedOptions: components["schemas"]["ItemAdvancedOptionsInput"];
+            /** @description One position per breakpoint layout (PUT-5: for an existing item only its existing positions are updated). */
             layouts: components["schemas"]["ItemPosition"][];
         };
         /**
@@ -2120,8 +2174,11 @@ export interface components {
          *     }
          */
         ItemAdvancedOptionsInput: {
+            /** @description Title shown above the element; empty for none. */
             title?: string | null;
+            /** @description CSS class names added to the element. */
             customCssClasses?: components["schemas"]["CssClassList"];
+            /** @description Border colour (a CSS colour); empty for the default. */
             borderColor?: string;
         };
         /**
@@ -2144,11 +2201,13 @@ export interface components {
         /** @description Integrations bound to the item. Adding a binding needs use access to the integration. */
         IntegrationIdList: components["schemas"]["Id"][];
         /**
+         * Format: int32
          * @description Grid offset in cells.
          * @example 0
          */
         GridOffset: number;
         /**
+         * Format: int32
          * @description Grid size in cells.
          * @example 2
          */
@@ -2200,9 +2259,14 @@ export interface components {
          *     }
          */
         SaveBoardRequest: {
+            /** @description Every section of the board; sections missing here are deleted (PUT-3). */
             sections: components["schemas"]["BoardSectionInput"][];
+            /** @description Every item of the board; items missing here are deleted (PUT-3). */
             items: components["schemas"]["BoardItemInput"][];
-            /** @description When sent, the save only succeeds if the board's version still equals it (else 409). */
+            /**
+             * Format: int32
+             * @description When sent, the save only succeeds if the board's version still equals it (else 409).
+             */
             expectedVersion?: number;
         };
         /**
@@ -2227,6 +2291,7 @@ export interface components {
          *     }
          */
         SaveBoardLayoutsRequest: {
+            /** @description Every breakpoint layout of the board; layouts missing here are deleted with their positions (LAYOUT-1). */
             layouts: components["schemas"]["BreakpointLayout"][];
         };
         /**
@@ -2279,6 +2344,7 @@ export interface components {
             options?: components["schemas"]["WidgetOptions"];
             advancedOptions?: components["schemas"]["ItemAdvancedOptionsInput"];
             integrationIds?: components["schemas"]["IntegrationIdList"];
+            /** @description Positions to update, each on the item's existing position in its layout; others are left alone. */
             layouts?: components["schemas"]["ItemPosition"][];
         };
         /**
@@ -2310,7 +2376,10 @@ export interface components {
          *     }
          */
         SavePlan: {
-            /** @description The board's version now; send it as expectedVersion with the save. */
+            /**
+             * Format: int32
+             * @description The board's version now; send it as expectedVersion with the save.
+             */
             version: number;
             changes: {
                 sections: components["schemas"]["ElementChanges"];
@@ -2348,12 +2417,14 @@ export interface components {
          *     }
          */
         LayoutsPlan: {
+            /** Format: int32 */
             version: number;
+            /** @description Layouts created and updated (at most the 24 a request may send) and deleted. */
             layouts: {
                 created: {
-                    name: string;
-                    columnCount: number;
-                    breakpoint: number;
+                    name: components["schemas"]["name"];
+                    columnCount: components["schemas"]["columnCount"];
+                    breakpoint: components["schemas"]["breakpoint"];
                     /** @description The layout the new layout's positions are cloned from (null when the board has none). */
                     clonedFrom: components["schemas"]["Id"] | null;
                 }[];
@@ -2446,12 +2517,17 @@ export interface components {
          *     }
          */
         HistoryEntry: {
-            /** @description Consecutive per board; 1 is the creation (or, for boards older than history, the baseline). */
+            /**
+             * Format: int32
+             * @description Consecutive per board; 1 is the creation (or, for boards older than history, the baseline).
+             */
             revision: number;
-            /** @description The board's version after the change. */
+            /**
+             * Format: int32
+             * @description The board's version after the change.
+             */
             version: number;
-            /** Format: date-time */
-            at: string;
+            at: components["schemas"]["Timestamp"];
             /** @description The operationId of the route that made the change (`baseline` for the first entry of an older board). */
             operation: string;
             /** @description Who made the change. A caller without credentials (reading a public board) is shown the name only, `userId` and `apiKeyId` null. */
@@ -2499,6 +2575,7 @@ export interface components {
          *     }
          */
         HistoryPage: {
+            /** @description At most `limit` entries (500 at most). */
             entries: components["schemas"]["HistoryEntry"][];
             /** @description Pass as `cursor` for the next (older) page; null on the last page. */
             nextCursor: string | null;
@@ -2508,6 +2585,7 @@ export interface components {
             sections: components["schemas"]["CountedChanges"];
             items: components["schemas"]["CountedChanges"];
             layouts: components["schemas"]["CountedChanges"];
+            /** @description Names of the board's own fields (name, visibility, settings columns). */
             fields: string[];
             dropped?: components["schemas"]["RestoreDropped"];
         };
@@ -2582,7 +2660,9 @@ export interface components {
          *     }
          */
         RevisionDiff: {
+            /** Format: int32 */
             from: number;
+            /** Format: int32 */
             to: number | null;
             changes: components["schemas"]["BoardChanges"];
         };
@@ -2593,8 +2673,15 @@ export interface components {
          *     }
          */
         RestoreRequest: {
+            /**
+             * Format: int32
+             * @description The history revision to put the board back to.
+             */
             revision: number;
-            /** @description When sent, the restore only succeeds if the board's version still equals it (else 409). */
+            /**
+             * Format: int32
+             * @description When sent, the restore only succeeds if the board's version still equals it (else 409).
+             */
             expectedVersion?: number;
         };
         /** @description What the revision held that no longer exists and was not put back. */
@@ -2614,7 +2701,10 @@ export interface components {
          */
         CreateBoardRequest: {
             name: components["schemas"]["BoardName"];
-            /** @description Column count of the initial `Base` layout. */
+            /**
+             * Format: int32
+             * @description Column count of the initial `Base` layout.
+             */
             columnCount: number;
             /** @description Public boards are readable without a key and listed to everyone. */
             isPublic: boolean;
@@ -2705,7 +2795,7 @@ export interface components {
         BoardSummary: {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
-            logoImageUrl: string | null;
+            logoImageUrl: components["schemas"]["NullableText"];
             isPublic: boolean;
             /** @description Null once the creating user was deleted. */
             creator: components["schemas"]["BoardCreator"] | null;
@@ -2713,7 +2803,7 @@ export interface components {
             isHome: boolean;
             /** @description The board is the caller's own mobile home board. */
             isMobileHome: boolean;
-            /** @description The caller's own user rows on the board. */
+            /** @description The caller's own user rows on the board (one per level it holds). */
             userPermissions: components["schemas"]["OwnPermissionRow"][];
             /** @description Rows of the caller's groups on the board (one entry per row). */
             groupPermissions: components["schemas"]["OwnPermissionRow"][];
@@ -2851,9 +2941,10 @@ export interface components {
          *     }
          */
         AppsPage: {
+            /** @description At most `pageSize` apps (100 at most). */
             items: components["schemas"]["AppWithPermissions"][];
             /** @description Number of visible apps matching the search, over all pages. */
-            totalCount: number;
+            totalCount: components["schemas"]["Count"];
         };
         /**
          * @description `name` and `iconUrl` are required; `description`, `href` and `pingUrl` are optional and default to null. `name` and `href` together identify an app (APP-1): a request matching an existing app references it instead.
@@ -3049,6 +3140,12 @@ export interface components {
         /** @example alice */
         Username: string;
         /**
+         * Format: date-time
+         * @description An RFC 3339 date-time (the server writes `2024-05-01T09:30:00.000Z`, 24 characters).
+         * @example 2024-05-01T09:30:00.000Z
+         */
+        Timestamp: string;
+        /**
          * Format: password
          * @description 8 to 72 characters (bcrypt reads at most 72 bytes; longer UTF-8 input is refused).
          * @example correct-horse-battery
@@ -3066,6 +3163,11 @@ export interface components {
         GroupPermissions: {
             permissions: components["schemas"]["GlobalPermission"][];
         };
+        /**
+         * Format: date-time
+         * @example 2024-05-01T09:30:00.000Z
+         */
+        NullableTimestamp: string | null;
         CreateApiKeyRequest: {
             /** @description Owner of the key; defaults to the caller. Another user's key needs admin. */
             userId?: components["schemas"]["Id"];
@@ -3089,14 +3191,31 @@ export interface components {
         OwnPermissionRow: {
             permission: components["schemas"]["BoardPermissionLevel"];
         };
+        /** @description Layout name, 1 to 32 characters. */
+        name: string;
+        /**
+         * Format: int32
+         * @description Number of grid columns, 1 to 24.
+         */
+        columnCount: number;
+        /**
+         * Format: int32
+         * @description Smallest window width in pixels this layout is used from.
+         */
+        breakpoint: number;
+        /**
+         * Format: int32
+         * @description A number of elements or positions.
+         */
+        Count: number;
         PositionCounts: {
-            items: number;
-            sections: number;
+            items: components["schemas"]["Count"];
+            sections: components["schemas"]["Count"];
         };
         CountedChanges: {
-            added: number;
-            removed: number;
-            updated: number;
+            added: components["schemas"]["Count"];
+            removed: components["schemas"]["Count"];
+            updated: components["schemas"]["Count"];
         };
         FieldChange: {
             from: unknown;
@@ -3119,11 +3238,15 @@ export interface components {
             json: {
                 /** @description The REST message (`Board not found`, the 409 and 403 texts, …). */
                 message: string;
-                /** @description JSON-RPC code (-32600 BAD_REQUEST, -32001 UNAUTHORIZED, -32003 FORBIDDEN, -32004 NOT_FOUND, -32009 CONFLICT, …). */
+                /**
+                 * Format: int32
+                 * @description JSON-RPC code (-32600 BAD_REQUEST, -32001 UNAUTHORIZED, -32003 FORBIDDEN, -32004 NOT_FOUND, -32009 CONFLICT, …).
+                 */
                 code: number;
                 data: {
                     /** @description The error code name (NOT_FOUND, CONFLICT, …). */
                     code: string;
+                    /** Format: int32 */
                     httpStatus: number;
                     /** @description The procedure. */
                     path?: string;
@@ -3213,23 +3336,66 @@ export interface components {
             /** @description The id of the Tessera instance (database) the file was exported from. */
             instance: string;
             boardId: components["schemas"]["Id"];
+            /**
+             * Format: int32
+             * @description The board version when exported.
+             */
             version: number;
-            /** @description The newest history revision when exported (null without history). */
+            /**
+             * Format: int32
+             * @description The newest history revision when exported (null without history).
+             */
             revision?: number | null;
-            /** Format: date-time */
+            /**
+             * Format: date-time
+             * @description When the file was exported.
+             */
             exportedAt?: string;
         };
-        /** @enum {string} */
+        /** @description Title shown on the board page. */
+        pageTitle: components["schemas"]["NullableText"];
+        /** @description Title of the browser tab. */
+        metaTitle: components["schemas"]["NullableText"];
+        /** @description Address of the logo image. */
+        logoImageUrl: components["schemas"]["NullableText"];
+        /** @description Address of the favicon. */
+        faviconImageUrl: components["schemas"]["NullableText"];
+        /** @description Address of the background image. */
+        backgroundImageUrl: components["schemas"]["NullableText"];
+        /**
+         * @description CSS background-attachment of the background image.
+         * @enum {string}
+         */
         backgroundImageAttachment: "fixed" | "scroll";
-        /** @enum {string} */
+        /**
+         * @description CSS background-repeat of the background image.
+         * @enum {string}
+         */
         backgroundImageRepeat: "repeat" | "repeat-x" | "repeat-y" | "no-repeat";
-        /** @enum {string} */
+        /**
+         * @description CSS background-size of the background image.
+         * @enum {string}
+         */
         backgroundImageSize: "cover" | "contain";
+        /** @description Primary colour, `#rrggbb`. */
+        primaryColor: components["schemas"]["HexColor"];
+        /** @description Secondary colour, `#rrggbb`. */
+        secondaryColor: components["schemas"]["HexColor"];
+        /**
+         * Format: int32
+         * @description Opacity of items in percent.
+         */
         opacity: number;
+        /** @description Custom CSS of the board (not applied by the preview page). */
         customCss: string | null;
+        /** @description Colour of icons, `#rrggbb`, or null for the default. */
         iconColor: string | null;
-        /** @enum {string} */
+        /**
+         * @description Corner radius of items.
+         * @enum {string}
+         */
         itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
+        /** @description Turns off the status pings of app widgets on this board. */
         disableStatus: boolean;
         /**
          * @description Board settings (as in the board document); omitted ones take their defaults on import.
@@ -3239,16 +3405,16 @@ export interface components {
          *     }
          */
         FileSettings: {
-            pageTitle?: components["schemas"]["NullableText"];
-            metaTitle?: components["schemas"]["NullableText"];
-            logoImageUrl?: components["schemas"]["NullableText"];
-            faviconImageUrl?: components["schemas"]["NullableText"];
-            backgroundImageUrl?: components["schemas"]["NullableText"];
+            pageTitle?: components["schemas"]["pageTitle"];
+            metaTitle?: components["schemas"]["metaTitle"];
+            logoImageUrl?: components["schemas"]["logoImageUrl"];
+            faviconImageUrl?: components["schemas"]["faviconImageUrl"];
+            backgroundImageUrl?: components["schemas"]["backgroundImageUrl"];
             backgroundImageAttachment?: components["schemas"]["backgroundImageAttachment"];
             backgroundImageRepeat?: components["schemas"]["backgroundImageRepeat"];
             backgroundImageSize?: components["schemas"]["backgroundImageSize"];
-            primaryColor?: components["schemas"]["HexColor"];
-            secondaryColor?: components["schemas"]["HexColor"];
+            primaryColor?: components["schemas"]["primaryColor"];
+            secondaryColor?: components["schemas"]["secondaryColor"];
             opacity?: components["schemas"]["opacity"];
             customCss?: components["schemas"]["customCss"];
             iconColor?: components["schemas"]["iconColor"];
@@ -3266,8 +3432,17 @@ export interface components {
          *     }
          */
         FileLayout: {
+            /** @description Layout name, unique in the file; positions refer to it. */
             name: components["schemas"]["LayoutName"];
+            /**
+             * Format: int32
+             * @description Number of grid columns, 1 to 24.
+             */
             columnCount: number;
+            /**
+             * Format: int32
+             * @description Smallest window width in pixels this layout is used from.
+             */
             breakpoint: number;
         };
         /**
@@ -3282,6 +3457,7 @@ export interface components {
          *     }
          */
         FileSectionPosition: {
+            /** @description Name of the layout (a `layouts` entry of the file). */
             layout: components["schemas"]["LayoutName"];
             parentSectionId: components["schemas"]["Id"];
             xOffset: components["schemas"]["GridOffset"];
@@ -3301,12 +3477,17 @@ export interface components {
          */
         FileSection: {
             id: components["schemas"]["Id"];
-            /** @enum {string} */
+            /**
+             * @description The section kind.
+             * @enum {string}
+             */
             kind: "category" | "empty" | "dynamic";
+            /** @description The title of a category section. */
             name?: components["schemas"]["PlainText"];
             xOffset?: components["schemas"]["GridOffset"];
             yOffset?: components["schemas"]["GridOffset"];
             options?: components["schemas"]["DynamicSectionOptionsInput"];
+            /** @description Positions of a dynamic section, one per layout, keyed by layout name. */
             layouts?: components["schemas"]["FileSectionPosition"][];
         };
         /**
@@ -3380,6 +3561,7 @@ export interface components {
          *     }
          */
         FileItemPosition: {
+            /** @description Name of the layout (a `layouts` entry of the file). */
             layout: components["schemas"]["LayoutName"];
             sectionId: components["schemas"]["Id"];
             xOffset: components["schemas"]["GridOffset"];
@@ -3433,7 +3615,9 @@ export interface components {
             apps?: {
                 [key: string]: components["schemas"]["FileAppRef"] | components["schemas"]["FileAppRef"][];
             };
+            /** @description Integrations bound to the item, by name and kind (or by id). */
             integrations?: components["schemas"]["FileIntegrationRef"][];
+            /** @description One position per layout, keyed by layout name. */
             layouts: components["schemas"]["FileItemPosition"][];
         };
         /**
@@ -3493,17 +3677,29 @@ export interface components {
          *     }
          */
         BoardFile: {
-            /** @constant */
+            /**
+             * @description Board file format version.
+             * @constant
+             */
             apiVersion: "tessera/v1";
-            /** @constant */
+            /**
+             * @description Always `Board`.
+             * @constant
+             */
             kind: "Board";
             source?: components["schemas"]["FileSource"];
             name: components["schemas"]["BoardName"];
-            /** @default false */
+            /**
+             * @description Whether the board is readable without credentials.
+             * @default false
+             */
             isPublic: boolean;
             settings?: components["schemas"]["FileSettings"];
+            /** @description The breakpoint layouts, identified by name. */
             layouts: components["schemas"]["FileLayout"][];
+            /** @description The sections, with their ids. */
             sections: components["schemas"]["FileSection"][];
+            /** @description The items, with their ids and positions keyed by layout name. */
             items: components["schemas"]["FileItem"][];
         };
         /**
@@ -3553,7 +3749,10 @@ export interface components {
             /** @description The board a replace would write; null for a create. */
             boardId: string | null;
             name: components["schemas"]["BoardName"];
-            /** @description The replaced board's version now; null for a create. */
+            /**
+             * Format: int32
+             * @description The replaced board's version now; null for a create.
+             */
             version: number | null;
             changes: components["schemas"]["BoardChanges"];
             ignored: components["schemas"]["IgnoredPart"][];
@@ -3720,11 +3919,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Too many failed attempts; retry after the number of seconds in Retry-After. */
+        /** @description A limit was reached (failed logins per username or client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
-                "Retry-After"?: number;
+                "Retry-After": number;
+                /** @description The limit that was hit: `"<name>";q=<quota>;w=<window seconds>` (failed logins), or `"<name>";q=<quota>;qu="concurrent-requests"` (open event streams). */
+                "RateLimit-Policy": string;
+                /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
+                RateLimit: string;
                 [name: string]: unknown;
             };
             content: {
@@ -4038,6 +4241,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     getReadiness: {
@@ -4059,6 +4263,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
             /** @description Not ready. */
             503: {
                 headers: {
@@ -4092,6 +4297,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     getOpenApiDocument: {
@@ -4119,6 +4325,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            500: components["responses"]["InternalError"];
         };
     };
     getApiDocs: {
@@ -5109,7 +5316,9 @@ export interface operations {
     getBoardDiff: {
         parameters: {
             query: {
+                /** @description The revision to compare from. */
                 from: number;
+                /** @description The revision to compare to; the board as it stands when omitted. */
                 to?: number;
             };
             header?: never;
@@ -5578,7 +5787,9 @@ export interface operations {
     importBoard: {
         parameters: {
             query?: {
+                /** @description What to do when a board of that name exists: fail (409), rename (create under a free name) or replace it. */
                 onConflict?: "fail" | "rename" | "replace";
+                /** @description Answer what the import would do and write nothing. */
                 dryRun?: boolean;
             };
             header?: never;

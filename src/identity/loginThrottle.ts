@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../core/errors';
+import { rateLimitHeaders } from '../core/rateLimit';
 
 /**
  * Failed-login throttling, kept in the database so that every instance behind a load balancer sees it.
@@ -14,10 +15,12 @@ export const loginThrottle = {
 interface Counter {
   key: string;
   limit: number;
+  /** The RateLimit-Policy name of the counter (RATE-1). */
+  policy: string;
 }
 
-const userCounter = (username: string): Counter => ({ key: `user:${username.toLowerCase()}`, limit: loginThrottle.maxFailuresPerUser });
-const addressCounter = (clientIp: string): Counter => ({ key: `ip:${clientIp}`, limit: loginThrottle.maxFailuresPerAddress });
+const userCounter = (username: string): Counter => ({ key: `user:${username.toLowerCase()}`, limit: loginThrottle.maxFailuresPerUser, policy: 'failed-logins-per-user' });
+const addressCounter = (clientIp: string): Counter => ({ key: `ip:${clientIp}`, limit: loginThrottle.maxFailuresPerAddress, policy: 'failed-logins-per-address' });
 
 /**
  * Takes one slot of a counter in a single statement, so that concurrent attempts on any instance each get their own
@@ -42,7 +45,7 @@ async function giveSlotBack(db: Db, { key }: Counter): Promise<void> {
   await db('login_failures').where({ key }).update({ failures: db.raw('greatest(failures - 1, 0)') });
 }
 
-async function throttled(db: Db, { key }: Counter): Promise<ApiError> {
+async function throttled(db: Db, { key, limit, policy }: Counter): Promise<ApiError> {
   const row: { windowStartedAt: Date } | undefined = await db('login_failures').where({ key }).first('windowStartedAt');
   const windowEnds = (row?.windowStartedAt.getTime() ?? 0) + loginThrottle.windowSeconds * 1000;
   const retryAfterSeconds = Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000));
@@ -50,7 +53,7 @@ async function throttled(db: Db, { key }: Counter): Promise<ApiError> {
     'TOO_MANY_REQUESTS',
     'Too many failed login attempts, retry later',
     { retryAfterSeconds },
-    { 'Retry-After': String(retryAfterSeconds) },
+    rateLimitHeaders({ policy, quota: limit, windowSeconds: loginThrottle.windowSeconds, retryAfterSeconds }),
   );
 }
 

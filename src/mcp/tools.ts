@@ -5,6 +5,7 @@
  */
 import { dereferencedDocument } from '../core/openapiDocument';
 import type { InvokeInput, OperationId } from '../core/operation';
+import { portableSchema } from './portableSchema';
 
 type Schema = Record<string, any>;
 
@@ -127,6 +128,8 @@ function argumentsOf(shape: OperationShape, bodyKey = 'body'): { properties: Sch
 
 let built: Tool[] | undefined;
 
+const portable = (schema: Schema) => portableSchema(schema) as Tool['inputSchema'];
+
 /** The tools with their input schemas, built once from the document. */
 export function tools(): Tool[] {
   if (built) return built;
@@ -137,12 +140,12 @@ export function tools(): Tool[] {
       const byName = argumentsOf(operationShape(document, 'getBoardByName'));
       return {
         ...definition,
-        inputSchema: { type: 'object', properties: { ...byId.properties, ...byName.properties }, description: 'Give `id` or `name`.' },
+        inputSchema: portable({ type: 'object', properties: { ...byId.properties, ...byName.properties }, description: 'Give `id` or `name`.' }),
         arguments: { getBoard: byId.plan, getBoardByName: byName.plan },
       };
     }
     const { properties, required, plan } = argumentsOf(operationShape(document, definition.operationId), definition.bodyKey);
-    return { ...definition, inputSchema: { type: 'object', properties, ...(required.length ? { required } : {}) }, arguments: { [definition.operationId]: plan } };
+    return { ...definition, inputSchema: portable({ type: 'object', properties, ...(required.length ? { required } : {}) }), arguments: { [definition.operationId]: plan } };
   });
   return built;
 }

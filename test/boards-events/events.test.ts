@@ -1,3 +1,4 @@
+import { loadConfig } from '../../src/config/config';
 import pino from 'pino';
 import { createActor } from '../support/actors';
 import { startTestServer, useTestServer, type TestServer } from '../support/server';
@@ -249,6 +250,16 @@ describe('stream limits and shutdown', () => {
     const third = await openStream(limited.directUrl, path, auth(limited.adminKey));
     expect([first.response.status, second.response.status, third.response.status]).toEqual([200, 200, 429]);
     expect(((await third.response.json()) as { message: string }).message).toBe('Too many open event streams: at most 2 per caller');
+    // RATE-1: the limit hit, and a retry after the next heartbeat (when a vanished client's stream is found).
+    expect({
+      policy: third.response.headers.get('ratelimit-policy'),
+      left: third.response.headers.get('ratelimit'),
+      retryAfter: third.response.headers.get('retry-after'),
+    }).toEqual({
+      policy: '"event-streams-per-caller";q=2;qu="concurrent-requests"',
+      left: `"event-streams-per-caller";r=0;t=${third.response.headers.get('retry-after')}`,
+      retryAfter: String(Math.max(1, Math.ceil(loadConfig({}).eventHeartbeatMs / 1000))),
+    });
     const other = await createActor(limited);
     const otherCaller = await openStream(limited.directUrl, path, auth(other.key));
     expect(otherCaller.response.status).toBe(200);

@@ -70,7 +70,7 @@ it('renders the reference offline in headless chromium, boards and settings tags
 
 it('DOCS-1: lists the instance it is served from as a server, and its badge shows the Redocly name, not an empty logo', async () => {
   const served = (await (await fetch(`${server.url}/api/openapi.json`)).json()) as { servers: unknown[] };
-  expect(served.servers[0]).toEqual({ url: '/', description: 'The instance serving this document' });
+  expect(served.servers[0]).toEqual({ url: '/', description: 'The instance serving this document (production or any other environment)', 'x-internal': false });
   const page = await browser!.newPage();
   const origin = new URL(server.url).origin;
   await page.route('**/*', (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith('data:') ? route.continue() : route.abort()));
@@ -84,7 +84,7 @@ it('DOCS-1: lists the instance it is served from as a server, and its badge show
   // The Servers panel lists this instance first, as the relative URL `/` (requests go to the page's own origin).
   const servers = page.locator('[data-testid="server-panel-item-name"]');
   await servers.first().waitFor({ state: 'attached', timeout: 30_000 });
-  expect(await servers.allInnerTexts()).toEqual(['The instance serving this document', 'A local instance (default port)']);
+  expect(await servers.allInnerTexts()).toEqual(['The instance serving this document (production or any other environment)', 'A local instance (default port)']);
   await page.close();
 }, 120_000);
 

@@ -69,3 +69,21 @@ describe('login throttle under concurrency', () => {
     expectError(await login({ username: actor.username, password: 'wrong-three' }), 429, 'TOO_MANY_REQUESTS');
   });
 });
+
+describe('rate-limit headers', () => {
+  // Its own instance, so that the failures of the tests above do not fill this client address's counter first.
+  const fresh = useTestServer();
+
+  it('RATE-1: a throttled login names the limit it hit in RateLimit-Policy and RateLimit, with Retry-After', async () => {
+    const actor = await createActor(fresh, { password: 'right-password-4' });
+    const login = loginAt(fresh);
+    for (let i = 0; i < 5; i++) expect((await login({ username: actor.username, password: 'wrong' })).status).toBe(401);
+    const blocked = await login({ username: actor.username, password: 'wrong' });
+    expectError(blocked, 429, 'TOO_MANY_REQUESTS', 'Too many failed login attempts, retry later');
+    const retryAfter = Number(blocked.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThan(0);
+    expect(retryAfter).toBeLessThanOrEqual(900);
+    expect(blocked.headers.get('ratelimit-policy')).toBe('"failed-logins-per-user";q=5;w=900');
+    expect(blocked.headers.get('ratelimit')).toBe(`"failed-logins-per-user";r=0;t=${retryAfter}`);
+  });
+});

@@ -48,6 +48,35 @@ describe('MCP tools (MCP-1..4)', () => {
     expect(save.description).toMatch(/409/);
   });
 
+  it('MCP-6: every tool input schema is in the portable subset: no type arrays, no $ref, a description on every property', async () => {
+    const client = await open(server.adminKey);
+    const { tools } = await client.listTools();
+    const findings: string[] = [];
+    const walk = (schema: any, path: string): void => {
+      if (typeof schema !== 'object' || schema === null) return;
+      if (Array.isArray(schema)) return schema.forEach((sub, i) => walk(sub, `${path}/${i}`));
+      if (Array.isArray(schema.type)) findings.push(`${path}: type array ${JSON.stringify(schema.type)}`);
+      if ('$ref' in schema) findings.push(`${path}: $ref`);
+      if ('example' in schema || 'discriminator' in schema) findings.push(`${path}: OpenAPI keyword`);
+      for (const [key, value] of Object.entries(schema)) {
+        if (key === 'properties') {
+          for (const [name, property] of Object.entries(value as object)) {
+            if (typeof (property as any).description !== 'string' || (property as any).description === '') findings.push(`${path}/properties/${name}: no description`);
+            walk(property, `${path}/properties/${name}`);
+          }
+        } else if (typeof value === 'object' && !['enum', 'const', 'required', 'default', 'examples'].includes(key)) {
+          walk(value, `${path}/${key}`);
+        }
+      }
+    };
+    for (const tool of tools) walk(tool.inputSchema, tool.name);
+    expect(findings).toEqual([]);
+    // A nullable field of the document is an anyOf with a null branch, keeping its bounds.
+    const appDescription = (tools.find((tool) => tool.name === 'create_app')!.inputSchema.properties as any).description;
+    expect(appDescription.anyOf).toEqual([expect.objectContaining({ type: 'string', maxLength: 512 }), { type: 'null' }]);
+    expect(appDescription.description).toMatch(/512/);
+  });
+
   it('MCP-3: a read, plan, save loop; a stale save is a tool error with the REST 409 message and code', async () => {
     const client = await open(server.adminKey, { bearer: true });
     const created = await client.callTool({ name: 'create_board', arguments: { name: unique('mcp-'), columnCount: 12, isPublic: false } });

@@ -7,6 +7,7 @@
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import type { Logger } from 'pino';
 import { ApiError } from '../../core/errors';
+import { rateLimitHeaders } from '../../core/rateLimit';
 import type { Db } from '../../db/database';
 import { authenticate } from '../../identity/authenticate';
 import type { Principal } from '../../identity/principal';
@@ -78,7 +79,15 @@ export class BoardEventHub {
     const open = this.perCaller.get(callerKey) ?? 0;
     if (this.closed) throw new ApiError('SERVICE_UNAVAILABLE', 'Shutting down');
     if (open >= this.limits.streamsPerCaller) {
-      throw new ApiError('TOO_MANY_REQUESTS', `Too many open event streams: at most ${this.limits.streamsPerCaller} per caller`);
+      // RATE-1: a stream whose client went away is found at the next heartbeat at the latest, so that is when a slot
+      // may be free again.
+      const retryAfterSeconds = this.limits.heartbeatMs / 1000;
+      throw new ApiError(
+        'TOO_MANY_REQUESTS',
+        `Too many open event streams: at most ${this.limits.streamsPerCaller} per caller`,
+        {},
+        rateLimitHeaders({ policy: 'event-streams-per-caller', quota: this.limits.streamsPerCaller, retryAfterSeconds }),
+      );
     }
     this.perCaller.set(callerKey, open + 1);
     let released = false;
