@@ -6,9 +6,8 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import fc from 'fast-check';
 import { createTesseraClient, TesseraClient } from '../../src/client';
-import { IdPool, buildRequest, classify, createValidators, requestArbitrary } from '../fuzz/runner';
+import { createValidators, validRequest } from '../fuzz/runner';
 import { declaredResponse, listOperations, Operation } from '../fuzz/openapi';
 import { RunningPrism, specFile, startPrism } from '../support/prism';
 
@@ -26,21 +25,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await mock?.stop();
 });
-
-/** A valid request for the operation (fixed seed), generated from the document like the fuzzer does. */
-function validRequest(op: Operation) {
-  const validators = createValidators();
-  const pool = new IdPool();
-  for (const [index, raw] of fc.sample(requestArbitrary(op), { numRuns: 50, seed: 7 }).entries()) {
-    const resolved = pool.resolve(raw, false) as typeof raw;
-    // Prefer sending the optional body when there is one; skip any sample that is not valid.
-    if (op.body && !resolved.hasBody && index < 49) continue;
-    if (classify(validators, op, resolved.params, resolved.body, resolved.hasBody) !== null) continue;
-    const request = buildRequest(op, resolved.params, resolved.body, resolved.hasBody);
-    if (request) return request;
-  }
-  throw new Error(`no valid request sampled for ${op.operationId}`);
-}
 
 function placeholders(value: unknown, at = '$'): string[] {
   if (value === 'string') return [at];
