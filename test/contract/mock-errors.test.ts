@@ -188,7 +188,7 @@ const specific: Record<string, Scenario> = {
     const sectionId = decodeURIComponent(probe.path.split('/')[5]);
     return { ...probe, body: { ...(probe.body as object), id: sectionId } };
   },
-  'POST /api/boards/{id}/sections 400': (op, fixture) => ({ ...onBoard(op, fixture), body: [] }),
+  'POST /api/boards/{id}/sections 400': (op, fixture) => ({ ...onBoard(op, fixture), headers: {}, body: [] }),
   'POST /api/users 409': (op, fixture) => ({ ...sample(op), body: { username: fixture.nobodyName, password: 'password-123' } }),
   'POST /api/groups 409': (op, fixture) => ({ ...sample(op), body: { name: fixture.groupName } }),
   'POST /api/boards 409': (op) => ({ ...sample(op), body: { name: 'MOCK-errors', columnCount: 12, isPublic: false } }),
@@ -232,7 +232,7 @@ describe('MOCK-1: the mock answers each provokable error with the server message
 
   it.each(compared.map((pair) => [`${nameOf(pair.op)} ${pair.status}`, pair] as const))('%s', async (_name, { op, status, scenario }) => {
     const probe = await (scenario as Scenario)(op, fixture);
-    const fromServer = await send(server.url, probe, probe.key === undefined ? fixture.admin : probe.key);
+    const fromServer = await send(server.directUrl, probe, probe.key === undefined ? fixture.admin : probe.key);
     const fromMock = await send(mock.url, probe.mock ?? probe, probe.key === null ? null : mockKey, { Prefer: `code=${status}` });
     expect({ server: outcome(fromServer) }).toEqual({ server: expect.objectContaining({ status: Number(status) }) });
     expect(outcome(fromMock)).toEqual(outcome(fromServer));

@@ -10,6 +10,10 @@ import { createTesseraClient, TesseraClient } from '../../src/client';
 import { createValidators, validRequest } from '../fuzz/runner';
 import { declaredResponse, listOperations, Operation } from '../fuzz/openapi';
 import { RunningPrism, specFile, startPrism } from '../support/prism';
+// scripts/mock.js is plain JavaScript (npm runs it without a compile step).
+const { mockArguments } = require('../../scripts/mock.js') as {
+  mockArguments(argv: string[], env: { port: string; host: string }): { port: string; host: string; rest: string[] };
+};
 
 const document = JSON.parse(readFileSync(specFile, 'utf8'));
 const operations = listOperations(document);
@@ -34,8 +38,16 @@ function placeholders(value: unknown, at = '$'): string[] {
 }
 
 describe('npm run mock', () => {
-  it('runs prism mock on the generated document', () => {
-    expect(packageJson.scripts.mock).toMatch(/^prism mock generated\/openapi\.json\b/);
+  it('runs prism mock on the generated document (scripts/mock.js), port from --port, else MOCK_PORT, else 4010 (MOCK-3)', () => {
+    expect(packageJson.scripts.mock).toBe('node scripts/mock.js');
+    const defaults = { port: '4010', host: '127.0.0.1' };
+    expect(mockArguments([], defaults)).toEqual({ port: '4010', host: '127.0.0.1', rest: [] });
+    expect(mockArguments([], { ...defaults, port: '4500' })).toEqual({ port: '4500', host: '127.0.0.1', rest: [] });
+    expect(mockArguments(['--port', '4020', '--dynamic'], { ...defaults, port: '4500' })).toEqual({ port: '4020', host: '127.0.0.1', rest: ['--dynamic'] });
+    expect(mockArguments(['-p', '4021'], defaults).port).toBe('4021');
+    expect(mockArguments(['--port=4022', '--host=0.0.0.0'], defaults)).toMatchObject({ port: '4022', host: '0.0.0.0' });
+    expect(() => mockArguments(['--port', 'abc'], defaults)).toThrow('not a port: abc');
+    expect(() => mockArguments(['--port'], defaults)).toThrow('--port needs a value');
   });
 
   it.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(
