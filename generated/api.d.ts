@@ -3820,6 +3820,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A write authenticated by the session cookie that looked cross-site (SEC-5); nothing was written. On these board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed: this is their only 403. */
+        CrossSiteRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The board does not exist or the caller may not change it, or the item is not on the board. */
         ItemNotFound: {
             headers: {
@@ -4690,7 +4699,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
@@ -4755,7 +4764,7 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4787,7 +4796,7 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["ItemNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -4857,7 +4866,7 @@ export interface operations {
             201: components["responses"]["CreatedBoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["SectionNotFound"];
             409: components["responses"]["SectionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -4890,7 +4899,7 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["SectionNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -4925,7 +4934,7 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["SectionNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -5011,7 +5020,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["boardNotFound"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5763,7 +5772,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5797,7 +5806,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5830,7 +5839,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5864,7 +5873,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5898,7 +5907,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5962,7 +5971,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
