@@ -217,7 +217,14 @@ async function send(baseUrl: string, probe: Omit<Probe, 'mock'>, key: string | n
   const options: CallOptions = { key, headers: { ...probe.headers, ...extra } };
   if (probe.raw !== undefined) options.raw = probe.raw;
   else if (probe.body !== undefined) options.body = probe.body;
-  return call(baseUrl, probe.method, probe.path, options);
+  try {
+    return await call(baseUrl, probe.method, probe.path, options);
+  } catch (error) {
+    // A kept-alive socket the other side closed meanwhile (after a 413 the server drops the rest of the body and the
+    // connection): once more on a new one. Every probe is refused, so nothing is written twice.
+    if (!(error instanceof TypeError) || error.message !== 'fetch failed') throw error;
+    return call(baseUrl, probe.method, probe.path, options);
+  }
 }
 
 let fixture: Fixture;
