@@ -51,15 +51,11 @@ for (const op of listOperations(document)) {
   if (op.responses['400'] && !op.body && !op.parameters.some((p) => p.in === 'path' || p.schema.type === 'integer' || p.schema.enum)) notComparedYet[`${name} 400`] ??= noParameterToBreak;
 }
 Object.assign(notComparedYet, {
-  'PUT /api/boards/{id} 412': 'an If-Match that is not the board\'s ETag on a body the server accepts up to that check: not written yet',
-  'POST /api/boards/{id}/plan 412': 'an If-Match that is not the board\'s ETag on a body the server accepts up to that check: not written yet',
   'PATCH /api/boards/{id}/layouts 412': 'an If-Match that is not the board\'s ETag on a body the server accepts up to that check: not written yet',
   'POST /api/boards/{id}/layouts/plan 412': 'an If-Match that is not the board\'s ETag on a body the server accepts up to that check: not written yet',
   'POST /api/boards/{id}/restore 412': 'an If-Match that is not the board\'s ETag on a body the server accepts up to that check: not written yet',
   'DELETE /api/boards/{id}/items/{itemId} 412': 'an If-Match that is not the board\'s ETag, on an item of the board: not written yet',
   'PATCH /api/boards/{id}/items/{itemId} 412': 'an If-Match that is not the board\'s ETag, on an item of the board: not written yet',
-  'DELETE /api/boards/{id}/sections/{sectionId} 412': 'an If-Match that is not the board\'s ETag, on a section of the board: not written yet',
-  'PATCH /api/boards/{id}/sections/{sectionId} 412': 'an If-Match that is not the board\'s ETag, on a section of the board: not written yet',
   'POST /api/auth/login 429': 'the eleventh failed login of a username within the window (test/identity/loginThrottle)',
   'GET /api/boards/{id}/events 429': 'too many open event streams of one caller (test/boards-events)',
   'POST /api/mcp 406': 'an Accept header without application/json and text/event-stream: not an error body of the REST shape',
@@ -155,6 +151,8 @@ function schemaBreaking(op: Operation): Probe {
   return { ...valid, path: `${path}?${query.name}=not-valid` };
 }
 
+const staleEtag = '"stale-etag"';
+
 /** Scenarios that fit many operations, by status. */
 const generic: Record<string, Scenario | undefined> = {
   // An operation open to anonymous callers answers 401 only to credentials that do not authenticate.
@@ -169,7 +167,7 @@ const generic: Record<string, Scenario | undefined> = {
   '400': (op) => schemaBreaking(op),
   '412': (op, fixture) => {
     const probe = onBoard(op, fixture);
-    return { ...probe, headers: { ...probe.headers, 'If-Match': '"stale-etag"' } };
+    return { ...probe, headers: { ...probe.headers, 'If-Match': staleEtag } };
   },
 };
 
@@ -187,6 +185,23 @@ const specific: Record<string, Scenario> = {
     const board = await server.call('GET', `/api/boards/${fixture.boardId}`);
     const probe = onBoard(op, fixture);
     return { ...probe, body: { ...(probe.body as object), id: board.body.sections[0].id } };
+  },
+  'PUT /api/boards/{id} 412': async (_op, fixture) => {
+    const board = await server.call('GET', `/api/boards/${fixture.boardId}`);
+    return { method: 'PUT', path: `/api/boards/${fixture.boardId}`, headers: { 'If-Match': staleEtag }, body: { sections: board.body.sections, items: [] } };
+  },
+  'POST /api/boards/{id}/plan 412': async (_op, fixture) => {
+    const board = await server.call('GET', `/api/boards/${fixture.boardId}`);
+    return { method: 'POST', path: `/api/boards/${fixture.boardId}/plan`, headers: { 'If-Match': staleEtag }, body: { sections: board.body.sections, items: [] } };
+  },
+  'DELETE /api/boards/{id}/sections/{sectionId} 412': async (_op, fixture) => {
+    const board = await server.call('GET', `/api/boards/${fixture.boardId}`);
+    return { method: 'DELETE', path: `/api/boards/${fixture.boardId}/sections/${board.body.sections[0].id}`, headers: { 'If-Match': staleEtag } };
+  },
+  'PATCH /api/boards/{id}/sections/{sectionId} 412': async (_op, fixture) => {
+    const board = await server.call('GET', `/api/boards/${fixture.boardId}`);
+    const section = board.body.sections[0];
+    return { method: 'PATCH', path: `/api/boards/${fixture.boardId}/sections/${section.id}`, headers: { 'If-Match': staleEtag }, body: section };
   },
   'POST /api/boards/{id}/restore 409': (op, fixture) => onBoard(op, fixture),
   'GET /api/boards/{id}/history 404': (op) => ({ ...sample(op), path: `/api/boards/${missingId}/history` }),
