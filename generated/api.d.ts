@@ -1573,14 +1573,7 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /**
-         * @description Every error body. `data.issues` carries the validation issues on 400 input errors.
-         * @example {
-         *       "message": "Board not found",
-         *       "code": "NOT_FOUND",
-         *       "data": {}
-         *     }
-         */
+        /** @description Every error body. `data.issues` carries the validation issues on 400 input errors. */
         Error: {
             /** @description Human-readable explanation; tests match on it. */
             message: string;
@@ -3892,7 +3885,7 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Request body larger than 1mb",
+                 *       "message": "Request body larger than 10485760 bytes",
                  *       "code": "PAYLOAD_TOO_LARGE",
                  *       "data": {}
                  *     }
@@ -3975,6 +3968,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The username or the password is wrong (the same answer for both). */
+        LoginFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Another user has this username, in any letter case; nothing was written. */
         UsernameConflict: {
             headers: {
@@ -3988,6 +3990,15 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The user does not exist. */
+        UserNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4020,6 +4031,42 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The group does not exist (or, for a member route, the user or the membership). */
+        GroupNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The API key does not exist, or is not the caller's. */
+        ApiKeyNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The credentials sent do not authenticate (an unknown, wrong, malformed or expired API key, or an expired session); the operation is open to anonymous callers, so sending none is no 401. */
+        InvalidCredentials: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The board does not exist or the caller lacks the permission needed (a permission failure never reveals that a board exists). */
+        BoardNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4058,7 +4105,25 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The ids of a new element are used on another board (PUT-4), or a new section's id on this one (SECT-1); nothing was written. */
+        /** @description A write authenticated by the session cookie that looked cross-site (SEC-5); nothing was written. On these board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed: this is their only 403. */
+        CrossSiteRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The board does not exist or the caller may not change it, or the item is not on the board. */
+        ItemNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A concurrent change moved the board between the read and the save of this change (CONC-2), or the ids of a new element are used on another board (PUT-4); nothing was written. */
         ElementConflictResponse: {
             headers: {
                 [name: string]: unknown;
@@ -4076,6 +4141,24 @@ export interface components {
             };
             content: {
                 "application/json": components["schemas"]["BoardDocument"];
+            };
+        };
+        /** @description The board does not exist or the caller may not change it, or the section is not on the board. */
+        SectionNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2); nothing was written. */
+        SectionConflictResponse: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
             };
         };
         /** @description The board does not exist or the caller lacks the permission needed. */
@@ -4100,13 +4183,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "message": "Revision not found",
-                 *       "code": "NOT_FOUND",
-                 *       "data": {}
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4155,6 +4231,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The app does not exist or the caller may not use it. */
+        AppNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Another app has this name and href (APP-1); nothing was written. */
         AppConflict: {
             headers: {
@@ -4168,6 +4253,15 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The integration does not exist or the caller may not see it. */
+        IntegrationNotFound: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4376,7 +4470,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["LoginFailed"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -4521,7 +4615,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["UserNotFound"];
             409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4617,7 +4711,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["GroupNotFound"];
             409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4650,7 +4744,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["GroupNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4679,7 +4773,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["GroupNotFound"];
             409: components["responses"]["LastAdminConflict"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4712,7 +4806,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["GroupNotFound"];
             409: components["responses"]["LastAdminConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -4779,7 +4873,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["UserNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4807,7 +4901,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ApiKeyNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4851,8 +4945,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4883,7 +4977,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["BoardNotFound"];
             409: components["responses"]["VersionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -4919,8 +5013,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -4952,7 +5046,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -4984,8 +5078,8 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5016,8 +5110,8 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["ItemNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
@@ -5052,7 +5146,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["ItemNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5086,9 +5180,9 @@ export interface operations {
             201: components["responses"]["CreatedBoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["ElementConflictResponse"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["SectionNotFound"];
+            409: components["responses"]["SectionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5119,8 +5213,8 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["SectionNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
@@ -5154,8 +5248,8 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["SectionNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5240,7 +5334,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["boardNotFound"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
@@ -5276,7 +5370,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["boardNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5307,7 +5401,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5340,7 +5434,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5422,8 +5516,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
             429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5735,8 +5829,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5778,8 +5872,8 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5896,7 +5990,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["InvalidCredentials"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5963,7 +6057,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["BoardNotFound"];
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5996,8 +6090,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6030,8 +6124,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6063,8 +6157,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6097,8 +6191,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6131,8 +6225,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6163,7 +6257,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["BoardNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6195,8 +6289,8 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6427,8 +6521,8 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["AppNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6455,7 +6549,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["AppNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6488,7 +6582,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["AppNotFound"];
             409: components["responses"]["AppConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6520,7 +6614,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["AppNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6553,7 +6647,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["AppNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6648,7 +6742,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["IntegrationNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6675,7 +6769,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["IntegrationNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6704,7 +6798,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["IntegrationNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6737,7 +6831,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
+            404: components["responses"]["IntegrationNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

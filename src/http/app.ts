@@ -117,13 +117,19 @@ function buildValidator(routes: RouteTable, definition: Document): OpenAPIValida
 /**
  * Removes `mapping` from every discriminator of the (dereferenced, private) document: Ajv refuses it and takes the tag
  * values from each branch's `const` instead. The document keeps the mappings for readers (OpenAPI reads a
- * discriminator without a mapping as naming schemas, not `kind` values).
+ * discriminator without a mapping as naming schemas, not `kind` values). Ajv's discriminator checks the tag of
+ * objects only and lets any other value through without trying a branch, so a schema without a `type` gets the
+ * `object` its branches all have (an array body was a 500; HTTP-9).
  */
 function withoutDiscriminatorMappings(node: unknown, seen = new Set<object>()): void {
   if (node === null || typeof node !== 'object' || seen.has(node)) return;
   seen.add(node);
-  const discriminator = (node as { discriminator?: { mapping?: unknown } }).discriminator;
-  if (discriminator && typeof discriminator === 'object') delete discriminator.mapping;
+  const schema = node as { discriminator?: { mapping?: unknown }; type?: unknown };
+  const discriminator = schema.discriminator;
+  if (discriminator && typeof discriminator === 'object') {
+    delete discriminator.mapping;
+    schema.type ??= 'object';
+  }
   for (const value of Object.values(node)) withoutDiscriminatorMappings(value, seen);
 }
 

@@ -79,13 +79,44 @@ describe('ERR-5: examples of the document', () => {
     expect(invalid).toEqual([]);
   });
 
-  it('409 examples of the board writes are the messages the server sends (CONC-2, PUT-4, SECT-1)', () => {
-    const conflict = (route: string, method: string) => document.paths[route][method].responses['409'].content['application/json'];
-    const first = (media: any) => media.example ?? Object.values<any>(media.examples)[0].value;
-    expect(first(conflict('/api/boards/{id}', 'put')).message).toBe('This board was modified by another request. Reload the latest board and retry.');
-    expect(first(conflict('/api/boards/{id}/restore', 'post')).message).toBe('This board was modified by another request. Reload the latest board and retry.');
-    expect(first(conflict('/api/boards', 'post')).message).toBe('Board with similar name already exists');
-    expect(first(conflict('/api/users', 'post')).message).toBe('Username already taken');
+  /** What Prism serves for `Prefer: code=<status>` alone: the schema's own `example` first, then the media type's, then its first named example. */
+  const servedByDefault = (route: string, method: string, status: string) => {
+    const media = document.paths[route][method].responses[status].content['application/json'];
+    return media.schema?.example ?? media.example ?? Object.values<any>(media.examples ?? {})[0]?.value;
+  };
+
+  it('MOCK-1: no error schema has an example of its own beside the response\'s (Prism would serve it before them)', () => {
+    const shadowing = new Set<string>();
+    for (const [route, item] of Object.entries<any>(document.paths)) {
+      for (const [method, op] of Object.entries<any>(item)) {
+        for (const [status, response] of Object.entries<any>(op?.responses ?? {})) {
+          const media = response.content?.['application/json'];
+          const ownExamples = media && ('example' in media || 'examples' in media);
+          if (Number(status) >= 400 && ownExamples && media.schema?.example !== undefined) shadowing.add(`${method.toUpperCase()} ${route} ${status}`);
+        }
+      }
+    }
+    expect([...shadowing]).toEqual([]);
+  });
+
+  it.each([
+    ['/api/boards/{id}', 'put', '409', 'This board was modified by another request. Reload the latest board and retry.'],
+    ['/api/boards/{id}/restore', 'post', '409', 'This board was modified by another request. Reload the latest board and retry.'],
+    ['/api/boards/{id}/plan', 'post', '409', 'This board was modified by another request. Reload the latest board and retry.'],
+    ['/api/boards/{id}/items/{itemId}', 'delete', '409', 'This board was modified by another request. Reload the latest board and retry.'],
+    ['/api/boards/{id}/sections/{sectionId}', 'delete', '409', 'This board was modified by another request. Reload the latest board and retry.'],
+    ['/api/boards/{id}/sections', 'post', '409', 'Section already exists on this board'],
+    ['/api/boards', 'post', '409', 'Board with similar name already exists'],
+    ['/api/users', 'post', '409', 'Username already taken'],
+    ['/api/boards/{id}', 'get', '404', 'Board not found'],
+    ['/api/boards/{id}', 'delete', '404', 'Board not found'],
+    ['/api/boards/{id}/export', 'get', '404', 'Board not found'],
+    ['/api/boards/{id}/items/{itemId}', 'delete', '404', 'Board not found'],
+    ['/api/boards/{id}/events', 'get', '404', 'Board not found'],
+    ['/api/apps/{id}', 'get', '404', 'App not found'],
+    ['/api/boards', 'post', '413', 'Request body larger than 10485760 bytes'],
+  ])('MOCK-1, CONC-2, PUT-4, SECT-1: %s %s %s is served by default with the message the server sends', (route, method, status, message) => {
+    expect(servedByDefault(route, method, status).message).toBe(message);
   });
 });
 

@@ -6,11 +6,14 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import fc from 'fast-check';
 import { createTesseraClient, TesseraClient } from '../../src/client';
-import { IdPool, buildRequest, classify, createValidators, requestArbitrary } from '../fuzz/runner';
+import { createValidators, validRequest } from '../fuzz/runner';
 import { declaredResponse, listOperations, Operation } from '../fuzz/openapi';
 import { RunningPrism, specFile, startPrism } from '../support/prism';
+// scripts/mock.js is plain JavaScript (npm runs it without a compile step).
+const { mockArguments } = require('../../scripts/mock.js') as {
+  mockArguments(argv: string[], env: { port: string; host: string }): { port: string; host: string; rest: string[] };
+};
 
 const document = JSON.parse(readFileSync(specFile, 'utf8'));
 const operations = listOperations(document);
@@ -27,21 +30,6 @@ afterAll(async () => {
   await mock?.stop();
 });
 
-/** A valid request for the operation (fixed seed), generated from the document like the fuzzer does. */
-function validRequest(op: Operation) {
-  const validators = createValidators();
-  const pool = new IdPool();
-  for (const [index, raw] of fc.sample(requestArbitrary(op), { numRuns: 50, seed: 7 }).entries()) {
-    const resolved = pool.resolve(raw, false) as typeof raw;
-    // Prefer sending the optional body when there is one; skip any sample that is not valid.
-    if (op.body && !resolved.hasBody && index < 49) continue;
-    if (classify(validators, op, resolved.params, resolved.body, resolved.hasBody) !== null) continue;
-    const request = buildRequest(op, resolved.params, resolved.body, resolved.hasBody);
-    if (request) return request;
-  }
-  throw new Error(`no valid request sampled for ${op.operationId}`);
-}
-
 function placeholders(value: unknown, at = '$'): string[] {
   if (value === 'string') return [at];
   if (Array.isArray(value)) return value.flatMap((v, i) => placeholders(v, `${at}[${i}]`));
@@ -50,8 +38,16 @@ function placeholders(value: unknown, at = '$'): string[] {
 }
 
 describe('npm run mock', () => {
-  it('runs prism mock on the generated document', () => {
-    expect(packageJson.scripts.mock).toMatch(/^prism mock generated\/openapi\.json\b/);
+  it('runs prism mock on the generated document (scripts/mock.js), port from --port, else MOCK_PORT, else 4010 (MOCK-3)', () => {
+    expect(packageJson.scripts.mock).toBe('node scripts/mock.js');
+    const defaults = { port: '4010', host: '127.0.0.1' };
+    expect(mockArguments([], defaults)).toEqual({ port: '4010', host: '127.0.0.1', rest: [] });
+    expect(mockArguments([], { ...defaults, port: '4500' })).toEqual({ port: '4500', host: '127.0.0.1', rest: [] });
+    expect(mockArguments(['--port', '4020', '--dynamic'], { ...defaults, port: '4500' })).toEqual({ port: '4020', host: '127.0.0.1', rest: ['--dynamic'] });
+    expect(mockArguments(['-p', '4021'], defaults).port).toBe('4021');
+    expect(mockArguments(['--port=4022', '--host=0.0.0.0'], defaults)).toMatchObject({ port: '4022', host: '0.0.0.0' });
+    expect(() => mockArguments(['--port', 'abc'], defaults)).toThrow('not a port: abc');
+    expect(() => mockArguments(['--port'], defaults)).toThrow('--port needs a value');
   });
 
   it.each(operations.map((op) => [`${op.method.toUpperCase()} ${op.path}`, op] as const))(

@@ -50,7 +50,7 @@ export interface FuzzReport {
   failures: Failure[];
 }
 
-interface Request {
+export interface Request {
   method: string;
   path: string;
   query: [string, string][];
@@ -433,6 +433,20 @@ export function classify(validators: Validators, op: Operation, params: Record<s
     if (!validators.body.valid(op.body.schema, body)) return `body invalid: ${validators.body.errors(op.body.schema, body).slice(0, 200)}`;
   }
   return null;
+}
+
+/** A valid request for the operation (fixed seed), generated from the document like the fuzzer does; the optional body is sent. */
+export function validRequest(op: Operation, seed = 7): Request {
+  const validators = createValidators();
+  const pool = new IdPool();
+  for (const [index, raw] of fc.sample(requestArbitrary(op), { numRuns: 50, seed }).entries()) {
+    const resolved = pool.resolve(raw, false) as typeof raw;
+    if (op.body && !resolved.hasBody && index < 49) continue;
+    if (classify(validators, op, resolved.params, resolved.body, resolved.hasBody) !== null) continue;
+    const request = buildRequest(op, resolved.params, resolved.body, resolved.hasBody);
+    if (request) return request;
+  }
+  throw new Error(`no valid request sampled for ${op.operationId}`);
 }
 
 export interface Validators {

@@ -247,6 +247,18 @@ describe('HTTP-9: section bodies are validated by their kind', () => {
     expect(unknown.status).toBe(400);
     expect(unknown.body.data.issues).toEqual([expect.objectContaining({ keyword: 'discriminator', params: expect.objectContaining({ tag: 'kind', tagValue: 'shelf' }) })]);
   });
+
+  it('a section body that is not an object is a 400 on POST and PATCH (it was a 500), nothing written', async () => {
+    const board = await createBoard(server);
+    const before = await server.call('GET', `/api/boards/${board.boardId}`);
+    for (const body of [[], 'empty', 7]) {
+      const added = await server.call('POST', `/api/boards/${board.boardId}/sections`, { body });
+      expect({ status: added.status, message: added.body.message, code: added.body.code }).toEqual({ status: 400, message: 'Input validation failed', code: 'BAD_REQUEST' });
+      const patched = await server.call('PATCH', `/api/boards/${board.boardId}/sections/${board.sectionId}`, { body });
+      expect({ status: patched.status, message: patched.body.message, code: patched.body.code }).toEqual({ status: 400, message: 'Input validation failed', code: 'BAD_REQUEST' });
+    }
+    expect((await server.call('GET', `/api/boards/${board.boardId}`)).body).toEqual(before.body);
+  });
 });
 
 describe('HTTP-10: request heads', () => {
