@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { addAdminCommands, runCli } from './admin';
 import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
+import { addConvertCommand } from './convert';
 import { addBoardCommands } from './remote/commands';
 
 export { runCli };
@@ -37,6 +38,7 @@ function buildProgram(setStatus: (status: number) => void): Command {
     setStatus(exitStatus.ok);
   });
   addBoardCommands(program, async (work) => setStatus(await work()));
+  addConvertCommand(program, async (work) => setStatus(await work()));
   return program;
 }
 
