@@ -1,0 +1,110 @@
+/**
+ * Converted boards on a real instance (CONV-1, CONV-2, CONV-6): `tessera convert` writes the files, `tessera boards
+ * plan/apply` (or the import route) takes them, and the boards read back with their apps, icons and links.
+ */
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { useTestServer } from '../support/server';
+import { expectOk } from '../boards-document/helpers';
+import { fixtures } from './support';
+
+const server = useTestServer();
+const repoRoot = path.join(__dirname, '../..');
+const slow = 180_000;
+
+let workDir: string;
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-convert-'));
+});
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+interface CliResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/** `tessera <args>` as its own process, talking to the test server. */
+function tessera(args: string[]): Promise<CliResult> {
+  const env: NodeJS.ProcessEnv = { ...process.env, TESSERA_URL: server.directUrl, TESSERA_API_KEY: server.adminKey, TESSERA_CONFIG: path.join(workDir, 'none.yaml'), DATA_DIR: path.join(workDir, 'data') };
+  delete env.DATABASE_URL;
+  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/tessera.js'), ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.on('data', (chunk) => (stdout += chunk));
+  child.stderr.on('data', (chunk) => (stderr += chunk));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+function expectStatus(result: CliResult, status: number) {
+  if (result.status !== status) throw new Error(`expected exit ${status}, got ${result.status}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+}
+
+const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(path.join(dir, name), 'utf8')]));
+
+/** The board named `name` as a document, with its apps by id. */
+async function boardWithApps(name: string) {
+  const board = expectOk(await server.call('GET', `/api/boards/by-name/${name}`));
+  const apps = new Map<string, any>();
+  for (const item of board.items.filter((i: any) => i.kind === 'app')) {
+    apps.set(item.options.appId, expectOk(await server.call('GET', `/api/apps/${item.options.appId}`)));
+  }
+  return { board, apps: [...apps.values()] };
+}
+
+describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
+  it(
+    'CONV-1, CONV-2: homepage: convert writes the board and the report, re-converting is identical, plan accepts the file, apply creates the board, a second plan is quiet',
+    async () => {
+      const out = path.join(workDir, 'homepage');
+      const convert = await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out]);
+      expectStatus(convert, 0);
+      expect(convert.stdout).toMatch(/^FILE +OBJECT +FIELD +STATUS +DETAIL/);
+      expect(convert.stdout).toMatch(/services\.yaml:7:17 +Media \/ Emby +server +unmapped +Docker discovery/);
+      const written = filesOf(out);
+      expect(Object.keys(written)).toEqual(['convert-report.json', 'home-lab.yaml']);
+      const report = JSON.parse(written['convert-report.json']);
+      expect(report).toMatchObject({ format: 'homepage', boards: [{ name: 'home-lab', file: 'home-lab.yaml' }] });
+
+      const again = await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out, '--json']);
+      expectStatus(again, 0);
+      expect(JSON.parse(again.stdout)).toEqual(report);
+      expect(filesOf(out)).toEqual(written);
+
+      const file = path.join(out, 'home-lab.yaml');
+      const plan = await tessera(['boards', 'plan', file, '--json']);
+      expectStatus(plan, 2);
+      expect(JSON.parse(plan.stdout)).toMatchObject({ action: 'create', warnings: [] });
+      expectStatus(await tessera(['boards', 'apply', file, '--yes']), 0);
+
+      const { board, apps } = await boardWithApps('home-lab');
+      expect(board.pageTitle).toBe('Home Lab');
+      expect(board.layouts.map((l: any) => [l.name, l.columnCount])).toEqual([['Mobile', 4], ['Desktop', 12]]);
+      expect(apps.map((a) => [a.name, a.href]).sort()).toEqual(
+        [
+          ['Emby', 'http://emby.home.arpa/'],
+          ['Github', 'https://github.com/'],
+          ['Grafana', 'https://grafana.home.arpa'],
+          ['Homelab wiki', 'https://wiki.home.arpa/?u={{HOMEPAGE_VAR_WIKI_USER}}'],
+          ['Reddit', 'https://reddit.com/'],
+          ['Router', 'https://router.home.arpa'],
+          ['Sonarr', 'http://sonarr.home.arpa'],
+          ['qBittorrent', 'http://torrent.home.arpa'],
+        ].sort(),
+      );
+      for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|\/icons\/)/);
+
+      // Re-converting and planning again: nothing to change (exit 0).
+      expectStatus(await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out]), 0);
+      const quiet = await tessera(['boards', 'plan', file]);
+      expectStatus(quiet, 0);
+    },
+    slow,
+  );
+});
