@@ -7,7 +7,7 @@ import path from 'node:path';
 import { buildBoardFile, boardNameOf, type DraftItem, type DraftSection } from './build';
 import { appItem, asString, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { isRecord } from './report';
-import { SourceSet, type PathKey, type SourceFile } from './source';
+import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source';
 
 const knownFiles = ['services', 'bookmarks', 'widgets', 'settings'] as const;
 /** homepage files that describe discovery or styling Tessera does not take over. */
@@ -191,7 +191,7 @@ function infoWidget(walk: Walk, source: SourceFile, at: PathKey[], type: string,
   const { ctx } = walk;
   const mapped = (item: DraftItem, handled: string[], why: (field: string) => string | null = () => null) => {
     top.push(item);
-    ctx.report.add(source, at, type, '', 'mapped', `a ${item.kind} widget`);
+    ctx.report.add(source, at, type, '', 'mapped', `widget kind ${item.kind}`);
     reportOtherFields(ctx, source, at, type, options, handled, why);
   };
   switch (type) {
@@ -278,7 +278,7 @@ export function convertHomepage(input: ConvertInput, options: ConvertOptions = {
     if ((knownFiles as readonly string[]).includes(base) && /\.ya?ml$/i.test(file)) byKind.set(base, file);
   }
   if (!byKind.has('services') && !byKind.has('bookmarks') && !byKind.has('widgets')) {
-    throw new Error('homepage: none of services.yaml, bookmarks.yaml or widgets.yaml among the input files');
+    throw new ConvertError(input.files.join(', ') || '(no files)', null, null, 'homepage: none of services.yaml, bookmarks.yaml or widgets.yaml among the input files');
   }
   const load = (kind: string) => (byKind.has(kind) ? ctx.sources.load(byKind.get(kind)!, null) : null);
   const settings = load('settings');

@@ -1,5 +1,6 @@
 /** The converters from other dashboards (CONV-*), by source format. */
 import type { ConvertInput, ConvertOptions, ConvertResult } from './common';
+import { convertDashy } from './dashy';
 import { convertHomepage } from './homepage';
 
 export type { ConvertInput, ConvertOptions, ConvertResult } from './common';
@@ -9,6 +10,7 @@ export type { ConvertReport, ReportEntry } from './report';
 
 export const converters: Record<string, (input: ConvertInput, options?: ConvertOptions) => ConvertResult> = {
   homepage: convertHomepage,
+  dashy: convertDashy,
 };
 
 export const convertFormats = Object.keys(converters);

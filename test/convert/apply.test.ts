@@ -9,7 +9,8 @@ import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
 import { useTestServer } from '../support/server';
 import { expectOk } from '../boards-document/helpers';
-import { fixtures } from './support';
+import { converters } from '../../src/convert';
+import { fixtureInput, fixtures } from './support';
 
 const server = useTestServer();
 const repoRoot = path.join(__dirname, '../..');
@@ -107,4 +108,37 @@ describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
     },
     slow,
   );
+});
+
+/**
+ * Converts a fixture, plans each board with the import's dry run (no warnings), imports it and reads it back; a
+ * second import of a fresh conversion with `replace` changes nothing (same ids, same positions).
+ */
+async function applyFixture(format: string) {
+  const { boards } = converters[format](fixtureInput(format));
+  const read = [];
+  for (const file of boards) {
+    const plan = expectOk(await server.call('POST', '/api/boards/import?dryRun=true', { body: file }));
+    expect(plan).toMatchObject({ action: 'create', warnings: [], ignored: [] });
+    expectOk(await server.call('POST', '/api/boards/import', { body: file }), 201);
+    read.push(await boardWithApps(file.name));
+  }
+  for (const file of converters[format](fixtureInput(format)).boards) {
+    const plan = expectOk(await server.call('POST', '/api/boards/import?onConflict=replace&dryRun=true', { body: file }));
+    for (const kind of ['sections', 'items', 'layouts'] as const) expect(plan.changes[kind]).toEqual({ added: [], removed: [], updated: [] });
+  }
+  return read;
+}
+
+describe('converted fixtures imported into a fresh instance (CONV-1)', () => {
+  it('CONV-1: Dashy: both pages become boards with their apps, icons and links; re-importing a new conversion changes nothing', async () => {
+    const [main, work] = await applyFixture('dashy');
+    expect(main.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Getting Started', 'Admin', 'Latest Updates']);
+    // The nav link and the item "Docs" have the same name and href: one app (APP-1), with the first one's icon.
+    expect(main.apps.filter((a) => a.name === 'Docs')).toHaveLength(1);
+    expect(main.apps.find((a) => a.name === 'Docs').iconUrl).toBe('https://dashy.to/favicon.ico');
+    expect(main.apps.find((a) => a.name === 'Requests').iconUrl).toMatch(/fontawesome-free\/svgs\/solid\/film\.svg$/);
+    expect(main.board.items.filter((i: any) => i.kind !== 'app').map((i: any) => i.kind).sort()).toEqual(['clock', 'iframe', 'rssFeed']);
+    expect(work.apps.map((a) => a.href).sort()).toEqual(['https://jira.example.com', 'https://mail.example.com']);
+  });
 });

@@ -175,3 +175,44 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(error.message).toBe('services.yaml:2:13: service "Emby" must be a map of fields (or a list: a nested group)');
   });
 });
+
+describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
+  const convert = () => converters.dashy(fixtureInput('dashy'));
+
+  it('CONV-1: conf.yml and its sub-page become two valid boards; nav links, items and sub-items are apps; widgets map where a kind exists', () => {
+    const { boards, report } = convert();
+    expectValidFiles(boards);
+    expect(boards.map((b) => b.name)).toEqual(['home-lab', 'work']);
+    const [main, work] = boards;
+    expect(main.sections.map((s) => s.name ?? null)).toEqual([null, 'Getting Started', 'Admin', 'Latest Updates']);
+    expect(main.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['GitHub', 'Docs', 'GitHub', 'Docs', 'Media server', 'Requests', 'Router', 'NAS', 'rssFeed', 'clock', 'iframe']);
+    const media = main.items.find((i) => i.app?.name === 'Media server')!;
+    expect(media.app!.pingUrl).toBe('http://jellyfin.home.arpa:8096/health');
+    expect(main.items.find((i) => i.app?.name === 'Router')!.app!.pingUrl).toBeUndefined();
+    expect(main.items.find((i) => i.kind === 'rssFeed')!.options).toEqual({ feedUrls: ['https://github.com/lissy93/dashy/releases.atom'], maximumAmountPosts: 5 });
+    expect(main.items.find((i) => i.kind === 'clock')!.options).toMatchObject({ useCustomTimezone: true, timezone: 'Europe/Berlin' });
+    expect(work.items.map((i) => i.app?.name)).toEqual(['Jira', 'Mail']);
+    expect(overlaps(main)).toEqual([]);
+    expect(report.files).toEqual(['conf.yml', 'work.yml']);
+  });
+
+  it('CONV-3: per-user visibility, status-check headers, authentication and remote pages are reported; the weather widget is kept', () => {
+    const { report } = convert();
+    const find = (object: string, field: string) => report.entries.find((e) => e.object === object && e.field === field && e.status === 'unmapped');
+    expect(find('Admin', 'displayData.hideForUsers')?.detail).toMatch(/per-user visibility/);
+    expect(find('Admin / NAS', 'displayData')?.detail).toMatch(/per-user visibility/);
+    expect(find('Getting Started / Media server', 'statusCheckHeaders')?.detail).toMatch(/status-check/);
+    expect(find('appConfig', 'auth')?.detail).toMatch(/authentication/);
+    expect(find('page Remote', 'path')?.detail).toMatch(/not fetched/);
+    expect(JSON.stringify(report)).not.toContain('4D1E58C90B3B94BC');
+    expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Latest Updates / weather', 'Tools / public-holidays']);
+  });
+
+  it('CONV-6: a sub-page outside the input directory is refused and never read', () => {
+    const reads: string[] = [];
+    const conf = 'sections:\n  - name: A\n    items: [{title: x, url: "https://x.example"}]\npages:\n  - name: Secrets\n    path: ../../etc/secrets.yml\n';
+    const error = conversionError(() => converters.dashy(memoryInput({ 'conf.yml': conf }, reads)));
+    expect(error.message).toBe('conf.yml:6:11: "../../etc/secrets.yml" is outside the input directory: refused, not read');
+    expect(reads).toEqual(['conf.yml']);
+  });
+});
