@@ -56,7 +56,9 @@ const fontAwesomeStyles: Record<string, string> = { fas: 'solid', 'fa-solid': 's
 
 /** The icon URL for `icon` as the source dashboard wrote it; `href` gives the favicon when there is no icon. */
 export function mapIcon(icon: string | null | undefined, href: string | null | undefined, bases: IconBases = defaultIconBases): IconResult {
-  const value = (icon ?? '').trim();
+  // Glance writes `si:github`, `di:jellyfin`, `mdi:home`, `sh:sonarr`, optionally after `auto-invert `.
+  const glance = /^(?:auto-invert\s+)?(si|di|mdi|sh):(.+)$/i.exec((icon ?? '').trim());
+  const value = glance ? `${glance[1].toLowerCase() === 'di' ? 'hl' : glance[1].toLowerCase()}-${glance[2]}` : (icon ?? '').trim();
   if (value === '' || value === 'favicon' || value === 'favicon-local') {
     const favicon = faviconOf(href);
     if (favicon) return { url: favicon, how: 'favicon', note: value === '' ? 'no icon in the source: the favicon of the link' : undefined };

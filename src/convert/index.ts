@@ -1,6 +1,7 @@
 /** The converters from other dashboards (CONV-*), by source format. */
 import type { ConvertInput, ConvertOptions, ConvertResult } from './common';
 import { convertDashy } from './dashy';
+import { convertGlance } from './glance';
 import { convertHomepage } from './homepage';
 
 export type { ConvertInput, ConvertOptions, ConvertResult } from './common';
@@ -11,6 +12,7 @@ export type { ConvertReport, ReportEntry } from './report';
 export const converters: Record<string, (input: ConvertInput, options?: ConvertOptions) => ConvertResult> = {
   homepage: convertHomepage,
   dashy: convertDashy,
+  glance: convertGlance,
 };
 
 export const convertFormats = Object.keys(converters);

@@ -67,7 +67,13 @@ export class SourceSet {
       const reason = `more than ${convertLimits.files} files to read`;
       throw from ? from.file.fail(from.at, reason) : new ConvertError(name, null, null, reason);
     }
-    const text = this.reader(name);
+    let text: string | null;
+    try {
+      text = this.reader(name);
+    } catch (error) {
+      if (error instanceof ConvertError && from) throw from.file.fail(from.at, `${name}: ${error.reason}`);
+      throw error;
+    }
     if (text === null) {
       const reason = `no such file: ${name}`;
       throw from ? from.file.fail(from.at, reason) : new ConvertError(name, null, null, reason);

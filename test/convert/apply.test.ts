@@ -3,7 +3,7 @@
  * plan/apply` (or the import route) takes them, and the boards read back with their apps, icons and links.
  */
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
@@ -141,4 +141,43 @@ describe('converted fixtures imported into a fresh instance (CONV-1)', () => {
     expect(main.board.items.filter((i: any) => i.kind !== 'app').map((i: any) => i.kind).sort()).toEqual(['clock', 'iframe', 'rssFeed']);
     expect(work.apps.map((a) => a.href).sort()).toEqual(['https://jira.example.com', 'https://mail.example.com']);
   });
+});
+
+describe('converted fixtures imported into a fresh instance: Glance (CONV-1)', () => {
+  it('CONV-1: Glance: both pages become boards; the monitor\'s apps keep their status check', async () => {
+    const [home, work] = await applyFixture('glance');
+    expect(home.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
+    expect(home.apps.find((a) => a.name === 'Router')).toMatchObject({ href: 'https://router.home.arpa', pingUrl: 'http://192.0.2.1' });
+    expect(work.board.items.map((i: any) => i.kind).sort()).toEqual(['dockerContainers', 'iframe', 'notebook']);
+  });
+});
+
+describe('tessera convert refuses bad input (CONV-6)', () => {
+  it(
+    'CONV-6: invalid YAML and an $include through a link out of the input directory are exit 1 with file, line and column, and nothing is written',
+    async () => {
+      const input = path.join(workDir, 'bad-glance');
+      const outside = path.join(workDir, 'outside');
+      mkdirSync(input);
+      mkdirSync(outside);
+      writeFileSync(path.join(outside, 'secret.yml'), 'type: rss\nfeeds: [{url: "https://secret.example"}]\n');
+      symlinkSync(path.join(outside, 'secret.yml'), path.join(input, 'rss.yml'));
+      writeFileSync(path.join(input, 'glance.yml'), 'pages:\n  - name: Home\n    columns:\n      - widgets:\n          - $include: rss.yml\n');
+      const out = path.join(workDir, 'bad-out');
+      const linked = await tessera(['convert', 'glance', input, '-o', out]);
+      expectStatus(linked, 1);
+      expect(linked.stderr).toBe('tessera: glance.yml:5:23: rss.yml: leads outside the input directory (a link): refused, not read\n');
+      expect(existsSync(out)).toBe(false);
+
+      writeFileSync(path.join(input, 'glance.yml'), 'pages:\n  - name: Home\n    columns: [\n');
+      const invalid = await tessera(['convert', 'glance', path.join(input, 'glance.yml'), '-o', out]);
+      expectStatus(invalid, 1);
+      expect(invalid.stderr).toMatch(/^tessera: glance\.yml:4:1: invalid YAML: /);
+      expect(existsSync(out)).toBe(false);
+
+      const usage = await tessera(['convert', 'nosuch', input, '-o', out]);
+      expectStatus(usage, 2);
+    },
+    slow,
+  );
 });

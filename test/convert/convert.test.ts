@@ -216,3 +216,52 @@ describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
     expect(reads).toEqual(['conf.yml']);
   });
 });
+
+describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
+  const convert = () => converters.glance(fixtureInput('glance'));
+
+  it('CONV-1: each page (one of them included) becomes a valid board; columns, bookmarks groups and monitors become sections; includes are followed', () => {
+    const { boards, report } = convert();
+    expectValidFiles(boards);
+    expect(boards.map((b) => b.name)).toEqual(['home', 'work']);
+    const [home, work] = boards;
+    expect(home.sections.map((s) => s.name ?? null)).toEqual([null, 'Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
+    expect(home.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['clock', 'Gmail', 'GitHub', 'Jellyfin', 'rssFeed', 'Immich', 'Router']);
+    expect(home.items.find((i) => i.kind === 'rssFeed')!.options).toEqual({ feedUrls: ['https://selfh.st/rss/', 'https://www.theverge.com/rss/index.xml'], maximumAmountPosts: 10 });
+    expect(home.items.find((i) => i.app?.name === 'Router')!.app!.pingUrl).toBe('http://192.0.2.1');
+    expect(home.items.find((i) => i.app?.name === 'Jellyfin')!.app!.iconUrl).toBe(`${defaultIconBases['dashboard-icons']}/png/jellyfin.png`);
+    expect(work.items.map((i) => i.kind)).toEqual(['iframe', 'notebook', 'dockerContainers']);
+    expect(report.files).toEqual(['glance.yml', 'widgets/work-page.yml', 'widgets/rss.yml']);
+    for (const board of boards) expect(overlaps(board)).toEqual([]);
+  });
+
+  it('CONV-2: a small column flows its items across 4 grid columns on the desktop layout', () => {
+    const [home] = convert().boards;
+    const general = home.sections.find((s) => s.name === 'General')!.id;
+    const xs = home.items.flatMap((i) => i.layouts).filter((p) => p.sectionId === general && p.layout === 'Desktop').map((p) => p.xOffset);
+    expect(xs).toEqual([0, 1]);
+  });
+
+  it('CONV-3: kept widgets, authentication, placeholders and the included file\'s fields are reported at their own file', () => {
+    const { report } = convert();
+    expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Home / search', 'Home / weather', 'Home / hacker-news', 'Home / reddit']);
+    expect(report.entries.find((e) => e.object === 'glance.yml' && e.field === 'auth' && e.status === 'unmapped')?.detail).toMatch(/authentication/);
+    expect(report.entries.filter((e) => e.status === 'placeholder').map((e) => e.detail.split(':')[0])).toEqual(['${ROUTER_PASSWORD}', '${secret', '${ADMIN_PASSWORD}']);
+    expect(report.entries.find((e) => e.object === 'Home / News' && e.field === 'style')).toMatchObject({ file: 'widgets/rss.yml', at: '4:8', status: 'unmapped' });
+  });
+
+  it('CONV-6: an $include outside the input directory is refused and never read; a missing one is named', () => {
+    const reads: string[] = [];
+    const glance = 'pages:\n  - name: Home\n    columns:\n      - size: full\n        widgets:\n          - $include: ../../secrets/rss.yml\n';
+    const error = conversionError(() => converters.glance(memoryInput({ 'glance.yml': glance }, reads)));
+    expect(error.message).toBe('glance.yml:6:23: "../../secrets/rss.yml" is outside the input directory: refused, not read');
+    expect(reads).toEqual(['glance.yml']);
+    const missing = conversionError(() => converters.glance(memoryInput({ 'glance.yml': glance.replace('../../secrets/', '') })));
+    expect(missing.message).toBe('glance.yml:6:23: no such file: rss.yml');
+  });
+
+  it('CONV-6: an include cycle ends at the nesting limit, with the place named', () => {
+    const files = { 'glance.yml': 'pages:\n  - $include: a.yml\n', 'a.yml': '$include: b.yml\n', 'b.yml': '$include: a.yml\n' };
+    expect(conversionError(() => converters.glance(memoryInput(files))).message).toMatch(/^[ab]\.yml:1:1: \$include nested deeper than 64 levels$/);
+  });
+});
