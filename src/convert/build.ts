@@ -32,7 +32,7 @@ export interface DraftItem {
 
 export interface DraftSection {
   key: string;
-  /** null: the board's top, uncategorized area (an empty section). */
+  /** null: an uncategorized area (an empty section); the board's first section always is one. */
   name: string | null;
   /** The source's columns hint: how many grid columns the section's items flow across. */
   span?: number | null;
@@ -75,9 +75,8 @@ export function boardNameOf(title: string, fallback: string): string {
 
 export function buildBoardFile(draft: DraftBoard): BoardFile {
   const layouts = draft.layouts ?? defaultLayouts;
-  // The top area is always there (as on a new board), then the categories in source order.
-  const top = draft.sections.find((section) => section.name === null) ?? { key: 'top', name: null, items: [] };
-  const ordered = [top, ...draft.sections.filter((section) => section.name !== null)];
+  // The top area is always there (as on a new board), then the sections in source order.
+  const ordered = draft.sections[0]?.name === null ? draft.sections : [{ key: 'top', name: null, items: [] }, ...draft.sections];
   const sectionIds = ordered.map((section) => stableId(draft.name, `section:${section.key}`));
   const sections: FileSection[] = ordered.map((section, index) =>
     section.name === null

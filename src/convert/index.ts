@@ -2,6 +2,7 @@
 import type { ConvertInput, ConvertOptions, ConvertResult } from './common';
 import { convertDashy } from './dashy';
 import { convertGlance } from './glance';
+import { convertHomarr } from './homarr';
 import { convertHomepage } from './homepage';
 
 export type { ConvertInput, ConvertOptions, ConvertResult } from './common';
@@ -13,6 +14,7 @@ export const converters: Record<string, (input: ConvertInput, options?: ConvertO
   homepage: convertHomepage,
   dashy: convertDashy,
   glance: convertGlance,
+  homarr: convertHomarr,
 };
 
 export const convertFormats = Object.keys(converters);

@@ -152,6 +152,21 @@ describe('converted fixtures imported into a fresh instance: Glance (CONV-1)', (
   });
 });
 
+describe('converted fixtures imported into a fresh instance: old Homarr (CONV-1, CONV-5)', () => {
+  it('CONV-1, CONV-5: old Homarr: the board has its three layouts, its sections in order and its apps with their links', async () => {
+    const [{ board, apps }] = await applyFixture('homarr');
+    expect(board.layouts.map((l: any) => [l.name, l.columnCount, l.breakpoint])).toEqual([['Small', 3, 0], ['Medium', 6, 800], ['Large', 10, 1400]]);
+    expect(board.sections.map((s: any) => s.kind)).toEqual(['empty', 'category', 'empty', 'category']);
+    expect(apps.map((a) => [a.name, a.href, a.pingUrl]).sort()).toEqual([
+      ['Homarr docs', 'https://homarr.dev', null],
+      ['Jellyfin', 'https://jellyfin.example.com', 'http://jellyfin.home.arpa:8096'],
+      ['Proxmox', 'https://pve.home.arpa:8006', 'https://pve.home.arpa:8006'],
+      ['Sonarr', 'http://sonarr.home.arpa:8989', null],
+    ]);
+    expect(board.items.map((i: any) => i.kind).sort()).toEqual(['app', 'app', 'app', 'app', 'clock', 'rssFeed', 'weather']);
+  });
+});
+
 describe('tessera convert refuses bad input (CONV-6)', () => {
   it(
     'CONV-6: invalid YAML and an $include through a link out of the input directory are exit 1 with file, line and column, and nothing is written',

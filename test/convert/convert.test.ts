@@ -265,3 +265,59 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
     expect(conversionError(() => converters.glance(memoryInput(files))).message).toMatch(/^[ab]\.yml:1:1: \$include nested deeper than 64 levels$/);
   });
 });
+
+describe('old Homarr (CONV-1, CONV-3, CONV-5)', () => {
+  const convert = () => converters.homarr(fixtureInput('homarr'));
+
+  it('CONV-5: the three sizes are three layouts with the config\'s column counts; wrappers and categories keep their order; explicit positions are kept', () => {
+    const { boards } = convert();
+    expectValidFiles(boards);
+    const [board] = boards;
+    expect(board.name).toBe('default');
+    expect(board.layouts).toEqual([
+      { name: 'Small', columnCount: 3, breakpoint: 0 },
+      { name: 'Medium', columnCount: 6, breakpoint: 800 },
+      { name: 'Large', columnCount: 10, breakpoint: 1400 },
+    ]);
+    expect(board.sections.map((s) => [s.kind, s.name ?? null])).toEqual([['empty', null], ['category', 'Media'], ['empty', null], ['category', 'Admin']]);
+    const at = (name: string, layout: string) => {
+      const item = board.items.find((i) => i.app?.name === name || i.kind === name)!;
+      const p = item.layouts.find((l) => l.layout === layout)!;
+      return [p.xOffset, p.yOffset, p.width, p.height];
+    };
+    expect(at('Jellyfin', 'Large')).toEqual([0, 0, 2, 2]);
+    expect(at('Sonarr', 'Large')).toEqual([2, 0, 1, 1]);
+    // On Medium the source puts Sonarr on top of Jellyfin, and it has no Small shape: flowed to the first free place.
+    expect(at('Sonarr', 'Medium')).toEqual([2, 0, 1, 1]);
+    expect(at('Sonarr', 'Small')).toEqual([1, 0, 1, 1]);
+    // The weather overlaps the clock in the source: it is flowed to the first free place, after the sidebar's
+    // Proxmox (placed at the top area's first free place, at 2,0).
+    expect(at('clock', 'Large')).toEqual([0, 0, 2, 1]);
+    expect(at('Proxmox', 'Large')).toEqual([2, 0, 1, 1]);
+    expect(at('weather', 'Large')).toEqual([3, 0, 2, 2]);
+    for (const b of boards) expect(overlaps(b)).toEqual([]);
+    expect(board.items.find((i) => i.kind === 'clock')!.options).toEqual({ is24HourFormat: true, showDate: false, customTitleToggle: false });
+    expect(board.items.find((i) => i.kind === 'weather')!.options).toEqual({ location: { name: 'Paris', latitude: 48.85341, longitude: 2.3488 }, isFormatFahrenheit: false, hasForecast: true, forecastDayCount: 5 });
+    expect(board.items.find((i) => i.app?.name === 'Sonarr')!.options).toMatchObject({ showTitle: false, layout: 'row', openInNewTab: false, pingEnabled: false });
+    expect(board.settings).toMatchObject({ pageTitle: 'Homarr', metaTitle: 'Homarr home', customCss: '.card { border-radius: 8px; }', opacity: 100 });
+  });
+
+  it('CONV-3: integrations are reported by kind without their secrets; sidebar tiles and unknown widgets are reported', () => {
+    const { report } = convert();
+    const text = JSON.stringify(report);
+    expect(text).not.toContain('0123456789abcdef');
+    expect(report.entries.find((e) => e.object === 'app Jellyfin' && e.field === 'integration')?.detail).toBe(
+      'a jellyfin integration at http://jellyfin.home.arpa:8096: create it in Tessera with its apiKey, username (values not copied)',
+    );
+    expect(report.entries.find((e) => e.object === 'app Proxmox' && e.field === 'area')?.detail).toMatch(/sidebar/);
+    expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['widget dlspeed']);
+    expect(report.entries.find((e) => e.object === 'settings' && e.field === 'colors')?.status).toBe('unmapped');
+  });
+
+  it('CONV-6: a file that is not an old Homarr config is refused with its place', () => {
+    expect(conversionError(() => converters.homarr(memoryInput({ 'x.json': '{"apps": []}' }))).message).toBe('x.json:1:1: not an old Homarr config: schemaVersion and configProperties are missing');
+    expect(conversionError(() => converters.homarr(memoryInput({ 'x.json': '{"schemaVersion": 2, "configProperties": {"name": "a"},\n "apps": [{"name": "A", "area": {"type": "moon"}}]}' }))).message).toBe(
+      'x.json:2:42: app A: unknown area type "moon"',
+    );
+  });
+});
