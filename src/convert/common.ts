@@ -4,7 +4,7 @@ import { widgetDefaultSize } from '../widgets/registry';
 import type { BoardFile, DraftItem } from './build';
 import { defaultIconBases, mapIcon, type IconBases } from './icons';
 import { redactedFields, redactSecrets, Reporter, type ConvertReport } from './report';
-import type { FileReader, PathKey, SourceFile, SourceSet } from './source';
+import { ConvertError, type FileReader, type PathKey, type SourceFile, type SourceSet } from './source';
 
 export interface ConvertOptions {
   iconBases?: IconBases;
@@ -19,6 +19,14 @@ export interface ConvertInput {
 export interface ConvertResult {
   boards: BoardFile[];
   report: ConvertReport;
+}
+
+/** The main configuration file among the input files: the one named `name` (.yml or .yaml), or the only YAML file. */
+export function entryFile(input: ConvertInput, format: string, name: string): string {
+  const yamlFiles = input.files.filter((file) => /\.ya?ml$/i.test(file));
+  const entry = yamlFiles.find((file) => new RegExp(`(^|/)${name}\\.ya?ml$`, 'i').test(file)) ?? (yamlFiles.length === 1 ? yamlFiles[0] : null);
+  if (!entry) throw new ConvertError(input.files.join(', ') || '(no files)', null, null, `${format}: no ${name}.yml among the input files`);
+  return entry;
 }
 
 /** What a converter works with while it runs. */

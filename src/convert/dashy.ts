@@ -4,9 +4,9 @@
  * where a kind exists. Sub-pages are read only inside the input directory (CONV-6).
  */
 import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftSection } from './build';
-import { appItem, asString, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
+import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { isRecord } from './report';
-import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source';
+import { SourceSet, type PathKey, type SourceFile } from './source';
 import { uniqueNames } from './names';
 
 const visibility = ['hideForUsers', 'showForUsers', 'hideForGuests', 'hideForKeycloakUsers', 'showForKeycloakUsers'];
@@ -197,9 +197,7 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
 /** Converts a Dashy `conf.yml` and its local sub-pages: one board per page. */
 export function convertDashy(input: ConvertInput, options: ConvertOptions = {}): ConvertResult {
   const ctx = newContext(new SourceSet(input.read), options);
-  const yamlFiles = input.files.filter((file) => /\.ya?ml$/i.test(file));
-  const entry = yamlFiles.find((file) => /(^|\/)conf\.ya?ml$/i.test(file)) ?? (yamlFiles.length === 1 ? yamlFiles[0] : null);
-  if (!entry) throw new ConvertError(input.files.join(', ') || '(no files)', null, null, 'dashy: no conf.yml among the input files');
+  const entry = entryFile(input, 'dashy', 'conf');
   const main = ctx.sources.load(entry, null);
   const mainTitle = isRecord(main.data) && isRecord(main.data.pageInfo) ? asString(main.data.pageInfo.title) : null;
   const first = convertPage(ctx, { source: main, title: entry }, true);

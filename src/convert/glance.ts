@@ -4,10 +4,10 @@
  * widgets are flattened into their column. `$include` is followed only inside the input directory (CONV-6).
  */
 import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftSection } from './build';
-import { appItem, asString, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
+import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { uniqueNames } from './names';
 import { isRecord } from './report';
-import { ConvertError, convertLimits, SourceSet, type PathKey, type SourceFile } from './source';
+import { convertLimits, SourceSet, type PathKey, type SourceFile } from './source';
 
 /** A value with the file and path it was written at (includes move values between files). */
 interface Located {
@@ -200,9 +200,7 @@ function page(ctx: Context, located: Located, index: number): { title: string; b
 /** Converts a Glance `glance.yml` (with its includes): one board per page. */
 export function convertGlance(input: ConvertInput, options: ConvertOptions = {}): ConvertResult {
   const ctx = newContext(new SourceSet(input.read), options);
-  const yamlFiles = input.files.filter((file) => /\.ya?ml$/i.test(file));
-  const entry = yamlFiles.find((file) => /(^|\/)glance\.ya?ml$/i.test(file)) ?? (yamlFiles.length === 1 ? yamlFiles[0] : null);
-  if (!entry) throw new ConvertError(input.files.join(', ') || '(no files)', null, null, 'glance: no glance.yml among the input files');
+  const entry = entryFile(input, 'glance', 'glance');
   const main = ctx.sources.load(entry, null);
   const root = follow(ctx, { source: main, at: [], value: main.data });
   const fields = record(root, 'glance.yml');

@@ -2,18 +2,17 @@
  * Converted boards on a real instance (CONV-1, CONV-2, CONV-6): `tessera convert` writes the files, `tessera boards
  * plan/apply` (or the import route) takes them, and the boards read back with their apps, icons and links.
  */
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { expectStatus, runTessera } from '../support/cli';
 import { useTestServer } from '../support/server';
 import { expectOk } from '../boards-document/helpers';
 import { converters } from '../../src/convert';
 import { fixtureInput, fixtures } from './support';
 
 const server = useTestServer();
-const repoRoot = path.join(__dirname, '../..');
 const slow = 180_000;
 
 let workDir: string;
@@ -22,29 +21,11 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-interface CliResult {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** `tessera <args>` as its own process, talking to the test server. */
-function tessera(args: string[]): Promise<CliResult> {
+function tessera(args: string[]) {
   const env: NodeJS.ProcessEnv = { ...process.env, TESSERA_URL: server.directUrl, TESSERA_API_KEY: server.adminKey, TESSERA_CONFIG: path.join(workDir, 'none.yaml'), DATA_DIR: path.join(workDir, 'data') };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/tessera.js'), ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function expectStatus(result: CliResult, status: number) {
-  if (result.status !== status) throw new Error(`expected exit ${status}, got ${result.status}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+  return runTessera(args, env);
 }
 
 const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(path.join(dir, name), 'utf8')]));
@@ -147,7 +128,7 @@ describe('converted fixtures imported into a fresh instance: Glance (CONV-1)', (
   it('CONV-1: Glance: both pages become boards; the monitor\'s apps keep their status check', async () => {
     const [home, work] = await applyFixture('glance');
     expect(home.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
-    expect(home.apps.find((a) => a.name === 'Router')).toMatchObject({ href: 'https://router.home.arpa', pingUrl: 'http://192.0.2.1' });
+    expect(home.apps.find((a) => a.name === 'Gateway')).toMatchObject({ href: 'https://gateway.home.arpa', pingUrl: 'http://192.0.2.1' });
     expect(work.board.items.map((i: any) => i.kind).sort()).toEqual(['dockerContainers', 'iframe', 'notebook']);
   });
 });

@@ -182,7 +182,7 @@ describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
   it('CONV-1: conf.yml and its sub-page become two valid boards; nav links, items and sub-items are apps; widgets map where a kind exists', () => {
     const { boards, report } = convert();
     expectValidFiles(boards);
-    expect(boards.map((b) => b.name)).toEqual(['home-lab', 'work']);
+    expect(boards.map((b) => b.name)).toEqual(['dashy-home', 'work']);
     const [main, work] = boards;
     expect(main.sections.map((s) => s.name ?? null)).toEqual([null, 'Getting Started', 'Admin', 'Latest Updates']);
     expect(main.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['GitHub', 'Docs', 'GitHub', 'Docs', 'Media server', 'Requests', 'Router', 'NAS', 'rssFeed', 'clock', 'iframe']);
@@ -223,12 +223,12 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
   it('CONV-1: each page (one of them included) becomes a valid board; columns, bookmarks groups and monitors become sections; includes are followed', () => {
     const { boards, report } = convert();
     expectValidFiles(boards);
-    expect(boards.map((b) => b.name)).toEqual(['home', 'work']);
+    expect(boards.map((b) => b.name)).toEqual(['home', 'office']);
     const [home, work] = boards;
     expect(home.sections.map((s) => s.name ?? null)).toEqual([null, 'Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
-    expect(home.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['clock', 'Gmail', 'GitHub', 'Jellyfin', 'rssFeed', 'Immich', 'Router']);
+    expect(home.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['clock', 'Gmail', 'GitHub', 'Jellyfin', 'rssFeed', 'Immich', 'Gateway']);
     expect(home.items.find((i) => i.kind === 'rssFeed')!.options).toEqual({ feedUrls: ['https://selfh.st/rss/', 'https://www.theverge.com/rss/index.xml'], maximumAmountPosts: 10 });
-    expect(home.items.find((i) => i.app?.name === 'Router')!.app!.pingUrl).toBe('http://192.0.2.1');
+    expect(home.items.find((i) => i.app?.name === 'Gateway')!.app!.pingUrl).toBe('http://192.0.2.1');
     expect(home.items.find((i) => i.app?.name === 'Jellyfin')!.app!.iconUrl).toBe(`${defaultIconBases['dashboard-icons']}/png/jellyfin.png`);
     expect(work.items.map((i) => i.kind)).toEqual(['iframe', 'notebook', 'dockerContainers']);
     expect(report.files).toEqual(['glance.yml', 'widgets/work-page.yml', 'widgets/rss.yml']);
