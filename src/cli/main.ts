@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { addAdminCommands, runCli } from './admin';
 import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
+import { addConvertCommand } from './convert';
 import { addBoardCommands } from './remote/commands';
 
 export { runCli };
@@ -17,7 +18,8 @@ const version: string = JSON.parse(readFileSync(path.join(__dirname, '../../pack
 const helpAfter = `
 Local admin commands (users, groups, api-keys, permissions, migrate) work on the local database named by
 DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the server first: the embedded database allows
-one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key.
+one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key;
+\`convert\` works on files only.
 Run \`tessera <command> --help\` for a command's arguments and options.`;
 
 function buildProgram(setStatus: (status: number) => void): Command {
@@ -37,6 +39,7 @@ function buildProgram(setStatus: (status: number) => void): Command {
     setStatus(exitStatus.ok);
   });
   addBoardCommands(program, async (work) => setStatus(await work()));
+  addConvertCommand(program, async (work) => setStatus(await work()));
   return program;
 }
 

@@ -14,7 +14,14 @@ export interface GroupView {
   name: string;
   memberIds: string[];
   permissions: GlobalPermission[];
+  ownerId: string | null;
+  homeBoardId: string | null;
+  mobileHomeBoardId: string | null;
+  position: number;
 }
+
+type GroupRow = Pick<GroupView, 'id' | 'name' | 'ownerId' | 'homeBoardId' | 'mobileHomeBoardId' | 'position'>;
+const groupColumns = ['id', 'name', 'ownerId', 'homeBoardId', 'mobileHomeBoardId', 'position'];
 
 export async function createGroup(db: Db, name: string, ownerId: string | null): Promise<string> {
   const id = newId();
@@ -29,22 +36,39 @@ export async function createGroup(db: Db, name: string, ownerId: string | null):
 
 /** Groups ordered by name, then id, with their members and permissions; a page of them when asked (HTTP-8). */
 export async function listGroups(db: Db, page: PageRequest = {}): Promise<Page<GroupView>> {
-  const query = db('groups').select('id', 'name').orderBy(['name', 'id']);
+  const query = db('groups').select(groupColumns).orderBy(['name', 'id']);
   if (page.cursor !== undefined) query.whereRaw('(name, id) > (?, ?)', decodeCursor(page.cursor, ['string', 'string']));
   if (page.limit !== undefined) query.limit(page.limit + 1);
-  const { items: groups, nextCursor } = pageOfRows((await query) as { id: string; name: string }[], page.limit, (group) => [group.name, group.id]);
-  const ofPage = (rows: Knex.QueryBuilder) => (nextCursor !== null || page.cursor !== undefined ? rows.modify(whereAmong, 'groupId', groups.map((group) => group.id)) : rows);
+  const { items: groups, nextCursor } = pageOfRows((await query) as GroupRow[], page.limit, (group) => [group.name, group.id]);
+  const items = await withMembersAndPermissions(db, groups, nextCursor !== null || page.cursor !== undefined);
+  return { items, nextCursor };
+}
+
+/** The groups' members and permissions; `onlyThese` reads those of the given groups only (else of every group). */
+async function withMembersAndPermissions(db: Db, groups: GroupRow[], onlyThese: boolean): Promise<GroupView[]> {
+  const ofGroups = (rows: Knex.QueryBuilder) => (onlyThese ? rows.modify(whereAmong, 'groupId', groups.map((group) => group.id)) : rows);
   const [members, permissions] = await independentReads(db, [
-    () => ofPage(db('group_members').select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
-    () => ofPage(db('group_permissions').select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
+    () => ofGroups(db('group_members').select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
+    () => ofGroups(db('group_permissions').select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
   ]);
-  const items = groups.map((group) => ({
+  return groups.map((group) => ({
     id: group.id,
     name: group.name,
     memberIds: members.filter((m) => m.groupId === group.id).map((m) => m.userId),
     permissions: sortedPermissions(permissions.filter((p) => p.groupId === group.id).map((p) => p.permission)),
+    ownerId: group.ownerId,
+    homeBoardId: group.homeBoardId,
+    mobileHomeBoardId: group.mobileHomeBoardId,
+    position: group.position,
   }));
-  return { items, nextCursor };
+}
+
+/** One group with its members and permissions; 404 `Group not found`. */
+export async function getGroup(db: Db, groupId: string): Promise<GroupView> {
+  const group = (await db('groups').where({ id: groupId }).first(groupColumns)) as GroupRow | undefined;
+  if (!group) throw notFound('Group not found');
+  const [view] = await withMembersAndPermissions(db, [group], true);
+  return view;
 }
 
 /** ADMIN-1: refused with 409 when it would leave no user with `admin`. */

@@ -2,7 +2,7 @@ import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { nextPageHeaders } from '../core/pages';
 import { assertMayCreatePassword, assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
-import { addMember, createGroup, deleteGroup, listGroups, removeMember, setGroupPermissions } from './groups';
+import { addMember, createGroup, deleteGroup, getGroup, listGroups, removeMember, setGroupPermissions } from './groups';
 import { countLoginAttempt, loginSucceeded } from './loginThrottle';
 import { assertPermission, loadPrincipal } from './principal';
 import { sortedPermissions } from './permissions';
@@ -89,6 +89,11 @@ export const identityHandlers = {
     assertPermission(principal, 'admin');
     const groupId = await createGroup(ctx.db, body.name, principal.userId);
     return { status: 201, body: { groupId }, headers: { Location: `/api/groups/${groupId}` } };
+  },
+
+  async getGroup({ params }, ctx) {
+    assertPermission(requirePrincipal(ctx), 'admin');
+    return { status: 200, body: await getGroup(ctx.db, params.groupId) };
   },
 
   async deleteGroup({ params }, ctx) {

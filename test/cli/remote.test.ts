@@ -1,8 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { expectStatus, runTessera, type CliResult } from '../support/cli';
 import { useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk, item, position } from '../boards-document/helpers';
@@ -26,12 +26,6 @@ beforeAll(() => {
 });
 afterAll(() => rmSync(workDir, { recursive: true, force: true }));
 
-interface CliResult {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
-
 /** The environment of a spawned CLI: talking to `server` (when given), and nothing inherited that could interfere. */
 function cliEnv(server: TestServer | null, extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, TESSERA_CONFIG: path.join(workDir, 'no-config.yaml') };
@@ -42,23 +36,7 @@ function cliEnv(server: TestServer | null, extra: Record<string, string>): NodeJ
 
 /** Runs `tessera <args>` as its own process (bin/tessera.js), stdin not a terminal. */
 function tessera(args: string[], options: { server?: TestServer | null; env?: Record<string, string> } = {}): Promise<CliResult> {
-  const child = spawn(process.execPath, [path.join(repoRoot, 'bin/tessera.js'), ...args], {
-    cwd: repoRoot,
-    env: cliEnv(options.server === undefined ? source : options.server, options.env ?? {}),
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.on('data', (chunk) => (stdout += chunk));
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (status) => resolve({ status, stdout, stderr }));
-  });
-}
-
-function expectStatus(result: CliResult, status: number) {
-  if (result.status !== status) throw new Error(`expected exit ${status}, got ${result.status}\nstdout: ${result.stdout}\nstderr: ${result.stderr}`);
+  return runTessera(args, cliEnv(options.server === undefined ? source : options.server, options.env ?? {}));
 }
 
 /** A board with two clocks in its empty section on layout Base, created through the API. */

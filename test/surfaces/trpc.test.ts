@@ -3,7 +3,7 @@ import superjson from 'superjson';
 import { createActor } from '../support/actors';
 import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
-import { expectOk, grantIntegration, item, position } from '../boards-document/helpers';
+import { expectError, expectOk, grantIntegration, item, position } from '../boards-document/helpers';
 
 const server = useTestServer();
 
@@ -185,5 +185,61 @@ describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
     const sameSite = await server.call('POST', '/api/trpc/board.createBoard', { key: null, body, headers: { Cookie: cookie } });
     expect(sameSite.status).toBe(200);
     expect(sameSite.body.result.data.json.boardId).toEqual(expect.any(String));
+  });
+});
+
+describe('tRPC user and group procedures for Homarr clients (TRPC-5)', () => {
+  it('TRPC-5: user.getAll, user.search, group.getAll and group.getById answer in Homarr\'s shapes; addMember and removeMember change the membership', async () => {
+    const trpc = client(server.adminKey);
+    const suffix = unique('').replace(/[^a-z0-9]/gi, '').slice(-8).toLowerCase();
+    const alice = await createActor(server, { name: `alice_${suffix}` });
+    const bob = await createActor(server, { name: `bob_${suffix}` });
+    const { groupId } = expectOk(await server.call('POST', '/api/groups', { body: { name: `crew-${suffix}` } }), 201);
+
+    const users = (await trpc.query('user.getAll', undefined)) as any[];
+    expect(users.find((u) => u.id === alice.userId)).toEqual({ id: alice.userId, name: alice.username, email: null, emailVerified: null, image: null });
+    expect(await trpc.query('user.search', { query: `ALICE_${suffix}` })).toEqual([{ id: alice.userId, name: alice.username, image: null }]);
+    expect(await trpc.query('user.search', { query: suffix, limit: 1 })).toHaveLength(1);
+    expect(((await trpc.query('user.search', { query: suffix })) as any[]).map((u) => u.name)).toEqual([alice.username, bob.username]);
+
+    expect(await trpc.mutation('group.addMember', { groupId, userId: alice.userId })).toBeUndefined();
+    await trpc.mutation('group.addMember', { groupId, userId: bob.userId });
+    await trpc.mutation('group.removeMember', { groupId, userId: bob.userId });
+    const all = (await trpc.query('group.getAll', undefined)) as any[];
+    expect(all.find((g) => g.id === groupId)).toEqual({
+      id: groupId,
+      name: `crew-${suffix}`,
+      ownerId: expect.any(String),
+      homeBoardId: null,
+      mobileHomeBoardId: null,
+      position: 0,
+      members: [{ id: alice.userId, name: alice.username, email: null, image: null }],
+    });
+    const one = (await trpc.query('group.getById', { id: groupId })) as any;
+    expect(one).toMatchObject({ id: groupId, members: [{ id: alice.userId, name: alice.username, email: null, image: null, provider: 'credentials' }], permissions: [] });
+    expect(one.owner).toMatchObject({ id: one.ownerId });
+    expect(expectOk(await server.call('GET', `/api/groups/${groupId}`))).toMatchObject({ id: groupId, memberIds: [alice.userId], permissions: [] });
+  });
+
+  it('TRPC-5: errors are the REST ones: unknown group 404 Group not found, a removed membership 404, bad search input 400, a non-admin 403', async () => {
+    const trpc = client(server.adminKey);
+    const missing = await rejection(trpc.query('group.getById', { id: unique('nogroup') }));
+    expect(missing.message).toBe('Group not found');
+    expect(missing.data).toMatchObject({ code: 'NOT_FOUND', httpStatus: 404, path: 'group.getById' });
+    expectError(await server.call('GET', `/api/groups/${unique('nogroup')}`), 404, 'NOT_FOUND', 'Group not found');
+
+    const { groupId } = expectOk(await server.call('POST', '/api/groups', { body: { name: unique('g-') } }), 201);
+    const user = await createActor(server);
+    const notMember = await rejection(trpc.mutation('group.removeMember', { groupId, userId: user.userId }));
+    expect(notMember.message).toBe('Membership not found');
+    const badLimit = await rejection(trpc.query('user.search', { query: 'a', limit: 101 }));
+    expect(badLimit.data).toMatchObject({ code: 'BAD_REQUEST', httpStatus: 400 });
+    expect(badLimit.message).toBe('Input validation failed');
+
+    const stranger = client(user.key);
+    for (const call of [stranger.query('user.getAll', undefined), stranger.query('user.search', { query: 'a' }), stranger.query('group.getAll', undefined), stranger.query('group.getById', { id: groupId }), stranger.mutation('group.addMember', { groupId, userId: user.userId })]) {
+      expect((await rejection(call)).data).toMatchObject({ code: 'FORBIDDEN', httpStatus: 403 });
+    }
+    expectError(await server.call('GET', `/api/groups/${groupId}`, { key: user.key }), 403, 'FORBIDDEN');
   });
 });

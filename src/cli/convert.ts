@@ -1,0 +1,100 @@
+/**
+ * `tessera convert <format> <files or directory> -o <dir>` (CONV-1..6): reads another dashboard's configuration,
+ * writes one board file per board into the output directory and `convert-report.json` beside them, and prints the
+ * report. Reads only inside the input directory (symbolic links that lead out of it are refused), writes only inside
+ * the output directory.
+ */
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { stringify as toYaml } from 'yaml';
+import { ConvertError, convertFormats, convertLimits, converters, defaultIconBases, iconSets, type ConvertReport, type IconBases, type IconSet } from '../convert';
+import { UsageError } from './errors';
+import { printJson, printLine, printTable } from './remote/output';
+import type { Runner } from './remote/commands';
+
+export const reportFileName = 'convert-report.json';
+
+interface Inputs {
+  directory: string;
+  files: string[];
+}
+
+/** The input directory and the files named relative to it. */
+function inputsOf(paths: string[]): Inputs {
+  for (const given of paths) if (!existsSync(given)) throw new UsageError(`No such file or directory: ${given}`);
+  if (paths.length === 1 && statSync(paths[0]).isDirectory()) {
+    const directory = path.resolve(paths[0]);
+    const files = readdirSync(directory, { withFileTypes: true })
+      .filter((entry) => entry.isFile() || entry.isSymbolicLink())
+      .map((entry) => entry.name)
+      .sort();
+    return { directory, files };
+  }
+  if (paths.some((given) => statSync(given).isDirectory())) throw new UsageError('Name either one directory or files');
+  const directory = path.dirname(path.resolve(paths[0]));
+  const files = paths.map((given) => path.relative(directory, path.resolve(given)).split(path.sep).join('/'));
+  if (files.some((file) => file.startsWith('../'))) throw new UsageError(`The files must be in the directory of the first one (${directory})`);
+  return { directory, files };
+}
+
+/** Reads `relative` inside `directory` only: after following links, a path that leaves it is refused unread. */
+function confinedReader(directory: string) {
+  const root = realpathSync(directory);
+  return (relative: string): string | null => {
+    const target = path.resolve(root, relative);
+    if (!existsSync(target)) return null;
+    const real = realpathSync(target);
+    if (real !== root && !real.startsWith(root + path.sep)) throw new ConvertError(relative, null, null, 'leads outside the input directory (a link): refused, not read');
+    const stat = statSync(real);
+    if (!stat.isFile()) return null;
+    if (stat.size > convertLimits.fileBytes) throw new ConvertError(relative, null, null, `larger than ${convertLimits.fileBytes} bytes`);
+    return readFileSync(real, 'utf8');
+  };
+}
+
+function iconBase(value: string, previous: Partial<IconBases> = {}): Partial<IconBases> {
+  const match = /^([a-z-]+)=(.+)$/.exec(value);
+  if (!match || !(iconSets as readonly string[]).includes(match[1])) throw new InvalidArgumentError(`Expected <set>=<url>, set one of ${iconSets.join(', ')}.`);
+  return { ...previous, [match[1] as IconSet]: match[2] };
+}
+
+function printReport(report: ConvertReport, directory: string): void {
+  printTable(
+    ['file', 'object', 'field', 'status', 'detail'],
+    report.entries.map((entry) => [`${entry.file}${entry.at ? `:${entry.at}` : ''}`, entry.object, entry.field, entry.status, entry.detail]),
+  );
+  const counts = ['mapped', 'kept', 'unmapped', 'placeholder'].map((status) => `${report.entries.filter((e) => e.status === status).length} ${status}`);
+  printLine();
+  printLine(`${counts.join(', ')}; wrote ${report.boards.map((board) => path.join(directory, board.file)).join(', ')} and ${path.join(directory, reportFileName)}`);
+}
+
+async function convert(format: string, paths: string[], options: { output: string; json?: boolean; iconBase?: Partial<IconBases> }): Promise<number> {
+  const inputs = inputsOf(paths);
+  const result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, { iconBases: { ...defaultIconBases, ...options.iconBase } });
+  const out = path.resolve(options.output);
+  mkdirSync(out, { recursive: true });
+  const write = (name: string, text: string) => {
+    const target = path.resolve(out, name);
+    // Board names are letters, digits, - and _: this holds, and is checked all the same.
+    if (path.dirname(target) !== out) throw new Error(`refusing to write outside ${out}: ${name}`);
+    writeFileSync(target, text);
+  };
+  result.boards.forEach((board, index) => write(result.report.boards[index].file, toYaml(board, { lineWidth: 0 })));
+  write(reportFileName, `${JSON.stringify(result.report, null, 2)}\n`);
+  if (options.json) printJson(result.report);
+  else printReport(result.report, options.output);
+  return 0;
+}
+
+export function addConvertCommand(program: Command, run: Runner): void {
+  program
+    .command('convert')
+    .description('convert a homepage, Dashy, Glance or old Homarr configuration to Tessera board files, with a report of what could not be mapped')
+    .addArgument(new Command().createArgument('<format>', 'the source dashboard').choices(convertFormats))
+    .argument('<paths...>', 'a configuration directory, or configuration files')
+    .requiredOption('-o, --output <dir>', 'the directory to write the board files and convert-report.json into')
+    .option('--json', 'print the report as JSON instead of a table')
+    .addOption(new Option('--icon-base <set=url>', `base URL of an icon set (${iconSets.join(', ')}); repeatable`).argParser(iconBase))
+    .action((format, paths, options) => run(() => convert(format, paths, options)));
+}

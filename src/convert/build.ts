@@ -1,0 +1,121 @@
+/**
+ * Board files from the converters' drafts (CONV-1, CONV-2): a draft names the board, its sections in order and the
+ * items of each; this turns it into a `tessera/v1` board file with stable ids and synthesised positions per layout.
+ */
+import { createHash } from 'node:crypto';
+import type { components } from '../../generated/api';
+import { autoFlow } from './placement';
+
+type Schemas = components['schemas'];
+export type BoardFile = Schemas['BoardFile'];
+type FileItem = Schemas['FileItem'];
+type FileSection = Schemas['FileSection'];
+export type FileApp = Schemas['FileApp'];
+
+export interface DraftLayout {
+  name: string;
+  columnCount: number;
+  breakpoint: number;
+}
+
+export interface DraftItem {
+  /** Unique within the board and stable across conversions of the same source: the item's id derives from it. */
+  key: string;
+  kind: string;
+  options: Record<string, unknown>;
+  app?: FileApp;
+  width: number;
+  height: number;
+  /** Positions the source gave, by layout name (old Homarr). */
+  fixed?: Record<string, { x: number; y: number; width?: number; height?: number }>;
+}
+
+export interface DraftSection {
+  key: string;
+  /** null: an uncategorized area (an empty section); the board's first section always is one. */
+  name: string | null;
+  /** The source's columns hint: how many grid columns the section's items flow across. */
+  span?: number | null;
+  items: DraftItem[];
+}
+
+export interface DraftBoard {
+  name: string;
+  /** Board settings of the file (FileSettings). */
+  settings?: Record<string, unknown>;
+  layouts?: DraftLayout[];
+  sections: DraftSection[];
+}
+
+/** Desktop and mobile layouts of converted boards. */
+export const defaultLayouts: DraftLayout[] = [
+  { name: 'Mobile', columnCount: 4, breakpoint: 0 },
+  { name: 'Desktop', columnCount: 12, breakpoint: 800 },
+];
+
+/** A 24-character id derived from the board name and a key: the same source always gets the same ids. */
+export function stableId(board: string, key: string): string {
+  const digest = createHash('sha256').update(`${board}\0${key}`).digest();
+  let id = '';
+  for (let i = 0; i < 24; i++) id += 'abcdefghijklmnopqrstuvwxyz0123456789'[digest[i] % 36];
+  return id;
+}
+
+/** A board name (letters, digits, `-`, `_`) from a title. */
+export function boardNameOf(title: string, fallback: string): string {
+  const name = title
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .toLowerCase()
+    .replace(/[^a-z0-9_-]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 64);
+  return name === '' ? fallback : name;
+}
+
+export function buildBoardFile(draft: DraftBoard): BoardFile {
+  const layouts = draft.layouts ?? defaultLayouts;
+  // The top area is always there (as on a new board), then the sections in source order.
+  const ordered = draft.sections[0]?.name === null ? draft.sections : [{ key: 'top', name: null, items: [] }, ...draft.sections];
+  const sectionIds = ordered.map((section) => stableId(draft.name, `section:${section.key}`));
+  const sections: FileSection[] = ordered.map((section, index) =>
+    section.name === null
+      ? { id: sectionIds[index], kind: 'empty', xOffset: 0, yOffset: index }
+      : { id: sectionIds[index], kind: 'category', name: section.name, xOffset: 0, yOffset: index },
+  );
+  const items: FileItem[] = [];
+  ordered.forEach((section, index) => {
+    const perLayout = layouts.map((layout) =>
+      autoFlow(
+        layout.columnCount,
+        section.items.map((item) => {
+          const fixed = item.fixed?.[layout.name];
+          return { width: fixed?.width ?? item.width, height: fixed?.height ?? item.height, fixed: fixed ?? null };
+        }),
+        section.span,
+      ),
+    );
+    section.items.forEach((item, itemIndex) => {
+      items.push({
+        id: stableId(draft.name, `item:${item.key}`),
+        kind: item.kind as FileItem['kind'],
+        options: item.options,
+        ...(item.app ? { app: item.app } : {}),
+        layouts: layouts.map((layout, layoutIndex) => {
+          const place = perLayout[layoutIndex][itemIndex];
+          return { layout: layout.name, sectionId: sectionIds[index], xOffset: place.x, yOffset: place.y, width: place.width, height: place.height };
+        }),
+      });
+    });
+  });
+  return {
+    apiVersion: 'tessera/v1',
+    kind: 'Board',
+    name: draft.name,
+    isPublic: false,
+    ...(draft.settings && Object.keys(draft.settings).length > 0 ? { settings: draft.settings as BoardFile['settings'] } : {}),
+    layouts: layouts.map((layout) => ({ ...layout })),
+    sections,
+    items,
+  };
+}

@@ -1,0 +1,126 @@
+/** What every converter shares: the conversion's inputs and outputs, app items, widget items, text bounds. */
+import { isHttpUrl, isJavascriptUrl } from '../apps/validation';
+import { widgetDefaultSize } from '../widgets/registry';
+import type { BoardFile, DraftItem } from './build';
+import { defaultIconBases, mapIcon, type IconBases } from './icons';
+import { redactedFields, redactSecrets, Reporter, type ConvertReport } from './report';
+import { ConvertError, type FileReader, type PathKey, type SourceFile, type SourceSet } from './source';
+
+export interface ConvertOptions {
+  iconBases?: IconBases;
+}
+
+/** The input of a converter: the files the user named (relative to the input directory) and a reader for them. */
+export interface ConvertInput {
+  files: string[];
+  read: FileReader;
+}
+
+export interface ConvertResult {
+  boards: BoardFile[];
+  report: ConvertReport;
+}
+
+/** The main configuration file among the input files: the one named `name` (.yml or .yaml), or the only YAML file. */
+export function entryFile(input: ConvertInput, format: string, name: string): string {
+  const yamlFiles = input.files.filter((file) => /\.ya?ml$/i.test(file));
+  const entry = yamlFiles.find((file) => new RegExp(`(^|/)${name}\\.ya?ml$`, 'i').test(file)) ?? (yamlFiles.length === 1 ? yamlFiles[0] : null);
+  if (!entry) throw new ConvertError(input.files.join(', ') || '(no files)', null, null, `${format}: no ${name}.yml among the input files`);
+  return entry;
+}
+
+/** What a converter works with while it runs. */
+export interface Context {
+  sources: SourceSet;
+  report: Reporter;
+  iconBases: IconBases;
+}
+
+export function newContext(sources: SourceSet, options: ConvertOptions): Context {
+  return { sources, report: new Reporter(), iconBases: options.iconBases ?? defaultIconBases };
+}
+
+export const asString = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
+
+const codePoints = (value: string) => [...value];
+
+/** `value` cut to `max` characters, reporting the cut. */
+export function bounded(ctx: Context, source: SourceFile, at: readonly PathKey[], object: string, field: string, value: string, max: number): string {
+  const chars = codePoints(value.trim());
+  if (chars.length <= max) return chars.join('');
+  ctx.report.add(source, at, object, field, 'mapped', `cut to ${max} characters (Tessera's bound)`);
+  return chars.slice(0, max).join('');
+}
+
+export interface AppSource {
+  name: string;
+  href?: string | null;
+  description?: string | null;
+  icon?: string | null;
+  pingUrl?: string | null;
+  openInNewTab?: boolean;
+}
+
+/**
+ * An `app` item for a service, bookmark or link: the app by its fields (deduplicated on import by name and href,
+ * APP-1), the icon mapped (CONV-4), placeholders reported (CONV-3).
+ */
+export function appItem(ctx: Context, source: SourceFile, at: readonly PathKey[], object: string, key: string, app: AppSource): DraftItem {
+  const name = bounded(ctx, source, at, object, 'name', app.name, 64);
+  let href = app.href?.trim() || null;
+  if (href && isJavascriptUrl(href)) {
+    ctx.report.add(source, at, object, 'href', 'unmapped', 'a javascript: link is refused by Tessera (APP-4): left out');
+    href = null;
+  }
+  if (href) ctx.report.placeholders(source, at, object, 'href', href);
+  const description = app.description ? bounded(ctx, source, at, object, 'description', app.description, 512) : null;
+  if (description) ctx.report.placeholders(source, at, object, 'description', description);
+  const icon = mapIcon(app.icon, href, ctx.iconBases);
+  if (icon.how === 'placeholder') ctx.report.add(source, at, object, 'icon', 'placeholder', `${icon.note}: ${icon.url}`);
+  else ctx.report.add(source, at, object, 'icon', 'mapped', `${icon.how}${icon.note ? ` (${icon.note})` : ''}: ${icon.url.startsWith('data:') ? 'an inline image' : icon.url}`);
+  let pingUrl: string | null = null;
+  if (app.pingUrl) {
+    if (isHttpUrl(app.pingUrl.trim())) pingUrl = app.pingUrl.trim();
+    else ctx.report.add(source, at, object, 'status check', 'unmapped', `${app.pingUrl}: Tessera pings http(s) addresses only`);
+  }
+  ctx.report.add(source, at, object, '', 'mapped', `app "${name}"${href ? ` -> ${href}` : ''}`);
+  return {
+    key,
+    kind: 'app',
+    options: { openInNewTab: app.openInNewTab ?? true, showTitle: true, pingEnabled: pingUrl !== null },
+    app: { name, iconUrl: icon.url, ...(description ? { description } : {}), ...(href ? { href } : {}), ...(pingUrl ? { pingUrl } : {}) },
+    width: 1,
+    height: 1,
+  };
+}
+
+/** A widget item of a Tessera kind, sized by the kind's default unless told. */
+export function widgetItem(key: string, kind: string, options: Record<string, unknown>, size?: { width: number; height: number }): DraftItem {
+  const { width, height } = size ?? widgetDefaultSize(kind);
+  return { key, kind, options, width, height };
+}
+
+/** Reports a widget Tessera has no kind for: kept in the report with its options (literal secrets redacted). */
+export function keepWidget(ctx: Context, source: SourceFile, at: readonly PathKey[], object: string, type: string, options: unknown, why: string): void {
+  ctx.report.placeholders(source, at, object, 'options', options);
+  const kept = redactSecrets(options);
+  for (const field of redactedFields(kept)) ctx.report.add(source, at, object, field, 'unmapped', 'a literal secret: not copied anywhere (write a placeholder, then set it on the integration)');
+  ctx.report.add(source, at, object, '', 'kept', `widget "${type}": ${why}`, kept);
+}
+
+/** Reports each field of `record` that is not in `handled`, with the reason `why` gives (or a generic one). */
+export function reportOtherFields(
+  ctx: Context,
+  source: SourceFile,
+  at: readonly PathKey[],
+  object: string,
+  record: Record<string, unknown>,
+  handled: readonly string[],
+  why: (field: string) => string | null = () => null,
+): void {
+  for (const field of Object.keys(record)) {
+    if (handled.includes(field)) continue;
+    ctx.report.placeholders(source, [...at, field], object, field, record[field]);
+    ctx.report.add(source, [...at, field], object, field, 'unmapped', why(field) ?? 'no Tessera equivalent');
+  }
+}

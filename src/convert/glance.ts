@@ -1,0 +1,216 @@
+/**
+ * Glance to Tessera (CONV-1): each page of `glance.yml` becomes a board. A column becomes a category section of its
+ * widgets; a bookmarks group or a monitor widget becomes a section of app items; `group` and `split-column`
+ * widgets are flattened into their column. `$include` is followed only inside the input directory (CONV-6).
+ */
+import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftSection } from './build';
+import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
+import { uniqueNames } from './names';
+import { isRecord } from './report';
+import { convertLimits, SourceSet, type PathKey, type SourceFile } from './source';
+
+/** A value with the file and path it was written at (includes move values between files). */
+interface Located {
+  source: SourceFile;
+  at: PathKey[];
+  value: unknown;
+}
+
+const includeOf = (value: unknown): string | null => (isRecord(value) && Object.keys(value).length === 1 && typeof value.$include === 'string' ? value.$include : null);
+
+/** Follows `$include` (possibly chained) to the value it names. */
+function follow(ctx: Context, located: Located, depth = 0): Located {
+  const include = includeOf(located.value);
+  if (include === null) return located;
+  if (depth >= convertLimits.depth) throw located.source.fail(located.at, `$include nested deeper than ${convertLimits.depth} levels`);
+  const source = ctx.sources.load(include, { file: located.source, at: [...located.at, '$include'] });
+  ctx.report.add(located.source, located.at, include, '$include', 'mapped', `included from ${source.name}`);
+  return follow(ctx, { source, at: [], value: source.data }, depth + 1);
+}
+
+/** The entries of a list, an included file's list spliced in where an entry is an `$include`. */
+function entries(ctx: Context, located: Located, what: string): Located[] {
+  const list = follow(ctx, located);
+  if (list.value === undefined || list.value === null) return [];
+  if (!Array.isArray(list.value)) throw list.source.fail(list.at, `${what} must be a list`);
+  return list.value.flatMap((value, index) => {
+    const entry: Located = { source: list.source, at: [...list.at, index], value };
+    if (includeOf(value) === null) return [entry];
+    const included = follow(ctx, entry);
+    return Array.isArray(included.value) ? entries(ctx, included, what) : [included];
+  });
+}
+
+function record(located: Located, what: string): Record<string, unknown> {
+  if (!isRecord(located.value)) throw located.source.fail(located.at, `${what} must be a map`);
+  return located.value;
+}
+
+const commonWidgetFields: Record<string, string> = {
+  'title': 'widget title: Tessera widgets have none',
+  'title-url': 'widget title link: no Tessera equivalent',
+  'cache': 'cache duration: Tessera widgets refresh on their own',
+  'css-class': 'CSS class: use the board\'s custom CSS',
+  'hide-header': 'header display: no Tessera equivalent',
+};
+
+interface Walk {
+  ctx: Context;
+  sections: DraftSection[];
+}
+
+function links(walk: Walk, list: Located, section: DraftSection, object: string, kind: 'link' | 'site'): void {
+  for (const entry of entries(walk.ctx, list, `${object}: ${kind === 'link' ? 'links' : 'sites'}`)) {
+    const fields = record(entry, `a ${kind} of ${object}`);
+    const title = asString(fields.title);
+    if (!title) throw entry.source.fail(entry.at, `a ${kind} of ${object} needs a title`);
+    const url = asString(fields.url);
+    if (!url) throw entry.source.fail(entry.at, `${kind} "${title}" of ${object} needs a url`);
+    const name = `${object} / ${title}`;
+    section.items.push(
+      appItem(walk.ctx, entry.source, entry.at, name, `${section.key}/${section.items.length}`, {
+        name: title,
+        href: url,
+        description: asString(fields.description),
+        icon: asString(fields.icon),
+        pingUrl: kind === 'site' ? asString(fields['check-url']) ?? url : null,
+        openInNewTab: fields['same-tab'] !== true,
+      }),
+    );
+    reportOtherFields(walk.ctx, entry.source, entry.at, name, fields, ['title', 'url', 'description', 'icon', 'check-url', 'same-tab'], (field) =>
+      field === 'basic-auth' ? 'status-check credentials: Tessera pings without them (nothing copied)' : ['allow-insecure', 'alt-status-codes', 'timeout'].includes(field) ? 'status-check option: Tessera pings with a plain GET' : null,
+    );
+  }
+}
+
+/** One widget of a column: into the column's section, or sections of its own (bookmarks, monitor). */
+function widget(walk: Walk, located: Located, column: DraftSection, page: string): void {
+  const { ctx } = walk;
+  const fields = record(located, 'a widget');
+  const type = asString(fields.type);
+  if (!type) throw located.source.fail(located.at, 'a widget needs a type');
+  const { source, at } = located;
+  const object = `${page} / ${asString(fields.title) ?? type}`;
+  const key = `${column.key}|${source.name}#${at.join('/')}`;
+  const others = (handled: string[], why: (field: string) => string | null = () => null) =>
+    reportOtherFields(ctx, source, at, object, fields, ['type', ...handled], (field) => why(field) ?? commonWidgetFields[field] ?? null);
+  const mapped = (item: DraftItem, handled: string[], why?: (field: string) => string | null) => {
+    column.items.push(item);
+    ctx.report.add(source, at, object, '', 'mapped', `widget kind ${item.kind}`);
+    others(handled, why);
+  };
+  switch (type) {
+    case 'group':
+    case 'split-column':
+      ctx.report.add(source, at, object, '', 'mapped', `${type}: its widgets are placed in the column's section`);
+      for (const inner of entries(ctx, { source, at: [...at, 'widgets'], value: fields.widgets }, `${object}: widgets`)) widget(walk, inner, column, page);
+      others(['widgets'], (field) => (field === 'max-columns' ? 'columns of a split column: the column\'s span applies' : null));
+      return;
+    case 'bookmarks':
+      entries(ctx, { source, at: [...at, 'groups'], value: fields.groups }, `${object}: groups`).forEach((group, index) => {
+        const groupFields = record(group, `a group of ${object}`);
+        const name = asString(groupFields.title) ?? asString(fields.title) ?? 'Bookmarks';
+        const section: DraftSection = { key: `${key}/group:${index}`, name, span: column.span, items: [] };
+        walk.sections.push(section);
+        ctx.report.add(group.source, group.at, name, '', 'mapped', 'a bookmarks group: a category section of apps');
+        links(walk, { source: group.source, at: [...group.at, 'links'], value: groupFields.links }, section, name, 'link');
+        reportOtherFields(ctx, group.source, group.at, name, groupFields, ['title', 'links'], (field) => (field === 'color' ? 'group colour: no Tessera equivalent' : null));
+      });
+      others(['groups']);
+      return;
+    case 'monitor': {
+      const name = asString(fields.title) ?? 'Monitor';
+      const section: DraftSection = { key: `${key}/monitor`, name, span: column.span, items: [] };
+      walk.sections.push(section);
+      ctx.report.add(source, at, object, '', 'mapped', 'a monitor: a category section of apps with their status check');
+      links(walk, { source, at: [...at, 'sites'], value: fields.sites }, section, name, 'site');
+      others(['sites', 'title'], (field) => (field === 'style' ? 'monitor style: no Tessera equivalent' : null));
+      return;
+    }
+    case 'clock': {
+      const hourFormat = asString(fields['hour-format']);
+      mapped(widgetItem(key, 'clock', { is24HourFormat: hourFormat !== '12h' }, { width: 2, height: 1 }), ['hour-format'], (field) =>
+        field === 'timezones' ? 'extra time zones: add one clock widget per zone' : null,
+      );
+      return;
+    }
+    case 'rss': {
+      const feeds = entries(ctx, { source, at: [...at, 'feeds'], value: fields.feeds }, `${object}: feeds`)
+        .map((feed) => (isRecord(feed.value) ? asString(feed.value.url) : null))
+        .filter((url): url is string => url !== null);
+      if (feeds.length === 0) break;
+      const limit = typeof fields.limit === 'number' ? { maximumAmountPosts: fields.limit } : {};
+      mapped(widgetItem(key, 'rssFeed', { feedUrls: feeds, ...limit }, { width: 3, height: 3 }), ['feeds', 'limit'], (field) =>
+        field === 'style' || field === 'collapse-after' ? 'display option: no Tessera equivalent' : null,
+      );
+      return;
+    }
+    case 'iframe': {
+      const url = asString(fields.source);
+      if (!url) break;
+      mapped(widgetItem(key, 'iframe', { embedUrl: url }, { width: 4, height: 3 }), ['source'], (field) => (field === 'height' ? 'height: the item\'s grid height sets it' : null));
+      return;
+    }
+    case 'html': {
+      const html = asString(fields.source);
+      if (html === null) break;
+      mapped(widgetItem(key, 'notebook', { content: html, showToolbar: false }, { width: 2, height: 2 }), ['source']);
+      return;
+    }
+    case 'docker-containers':
+      mapped(widgetItem(key, 'dockerContainers', {}, { width: 4, height: 3 }), [], (field) =>
+        ['sock-path', 'hide-by-default', 'running-only', 'category'].includes(field) ? 'Docker option: Tessera\'s widget reads its own Docker configuration' : null,
+      );
+      return;
+  }
+  keepWidget(ctx, source, at, object, type, fields, type === 'weather' ? 'a location by name: Tessera\'s weather widget needs latitude and longitude' : 'Tessera has no widget of this kind (or it needs an integration)');
+}
+
+const columnSpans: Record<string, number> = { small: 4 };
+
+function page(ctx: Context, located: Located, index: number): { title: string; board: Omit<Parameters<typeof buildBoardFile>[0], 'name'> } {
+  const fields = record(located, 'a page');
+  const title = asString(fields.name);
+  if (!title) throw located.source.fail(located.at, 'a page needs a name');
+  const walk: Walk = { ctx, sections: [] };
+  const top: DraftSection = { key: `page:${index}/head`, name: null, items: [] };
+  for (const head of entries(ctx, { source: located.source, at: [...located.at, 'head-widgets'], value: fields['head-widgets'] }, `${title}: head-widgets`)) {
+    widget(walk, head, top, title);
+  }
+  const columns = entries(ctx, { source: located.source, at: [...located.at, 'columns'], value: fields.columns }, `${title}: columns`);
+  if (columns.length === 0) throw located.source.fail(located.at, `page "${title}" needs columns`);
+  columns.forEach((columnAt, columnIndex) => {
+    const column = record(columnAt, 'a column');
+    const size = asString(column.size) ?? 'full';
+    const section: DraftSection = { key: `page:${index}/column:${columnIndex}`, name: `${title} column ${columnIndex + 1}`, span: columnSpans[size] ?? null, items: [] };
+    const position = walk.sections.length;
+    ctx.report.add(columnAt.source, columnAt.at, section.name!, '', 'mapped', `a ${size} column: a category section${columnSpans[size] ? ` whose items flow across ${columnSpans[size]} grid columns` : ''}`);
+    for (const entry of entries(ctx, { source: columnAt.source, at: [...columnAt.at, 'widgets'], value: column.widgets }, `${section.name}: widgets`)) widget(walk, entry, section, title);
+    // The column's own section comes before the sections its bookmarks and monitors made, and only when it holds something.
+    if (section.items.length > 0) walk.sections.splice(position, 0, section);
+    reportOtherFields(ctx, columnAt.source, columnAt.at, section.name!, column, ['size', 'widgets']);
+  });
+  const settings: Record<string, unknown> = { pageTitle: title };
+  reportOtherFields(ctx, located.source, located.at, title, fields, ['name', 'columns', 'head-widgets'], (field) =>
+    ['width', 'center-vertically', 'hide-desktop-navigation', 'show-mobile-header', 'expand-mobile-page-navigation', 'desktop-navigation-width'].includes(field) ? 'page display option: no Tessera equivalent' : field === 'slug' ? 'page address: the board name is made from the page name' : null,
+  );
+  return { title, board: { settings, sections: [top, ...walk.sections] } };
+}
+
+/** Converts a Glance `glance.yml` (with its includes): one board per page. */
+export function convertGlance(input: ConvertInput, options: ConvertOptions = {}): ConvertResult {
+  const ctx = newContext(new SourceSet(input.read), options);
+  const entry = entryFile(input, 'glance', 'glance');
+  const main = ctx.sources.load(entry, null);
+  const root = follow(ctx, { source: main, at: [], value: main.data });
+  const fields = record(root, 'glance.yml');
+  const pages = entries(ctx, { source: root.source, at: [...root.at, 'pages'], value: fields.pages }, 'pages');
+  if (pages.length === 0) throw root.source.fail(root.at, 'glance.yml needs pages');
+  const drafts = pages.map((located, index) => page(ctx, located, index));
+  reportOtherFields(ctx, root.source, root.at, 'glance.yml', fields, ['pages'], (field) =>
+    field === 'auth' ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)' : field === 'server' ? 'server settings: configure Tessera\'s own' : null,
+  );
+  const names = uniqueNames(drafts.map((draft) => boardNameOf(draft.title, 'glance')));
+  const boards: BoardFile[] = drafts.map((draft, index) => buildBoardFile({ name: names[index], ...draft.board }));
+  return { boards, report: { format: 'glance', files: ctx.sources.names(), boards: names.map((name) => ({ name, file: `${name}.yaml` })), entries: ctx.report.entries } };
+}

@@ -1,0 +1,261 @@
+/**
+ * Old Homarr (v0.x) to Tessera (CONV-1, CONV-5): one exported JSON config is one board. Its three breakpoint sizes
+ * (`sm`, `md`, `lg`) become three layouts with the config's column counts, and tiles keep their explicit positions
+ * where they fit; wrappers become empty sections and categories category sections, in their order; apps become app
+ * items, widgets Tessera widgets with their options renamed. Integrations are reported by kind, never with secrets.
+ */
+import { buildBoardFile, boardNameOf, type DraftItem, type DraftLayout, type DraftSection } from './build';
+import { appItem, asString, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
+import { uniqueNames } from './names';
+import { isRecord } from './report';
+import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source';
+
+const sizes = ['sm', 'md', 'lg'] as const;
+type Size = (typeof sizes)[number];
+
+/** Layouts of the three sizes: names, default column counts (old Homarr's), breakpoints. */
+const sizeLayouts: Record<Size, { name: string; columns: number; breakpoint: number; setting: string }> = {
+  sm: { name: 'Small', columns: 3, breakpoint: 0, setting: 'columnCountSmall' },
+  md: { name: 'Medium', columns: 6, breakpoint: 800, setting: 'columnCountMedium' },
+  lg: { name: 'Large', columns: 12, breakpoint: 1400, setting: 'columnCountLarge' },
+};
+
+/** Old widget types: the Tessera kind and the old option names that map to its options. */
+const widgetMap: Record<string, [kind: string, options: Record<string, string>]> = {
+  'date': ['clock', { display24HourFormat: 'is24HourFormat', timezone: 'timezone', customTitle: 'customTitle' }],
+  'weather': ['weather', { location: 'location', displayInFahrenheit: 'isFormatFahrenheit', displayWeekly: 'hasForecast', forecastDays: 'forecastDayCount', displayCityName: 'showCity' }],
+  'rss': ['rssFeed', { rssFeedUrl: 'feedUrls', maximumAmountOfPosts: 'maximumAmountPosts', textLinesClamp: 'textLinesClamp', enableRtl: 'enableRtl' }],
+  'iframe': ['iframe', { embedUrl: 'embedUrl', allowFullScreen: 'allowFullScreen', allowScrolling: 'allowScrolling', allowPayment: 'allowPayment', allowAutoPlay: 'allowAutoPlay', allowMicrophone: 'allowMicrophone', allowCamera: 'allowCamera', allowGeolocation: 'allowGeolocation' }],
+  'video-stream': ['video', { FeedUrl: 'feedUrl', autoPlay: 'hasAutoPlay', muted: 'isMuted', controls: 'hasControls' }],
+  'notebook': ['notebook', { content: 'content', showToolbar: 'showToolbar', allowReadOnlyCheck: 'allowReadOnlyCheck' }],
+  'dns-hole-summary': ['dnsHoleSummary', { usePiHoleColors: 'usePiHoleColors', layout: 'layout' }],
+  'dns-hole-controls': ['dnsHoleControls', { showToggleAllButtons: 'showToggleAllButtons' }],
+  'smart-home/entity-state': ['smartHome-entityState', { entityId: 'entityId', displayName: 'displayName' }],
+  'smart-home/trigger-automation': ['smartHome-executeAutomation', { automationId: 'automationId', displayName: 'displayName' }],
+  'media-server': ['mediaServer', {}],
+  'calendar': ['calendar', {}],
+  'torrents-status': ['downloads', {}],
+  'usenet': ['downloads', {}],
+  'indexer-manager': ['indexerManager', {}],
+  'media-requests-list': ['mediaRequests-requestList', {}],
+  'media-requests-stats': ['mediaRequests-requestStats', {}],
+  'health-monitoring': ['healthMonitoring', {}],
+  'media-transcoding': ['mediaTranscoding', {}],
+};
+
+interface Tile {
+  at: PathKey[];
+  fields: Record<string, unknown>;
+  /** The section key the tile's area names. */
+  section: string;
+  fixed: DraftItem['fixed'];
+  size: { width: number; height: number };
+}
+
+function tileOf(ctx: Context, source: SourceFile, at: PathKey[], fields: Record<string, unknown>, object: string, layouts: Record<Size, DraftLayout>): Tile {
+  const area = isRecord(fields.area) ? fields.area : null;
+  if (!area || typeof area.type !== 'string') throw source.fail(at, `${object}: a tile needs an area {type, properties}`);
+  const properties = isRecord(area.properties) ? area.properties : {};
+  let section: string;
+  if (area.type === 'wrapper' || area.type === 'category') {
+    if (typeof properties.id !== 'string') throw source.fail([...at, 'area'], `${object}: the area needs properties.id`);
+    section = `${area.type}:${properties.id}`;
+  } else if (area.type === 'sidebar') {
+    section = 'sidebar';
+    ctx.report.add(source, [...at, 'area'], object, 'area', 'mapped', `the ${asString(properties.location) ?? ''} sidebar: Tessera has none, the tile is placed at the top of the board`);
+  } else throw source.fail([...at, 'area', 'type'], `${object}: unknown area type "${area.type}"`);
+  const shape = isRecord(fields.shape) ? fields.shape : {};
+  const fixed: NonNullable<DraftItem['fixed']> = {};
+  let size = { width: 1, height: 1 };
+  for (const key of sizes) {
+    const sized = shape[key];
+    if (!isRecord(sized) || !isRecord(sized.location) || !isRecord(sized.size)) continue;
+    const [x, y, width, height] = [sized.location.x, sized.location.y, sized.size.width, sized.size.height].map((n) => (typeof n === 'number' && Number.isFinite(n) ? Math.max(0, Math.floor(n)) : null));
+    if (x === null || y === null || width === null || height === null) throw source.fail([...at, 'shape', key], `${object}: a shape needs numeric location {x, y} and size {width, height}`);
+    const cells = { width: Math.max(1, width), height: Math.max(1, height) };
+    // Sidebar positions are in the sidebar's own grid: only the size is kept.
+    fixed[layouts[key].name] = section === 'sidebar' ? { x: -1, y: -1, ...cells } : { x, y, ...cells };
+    size = cells;
+  }
+  return { at, fields, section, fixed, size };
+}
+
+function appTile(ctx: Context, source: SourceFile, tile: Tile): DraftItem {
+  const { fields, at } = tile;
+  const name = asString(fields.name);
+  if (!name) throw source.fail(at, 'an app needs a name');
+  const object = `app ${name}`;
+  const behaviour = isRecord(fields.behaviour) ? fields.behaviour : {};
+  const network = isRecord(fields.network) ? fields.network : {};
+  const appearance = isRecord(fields.appearance) ? fields.appearance : {};
+  const url = asString(fields.url);
+  const href = asString(behaviour.externalUrl) || url;
+  const item = appItem(ctx, source, at, object, `app:${asString(fields.id) ?? at.join('/')}`, {
+    name,
+    href,
+    description: asString(behaviour.tooltipDescription),
+    icon: asString(appearance.iconUrl),
+    pingUrl: network.enabledStatusChecker !== false ? url : null,
+    openInNewTab: behaviour.isOpeningNewTab !== false,
+  });
+  if (appearance.appNameStatus === 'hidden') item.options.showTitle = false;
+  if (appearance.appNameStatus === 'hover') item.options.descriptionDisplayMode = 'tooltip';
+  if (typeof appearance.positionAppName === 'string') item.options.layout = appearance.positionAppName;
+  if (Array.isArray(network.statusCodes) && network.statusCodes.length > 0) ctx.report.add(source, [...at, 'network', 'statusCodes'], object, 'network.statusCodes', 'unmapped', 'accepted status codes: Tessera counts any answer below 500 as up');
+  for (const field of ['appNameFontSize', 'lineClampAppName']) {
+    if (appearance[field] !== undefined) ctx.report.add(source, [...at, 'appearance', field], object, `appearance.${field}`, 'unmapped', 'text display option: no Tessera equivalent');
+  }
+  const integration = isRecord(fields.integration) ? fields.integration : null;
+  if (integration && typeof integration.type === 'string') {
+    const properties = Array.isArray(integration.properties) ? integration.properties.filter(isRecord).map((p) => asString(p.field)).filter(Boolean) : [];
+    ctx.report.add(source, [...at, 'integration'], object, 'integration', 'unmapped', `a ${integration.type} integration at ${url ?? '(no url)'}: create it in Tessera${properties.length ? ` with its ${properties.join(', ')} (values not copied)` : ''}`);
+  }
+  reportOtherFields(ctx, source, at, object, fields, ['id', 'name', 'url', 'behaviour', 'network', 'appearance', 'integration', 'area', 'shape']);
+  return { ...item, width: tile.size.width, height: tile.size.height, fixed: tile.fixed };
+}
+
+function widgetTile(ctx: Context, source: SourceFile, tile: Tile, bookmarks: DraftItem[]): DraftItem | null {
+  const { fields, at } = tile;
+  const type = asString(fields.type);
+  if (!type) throw source.fail(at, 'a widget needs a type');
+  const object = `widget ${type}`;
+  const properties = isRecord(fields.properties) ? fields.properties : {};
+  const key = `widget:${asString(fields.id) ?? at.join('/')}`;
+  if (type === 'bookmark') {
+    const items = Array.isArray(properties.items) ? properties.items : [];
+    items.forEach((entry, index) => {
+      if (!isRecord(entry) || !asString(entry.name)) return;
+      bookmarks.push(appItem(ctx, source, [...at, 'properties', 'items', index], `${object} / ${asString(entry.name)}`, `${key}/${index}`, { name: asString(entry.name)!, href: asString(entry.href), icon: asString(entry.iconUrl) }));
+    });
+    ctx.report.add(source, at, object, '', 'mapped', 'a bookmark widget: each link is an app item in the same section, placed after the tiles');
+    reportOtherFields(ctx, source, [...at, 'properties'], object, properties, ['items']);
+    return null;
+  }
+  const mapping = widgetMap[type];
+  if (!mapping) {
+    keepWidget(ctx, source, at, object, type, properties, 'Tessera has no widget of this kind');
+    return null;
+  }
+  const [kind, renames] = mapping;
+  const options: Record<string, unknown> = {};
+  for (const [old, value] of Object.entries(properties)) if (renames[old]) options[renames[old]] = value;
+  if (type === 'date' && typeof properties.timezone === 'string' && properties.timezone !== '') options.useCustomTimezone = true;
+  if (type === 'date' && properties.dateFormat === 'hide') options.showDate = false;
+  if (type === 'date' && typeof properties.titleState === 'string') options.customTitleToggle = properties.titleState !== 'none';
+  ctx.report.add(source, at, object, '', 'mapped', `widget kind ${kind}${widgetMap[type] && Object.keys(renames).length === 0 ? ' (bind an integration to it in Tessera)' : ''}`);
+  reportOtherFields(ctx, source, [...at, 'properties'], object, properties, [...Object.keys(renames), ...(type === 'date' ? ['dateFormat', 'titleState'] : [])]);
+  return { ...widgetItem(key, kind, options), width: tile.size.width, height: tile.size.height, fixed: tile.fixed };
+}
+
+const customizationMap: Record<string, string> = {
+  pageTitle: 'pageTitle',
+  metaTitle: 'metaTitle',
+  logoImageUrl: 'logoImageUrl',
+  faviconUrl: 'faviconImageUrl',
+  backgroundImageUrl: 'backgroundImageUrl',
+  backgroundImageAttachment: 'backgroundImageAttachment',
+  backgroundImageSize: 'backgroundImageSize',
+  backgroundImageRepeat: 'backgroundImageRepeat',
+  customCss: 'customCss',
+};
+
+const enumSettings: Record<string, readonly string[]> = {
+  backgroundImageAttachment: ['fixed', 'scroll'],
+  backgroundImageRepeat: ['repeat', 'repeat-x', 'repeat-y', 'no-repeat'],
+  backgroundImageSize: ['cover', 'contain'],
+};
+
+function settingsOf(ctx: Context, source: SourceFile, config: Record<string, unknown>): { settings: Record<string, unknown>; columns: Partial<Record<Size, number>> } {
+  const settings: Record<string, unknown> = {};
+  const columns: Partial<Record<Size, number>> = {};
+  const all = isRecord(config.settings) ? config.settings : {};
+  const customization = isRecord(all.customization) ? all.customization : {};
+  const at = ['settings', 'customization'];
+  const unmappable = new Set<string>();
+  for (const [old, name] of Object.entries(customizationMap)) {
+    const value = asString(customization[old]);
+    if (!value) continue;
+    if (enumSettings[name] && !enumSettings[name].includes(value)) unmappable.add(old);
+    else {
+      settings[name] = value.slice(0, name === 'customCss' ? 16384 : 2048);
+      ctx.report.add(source, [...at, old], 'settings', old, 'mapped', `the board setting ${name}`);
+    }
+  }
+  if (typeof customization.appOpacity === 'number') settings.opacity = Math.max(0, Math.min(100, Math.round(customization.appOpacity)));
+  const gridstack = isRecord(customization.gridstack) ? customization.gridstack : {};
+  for (const size of sizes) {
+    const value = gridstack[sizeLayouts[size].setting];
+    if (typeof value === 'number' && value >= 1 && value <= 24) columns[size] = Math.floor(value);
+  }
+  reportOtherFields(ctx, source, at, 'settings', customization, [...Object.keys(customizationMap).filter((field) => !unmappable.has(field)), 'appOpacity', 'gridstack'], (field) =>
+    unmappable.has(field) ? `not one of ${enumSettings[customizationMap[field]].join(', ')}` : field === 'colors' ? 'Mantine colour names: set primaryColor and secondaryColor as #rrggbb in Tessera' : field === 'layout' ? 'sidebars, Docker and search bar switches: no Tessera equivalent' : null,
+  );
+  if (isRecord(all.access)) ctx.report.add(source, ['settings', 'access'], 'settings', 'access', 'unmapped', 'guest access: make the board public in Tessera (isPublic) if it should be');
+  if (isRecord(all.common)) ctx.report.add(source, ['settings', 'common'], 'settings', 'common', 'unmapped', 'search engine: Tessera has no search bar');
+  return { settings, columns };
+}
+
+function list(source: SourceFile, config: Record<string, unknown>, field: string): Record<string, unknown>[] {
+  const value = config[field];
+  if (value === undefined) return [];
+  if (!Array.isArray(value)) throw source.fail([field], `${field} must be a list`);
+  return value.map((entry, index) => {
+    if (!isRecord(entry)) throw source.fail([field, index], `each of ${field} must be a map`);
+    return entry;
+  });
+}
+
+function convertConfig(ctx: Context, source: SourceFile): Parameters<typeof buildBoardFile>[0] {
+  if (!isRecord(source.data)) throw source.fail([], 'an old Homarr config must be a JSON object');
+  const config = source.data;
+  if (config.schemaVersion === undefined || !isRecord(config.configProperties)) throw source.fail([], 'not an old Homarr config: schemaVersion and configProperties are missing');
+  const { settings, columns } = settingsOf(ctx, source, config);
+  const layouts = Object.fromEntries(sizes.map((size) => [size, { name: sizeLayouts[size].name, columnCount: columns[size] ?? sizeLayouts[size].columns, breakpoint: sizeLayouts[size].breakpoint }])) as Record<Size, DraftLayout>;
+
+  const ordered = [
+    ...list(source, config, 'wrappers').map((w, index) => ({ key: `wrapper:${asString(w.id)}`, name: null, position: Number(w.position ?? 0), at: ['wrappers', index] })),
+    ...list(source, config, 'categories').map((c, index) => ({ key: `category:${asString(c.id)}`, name: asString(c.name) ?? 'Category', position: Number(c.position ?? 0), at: ['categories', index] })),
+  ].sort((a, b) => a.position - b.position || a.key.localeCompare(b.key));
+  const top: DraftSection = { key: 'sidebar', name: null, items: [] };
+  const sections: DraftSection[] = ordered.map(({ key, name }) => ({ key, name, items: [] }));
+  // The first wrapper is the board's top area; without one, a top area of its own holds sidebar tiles.
+  const first = sections[0]?.name === null ? sections[0] : null;
+  const byKey = new Map(sections.map((section) => [section.key, section]));
+  for (const { key, name, at } of ordered) ctx.report.add(source, at, name ?? key, '', 'mapped', name === null ? 'an empty section' : 'a category section');
+
+  const sectionOf = (tile: Tile) => {
+    if (tile.section === 'sidebar') return first ?? top;
+    const section = byKey.get(tile.section);
+    if (!section) throw source.fail([...tile.at, 'area'], `the area names ${tile.section}, which the config does not define`);
+    return section;
+  };
+  const bookmarksBySection = new Map<DraftSection, DraftItem[]>();
+  list(source, config, 'apps').forEach((fields, index) => {
+    const tile = tileOf(ctx, source, ['apps', index], fields, `app ${asString(fields.name) ?? index}`, layouts);
+    sectionOf(tile).items.push(appTile(ctx, source, tile));
+  });
+  list(source, config, 'widgets').forEach((fields, index) => {
+    const tile = tileOf(ctx, source, ['widgets', index], fields, `widget ${asString(fields.type) ?? index}`, layouts);
+    const section = sectionOf(tile);
+    const links = bookmarksBySection.get(section) ?? [];
+    const item = widgetTile(ctx, source, tile, links);
+    bookmarksBySection.set(section, links);
+    if (item) section.items.push(item);
+  });
+  for (const [section, links] of bookmarksBySection) section.items.push(...links);
+  reportOtherFields(ctx, source, [], 'config', config, ['schemaVersion', 'configProperties', 'settings', 'wrappers', 'categories', 'apps', 'widgets']);
+  const name = asString(config.configProperties.name) ?? 'homarr';
+  return { name: boardNameOf(name, 'homarr'), settings, layouts: sizes.map((size) => layouts[size]), sections: first ? sections : [top, ...sections] };
+}
+
+/** Converts old Homarr JSON configs: one board per file. */
+export function convertHomarr(input: ConvertInput, options: ConvertOptions = {}): ConvertResult {
+  const ctx = newContext(new SourceSet(input.read), options);
+  const files = input.files.filter((file) => /\.json$/i.test(file));
+  if (files.length === 0) throw new ConvertError(input.files.join(', ') || '(no files)', null, null, 'homarr: no .json config among the input files');
+  const drafts = files.map((file) => convertConfig(ctx, ctx.sources.load(file, null)));
+  const names = uniqueNames(drafts.map((draft) => draft.name));
+  drafts.forEach((draft, index) => (draft.name = names[index]));
+  const boards = drafts.map(buildBoardFile);
+  return { boards, report: { format: 'homarr', files: ctx.sources.names(), boards: drafts.map((d) => ({ name: d.name, file: `${d.name}.yaml` })), entries: ctx.report.entries } };
+}

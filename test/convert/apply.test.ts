@@ -1,0 +1,179 @@
+/**
+ * Converted boards on a real instance (CONV-1, CONV-2, CONV-6): `tessera convert` writes the files, `tessera boards
+ * plan/apply` (or the import route) takes them, and the boards read back with their apps, icons and links.
+ */
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseYaml } from 'yaml';
+import { expectStatus, runTessera } from '../support/cli';
+import { useTestServer } from '../support/server';
+import { expectOk } from '../boards-document/helpers';
+import { converters } from '../../src/convert';
+import { fixtureInput, fixtures } from './support';
+
+const server = useTestServer();
+const slow = 180_000;
+
+let workDir: string;
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-convert-'));
+});
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+/** `tessera <args>` as its own process, talking to the test server. */
+function tessera(args: string[]) {
+  const env: NodeJS.ProcessEnv = { ...process.env, TESSERA_URL: server.directUrl, TESSERA_API_KEY: server.adminKey, TESSERA_CONFIG: path.join(workDir, 'none.yaml'), DATA_DIR: path.join(workDir, 'data') };
+  delete env.DATABASE_URL;
+  return runTessera(args, env);
+}
+
+const filesOf = (dir: string) => Object.fromEntries(readdirSync(dir).sort().map((name) => [name, readFileSync(path.join(dir, name), 'utf8')]));
+
+/** The board named `name` as a document, with its apps by id. */
+async function boardWithApps(name: string) {
+  const board = expectOk(await server.call('GET', `/api/boards/by-name/${name}`));
+  const apps = new Map<string, any>();
+  for (const item of board.items.filter((i: any) => i.kind === 'app')) {
+    apps.set(item.options.appId, expectOk(await server.call('GET', `/api/apps/${item.options.appId}`)));
+  }
+  return { board, apps: [...apps.values()] };
+}
+
+describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
+  it(
+    'CONV-1, CONV-2: homepage: convert writes the board and the report, re-converting is identical, plan accepts the file, apply creates the board, a second plan is quiet',
+    async () => {
+      const out = path.join(workDir, 'homepage');
+      const convert = await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out]);
+      expectStatus(convert, 0);
+      expect(convert.stdout).toMatch(/^FILE +OBJECT +FIELD +STATUS +DETAIL/);
+      expect(convert.stdout).toMatch(/services\.yaml:7:17 +Media \/ Emby +server +unmapped +Docker discovery/);
+      const written = filesOf(out);
+      expect(Object.keys(written)).toEqual(['convert-report.json', 'home-lab.yaml']);
+      const report = JSON.parse(written['convert-report.json']);
+      expect(report).toMatchObject({ format: 'homepage', boards: [{ name: 'home-lab', file: 'home-lab.yaml' }] });
+
+      const again = await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out, '--json']);
+      expectStatus(again, 0);
+      expect(JSON.parse(again.stdout)).toEqual(report);
+      expect(filesOf(out)).toEqual(written);
+
+      const file = path.join(out, 'home-lab.yaml');
+      const plan = await tessera(['boards', 'plan', file, '--json']);
+      expectStatus(plan, 2);
+      expect(JSON.parse(plan.stdout)).toMatchObject({ action: 'create', warnings: [] });
+      expectStatus(await tessera(['boards', 'apply', file, '--yes']), 0);
+
+      const { board, apps } = await boardWithApps('home-lab');
+      expect(board.pageTitle).toBe('Home Lab');
+      expect(board.layouts.map((l: any) => [l.name, l.columnCount])).toEqual([['Mobile', 4], ['Desktop', 12]]);
+      expect(apps.map((a) => [a.name, a.href]).sort()).toEqual(
+        [
+          ['Emby', 'http://emby.home.arpa/'],
+          ['Github', 'https://github.com/'],
+          ['Grafana', 'https://grafana.home.arpa'],
+          ['Homelab wiki', 'https://wiki.home.arpa/?u={{HOMEPAGE_VAR_WIKI_USER}}'],
+          ['Reddit', 'https://reddit.com/'],
+          ['Router', 'https://router.home.arpa'],
+          ['Sonarr', 'http://sonarr.home.arpa'],
+          ['qBittorrent', 'http://torrent.home.arpa'],
+        ].sort(),
+      );
+      for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|\/icons\/)/);
+
+      // Re-converting and planning again: nothing to change (exit 0).
+      expectStatus(await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out]), 0);
+      const quiet = await tessera(['boards', 'plan', file]);
+      expectStatus(quiet, 0);
+    },
+    slow,
+  );
+});
+
+/**
+ * Converts a fixture, plans each board with the import's dry run (no warnings), imports it and reads it back; a
+ * second import of a fresh conversion with `replace` changes nothing (same ids, same positions).
+ */
+async function applyFixture(format: string) {
+  const { boards } = converters[format](fixtureInput(format));
+  const read = [];
+  for (const file of boards) {
+    const plan = expectOk(await server.call('POST', '/api/boards/import?dryRun=true', { body: file }));
+    expect(plan).toMatchObject({ action: 'create', warnings: [], ignored: [] });
+    expectOk(await server.call('POST', '/api/boards/import', { body: file }), 201);
+    read.push(await boardWithApps(file.name));
+  }
+  for (const file of converters[format](fixtureInput(format)).boards) {
+    const plan = expectOk(await server.call('POST', '/api/boards/import?onConflict=replace&dryRun=true', { body: file }));
+    for (const kind of ['sections', 'items', 'layouts'] as const) expect(plan.changes[kind]).toEqual({ added: [], removed: [], updated: [] });
+  }
+  return read;
+}
+
+describe('converted fixtures imported into a fresh instance (CONV-1)', () => {
+  it('CONV-1: Dashy: both pages become boards with their apps, icons and links; re-importing a new conversion changes nothing', async () => {
+    const [main, work] = await applyFixture('dashy');
+    expect(main.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Getting Started', 'Admin', 'Latest Updates']);
+    // The nav link and the item "Docs" have the same name and href: one app (APP-1), with the first one's icon.
+    expect(main.apps.filter((a) => a.name === 'Docs')).toHaveLength(1);
+    expect(main.apps.find((a) => a.name === 'Docs').iconUrl).toBe('https://dashy.to/favicon.ico');
+    expect(main.apps.find((a) => a.name === 'Requests').iconUrl).toMatch(/fontawesome-free\/svgs\/solid\/film\.svg$/);
+    expect(main.board.items.filter((i: any) => i.kind !== 'app').map((i: any) => i.kind).sort()).toEqual(['clock', 'iframe', 'rssFeed']);
+    expect(work.apps.map((a) => a.href).sort()).toEqual(['https://jira.example.com', 'https://mail.example.com']);
+  });
+});
+
+describe('converted fixtures imported into a fresh instance: Glance (CONV-1)', () => {
+  it('CONV-1: Glance: both pages become boards; the monitor\'s apps keep their status check', async () => {
+    const [home, work] = await applyFixture('glance');
+    expect(home.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
+    expect(home.apps.find((a) => a.name === 'Gateway')).toMatchObject({ href: 'https://gateway.home.arpa', pingUrl: 'http://192.0.2.1' });
+    expect(work.board.items.map((i: any) => i.kind).sort()).toEqual(['dockerContainers', 'iframe', 'notebook']);
+  });
+});
+
+describe('converted fixtures imported into a fresh instance: old Homarr (CONV-1, CONV-5)', () => {
+  it('CONV-1, CONV-5: old Homarr: the board has its three layouts, its sections in order and its apps with their links', async () => {
+    const [{ board, apps }] = await applyFixture('homarr');
+    expect(board.layouts.map((l: any) => [l.name, l.columnCount, l.breakpoint])).toEqual([['Small', 3, 0], ['Medium', 6, 800], ['Large', 10, 1400]]);
+    expect(board.sections.map((s: any) => s.kind)).toEqual(['empty', 'category', 'empty', 'category']);
+    expect(apps.map((a) => [a.name, a.href, a.pingUrl]).sort()).toEqual([
+      ['Homarr docs', 'https://homarr.dev', null],
+      ['Jellyfin', 'https://jellyfin.example.com', 'http://jellyfin.home.arpa:8096'],
+      ['Proxmox', 'https://pve.home.arpa:8006', 'https://pve.home.arpa:8006'],
+      ['Sonarr', 'http://sonarr.home.arpa:8989', null],
+    ]);
+    expect(board.items.map((i: any) => i.kind).sort()).toEqual(['app', 'app', 'app', 'app', 'clock', 'rssFeed', 'weather']);
+  });
+});
+
+describe('tessera convert refuses bad input (CONV-6)', () => {
+  it(
+    'CONV-6: invalid YAML and an $include through a link out of the input directory are exit 1 with file, line and column, and nothing is written',
+    async () => {
+      const input = path.join(workDir, 'bad-glance');
+      const outside = path.join(workDir, 'outside');
+      mkdirSync(input);
+      mkdirSync(outside);
+      writeFileSync(path.join(outside, 'secret.yml'), 'type: rss\nfeeds: [{url: "https://secret.example"}]\n');
+      symlinkSync(path.join(outside, 'secret.yml'), path.join(input, 'rss.yml'));
+      writeFileSync(path.join(input, 'glance.yml'), 'pages:\n  - name: Home\n    columns:\n      - widgets:\n          - $include: rss.yml\n');
+      const out = path.join(workDir, 'bad-out');
+      const linked = await tessera(['convert', 'glance', input, '-o', out]);
+      expectStatus(linked, 1);
+      expect(linked.stderr).toBe('tessera: glance.yml:5:23: rss.yml: leads outside the input directory (a link): refused, not read\n');
+      expect(existsSync(out)).toBe(false);
+
+      writeFileSync(path.join(input, 'glance.yml'), 'pages:\n  - name: Home\n    columns: [\n');
+      const invalid = await tessera(['convert', 'glance', path.join(input, 'glance.yml'), '-o', out]);
+      expectStatus(invalid, 1);
+      expect(invalid.stderr).toMatch(/^tessera: glance\.yml:4:1: invalid YAML: /);
+      expect(existsSync(out)).toBe(false);
+
+      const usage = await tessera(['convert', 'nosuch', input, '-o', out]);
+      expectStatus(usage, 2);
+    },
+    slow,
+  );
+});
