@@ -254,7 +254,11 @@ export interface paths {
             };
             cookie?: never;
         };
-        get?: never;
+        /**
+         * Read a group (admin)
+         * @description The group with its members and permissions; 404 `Group not found`.
+         */
+        get: operations["getGroup"];
         put?: never;
         post?: never;
         /**
@@ -1635,7 +1639,11 @@ export interface components {
          *       "permissions": [
          *         "board-create",
          *         "board-modify-all"
-         *       ]
+         *       ],
+         *       "ownerId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "homeBoardId": null,
+         *       "mobileHomeBoardId": null,
+         *       "position": 0
          *     }
          */
         Group: {
@@ -1643,6 +1651,12 @@ export interface components {
             name: components["schemas"]["GroupName"];
             memberIds: components["schemas"]["Id"][];
             permissions: components["schemas"]["GlobalPermission"][];
+            /** @description The user who created the group (null when created from the command line or the user is gone). */
+            ownerId: string | null;
+            homeBoardId: string | null;
+            mobileHomeBoardId: string | null;
+            /** @description The group's rank when home boards are looked up (lower first). */
+            position: number;
         };
         /**
          * @description An API key as listed; the secret is never returned after creation.
@@ -4686,6 +4700,34 @@ export interface operations {
             409: components["responses"]["GroupNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getGroup: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                groupId: components["parameters"]["groupId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The group. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Group"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
