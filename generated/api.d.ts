@@ -3269,18 +3269,17 @@ export interface components {
          */
         AppDescription: string | null;
         /**
-         * @description Icon address, 1 to 2048 characters after trimming.
+         * @description Icon address, 1 to 2048 characters after trimming: an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL may not hold).
          * @example https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg
          */
         AppIconUrl: string;
         /**
-         * @description Where the app widget links to. Trimmed; an empty string is stored as null. A `javascript:` address is refused
-         *     (case-insensitive, also when hidden behind leading whitespace, control characters or embedded tabs/newlines).
+         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`. The pattern needs Unicode mode (`u`).
          * @example https://jellyfin.example.com
          */
         AppHref: string | null;
         /**
-         * @description Address pinged for the status indicator. Trimmed; must be an `http://` or `https://` URL; an empty string is stored as null.
+         * @description Address pinged for the status indicator. Trimmed; an empty string is stored as null; otherwise an `http://` or `https://` URL without whitespace, control or invisible characters (APP-6).
          * @example http://jellyfin.internal:8096
          */
         AppPingUrl: string | null;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import Ajv2020 from 'ajv/dist/2020';
+import type { ErrorObject } from 'ajv';
 import addFormats from 'ajv-formats';
 import { OpenAPIValidator } from 'openapi-backend';
 import type { Document, Operation, Request as BackendRequest } from 'openapi-backend';
@@ -93,13 +94,25 @@ function buildValidator(routes: RouteTable, definition: Document): OpenAPIValida
     customizeAjv: (_original, ajvOpts) => {
       // validateSchema: false skips checking each schema against the JSON Schema meta-schema (Redocly lints the
       // document): compiling the meta-schema took 0.1-0.2 s on the first request of every validator instance.
-      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true, discriminator: true, validateSchema: false });
+      // verbose: an issue carries its schema, so that `issuesOf` can say a pattern's `x-pattern-message`.
+      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true, discriminator: true, validateSchema: false, verbose: true });
       addFormats(ajv);
       ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
       ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
       ajv.addFormat('password', () => true);
       return ajv;
     },
+  });
+}
+
+/**
+ * The issues of a refused request as the client gets them: Ajv's errors without what `verbose` adds (the schema and
+ * the value), a failed pattern said in words where its schema has an `x-pattern-message` (APP-6).
+ */
+function issuesOf(errors: ErrorObject[]): ErrorObject[] {
+  return errors.map(({ schema: _schema, parentSchema, data: _data, ...issue }) => {
+    const message = (parentSchema as { 'x-pattern-message'?: unknown } | undefined)?.['x-pattern-message'];
+    return issue.keyword === 'pattern' && typeof message === 'string' ? { ...issue, message } : issue;
   });
 }
 
@@ -187,7 +200,7 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
   const params = app.routes.decodeParams(match.rawParams);
   assertStorableInput({ body: request.body, query: request.query, params });
   const validation = app.validator.validateRequest(request, operation);
-  if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
+  if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: issuesOf(validation.errors) });
   const handler = app.handlers[operation.operationId as keyof HandlerMap] as OperationHandler | undefined;
   if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
   // The validator coerced path and query parameters (and the body, in place) to their declared types; an operation
@@ -211,7 +224,7 @@ async function invokeOperation(app: Dispatcher, operationId: OperationId, input:
   assertStorableInput({ body: input.body, query, params });
   const request: BackendRequest = { method: operation.method, path, query, body: input.body, headers: { ...(ctx.headers as Record<string, string | string[]>), 'content-type': 'application/json' } };
   const validation = app.validator.validateRequest(request, operation);
-  if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
+  if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: issuesOf(validation.errors) });
   const handler = app.handlers[operationId] as OperationHandler;
   const reply = await handler({ params: validation.coerced?.params ?? params, query: validation.coerced?.query ?? query, body: request.body }, ctx);
   const body =

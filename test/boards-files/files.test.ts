@@ -305,4 +305,28 @@ describe('import (FILE-3..7)', () => {
     expect(await boardCount(source)).toBe(count + 1);
     expectError(await yamlRequest('PUT', `/api/boards/${board.boardId}`, asYaml({ sections: [], items: [] })), 415, 'UNSUPPORTED_MEDIA_TYPE');
   });
+
+  it('APP-6: an app of the file with an unsafe address is a 400 naming the field, as POST /api/apps answers; nothing written', async () => {
+    const board = await richBoard(source, unique('Sonarr '));
+    const file = { ...(await exportOf(source, board.boardId)), name: unique('unsafe-') };
+    const appIndex = file.items.findIndex((i: any) => i.app);
+    const withApp = (app: Record<string, unknown>) => ({ ...file, items: file.items.map((i: any, n: number) => (n === appIndex ? { ...i, app: { ...i.app, ...app } } : i)) });
+    const count = await boardCount(source);
+    const apps = Number((await source.db('apps').count('* as n'))[0].n);
+    for (const [field, app] of [
+      ['href', { name: unique('evil'), href: 'data:text/html,<script>alert(1)</script>' }],
+      ['href', { name: unique('evil'), href: '\u200Bjavascript:alert(1)' }],
+      ['iconUrl', { iconUrl: 'javascript:alert(1)' }],
+    ] as const) {
+      const result = await importFile(source, withApp(app));
+      expectError(result, 400, 'BAD_REQUEST', 'Input validation failed');
+      expect(result.body.data.issues).toContainEqual(expect.objectContaining({ instancePath: `/requestBody/items/${appIndex}/app/${field}` }));
+    }
+    // What the pattern lets through and the rule refuses (an https URL that does not parse) is refused by the import too.
+    const unparsable = await importFile(source, withApp({ name: unique('evil'), href: 'https://[::1' }));
+    expectError(unparsable, 400, 'BAD_REQUEST', 'Input validation failed');
+    expect(unparsable.body.data.issues).toEqual([expect.objectContaining({ instancePath: `/body/items/${appIndex}/app/href` })]);
+    expect(await boardCount(source)).toBe(count);
+    expect(Number((await source.db('apps').count('* as n'))[0].n)).toBe(apps);
+  });
 });

@@ -228,9 +228,9 @@ export const defaultBoardSettings: Record<(typeof boardSettingsColumns)[number],
  */
 export function fileApps(file: BoardFile): Map<string, { fields: AppFields; itemIds: string[] }> {
   const apps = new Map<string, { fields: AppFields; itemIds: string[] }>();
-  for (const item of file.items) {
+  for (const [i, item] of file.items.entries()) {
     if (!item.app) continue;
-    const fields = normalizeNewApp(item.app);
+    const fields = normalizeNewApp(item.app, `/body/items/${i}/app`);
     const key = JSON.stringify([fields.name, fields.href]);
     const entry = apps.get(key) ?? { fields, itemIds: [] };
     entry.itemIds.push(item.id);
