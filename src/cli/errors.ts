@@ -21,9 +21,23 @@ export class RemoteError extends Error {
 
 /** The one line that explains an error, without the `tessera: ` prefix. */
 export function describeError(error: unknown): string {
-  if (error instanceof RemoteError || error instanceof ApiError) return error.code ? `${error.message} (${error.code})` : error.message;
+  if (error instanceof RemoteError || error instanceof ApiError) {
+    const said = error.code ? `${error.message} (${error.code})` : error.message;
+    return said + issuesText(error.data);
+  }
   if (error instanceof Error) return oneLine(error.message);
   return oneLine(String(error));
+}
+
+/** The issues of a validation failure (`data.issues`), `: <field> <message>; …`, with the request part of their path left out. */
+function issuesText(data: unknown): string {
+  const issues = (data as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return '';
+  const described = issues.map((issue: { instancePath?: string; message?: string }) => {
+    const field = (issue.instancePath ?? '').replace(/^\/(requestBody|body|params|query)(\/|$)/, '').replace(/^\//, '');
+    return oneLine(`${field} ${issue.message ?? ''}`);
+  });
+  return `: ${described.join('; ')}`;
 }
 
 export function exitStatusOf(error: unknown): number {
