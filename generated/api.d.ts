@@ -1016,15 +1016,16 @@ export interface paths {
          *     - Layouts are matched by name (a replace keeps the ids of layouts whose name is still in the file).
          *     - Apps of app widgets are resolved with the app dedupe rule (an app with the same name and href is
          *       referenced and the caller gains use access to it; otherwise it is created, which needs `app-create`).
-         *     - Integrations named by name and kind are resolved among those the caller can see; names no visible
-         *       integration has are a 400 `Unknown integrations: <name (kind)…>`; bindings the caller may not add are 403
-         *       `No access to integrations: <ids>` (only bindings not yet on the board are checked, as for PUT).
+         *     - Integrations named by name and kind are resolved among every integration of the instance (one the caller
+         *       may use first); names no integration has are a 400 `Unknown integrations: <name (kind)…>`; bindings the
+         *       caller may not add, named by name or id, are 403 `No access to integrations: <ids>` (only bindings not yet on
+         *       the board are checked, as for PUT).
          *     - Invalid files are a 400 naming the problem: schema violations (`data.issues`), unparsable YAML, two layouts
          *       of one name, positions on layouts the file does not define, duplicate ids, positions in sections the file
          *       does not define. Board limits apply as for PUT. Nothing is written on any error.
          *
-         *     `dryRun=true` answers what the import would do (the plan's shape) and writes nothing. 201 `{boardId, name}`
-         *     when a board was created, 200 when one was replaced.
+         *     `dryRun=true` answers what the import would do (the plan's shape) and writes nothing. 201 `{boardId, name,
+         *     outcome: created}` when a board was created, 200 with `outcome` `replaced` or `unchanged` otherwise.
          */
         post: operations["importBoard"];
         delete?: never;
@@ -3426,12 +3427,18 @@ export interface components {
         /**
          * @example {
          *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
-         *       "name": "home-lab"
+         *       "name": "home-lab",
+         *       "outcome": "replaced"
          *     }
          */
         ImportResult: {
             boardId: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            /**
+             * @description What the import did: `created` a board (201), `replaced` the board's content (a version bump and one history entry), or nothing at all because the board already was what the file says (`unchanged`: no entry, no version or revision bump, the ETag stays).
+             * @enum {string}
+             */
+            outcome: "created" | "replaced" | "unchanged";
         };
         /**
          * @description What an import would do (`dryRun=true`); nothing is written.
@@ -5484,7 +5491,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The board was replaced (or, with `dryRun=true`, the plan of the import). */
+            /** @description The board was replaced, or was already what the file says (`outcome`), or, with `dryRun=true`, the plan of the import. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5493,7 +5500,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
-                     *       "name": "home-lab"
+                     *       "name": "home-lab",
+                     *       "outcome": "replaced"
                      *     }
                      */
                     "application/json": components["schemas"]["ImportResult"] | components["schemas"]["ImportPlan"];
