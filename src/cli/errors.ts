@@ -7,7 +7,7 @@ export const exitStatus = { ok: 0, failure: 1, usage: 2 } as const;
 /** The command was called wrongly (unknown name, missing argument, no instance URL…): exit status 2. */
 export class UsageError extends Error {}
 
-/** An error answered by a Tessera server (`{message, code, data}`), shown as `<message> (<CODE>)`. */
+/** An error answered by a Tessera server (`{message, code, data}`), shown as `<message>[: <issues>] (<CODE>)`. */
 export class RemoteError extends Error {
   constructor(
     message: string,
@@ -22,8 +22,8 @@ export class RemoteError extends Error {
 /** The one line that explains an error, without the `tessera: ` prefix. */
 export function describeError(error: unknown): string {
   if (error instanceof RemoteError || error instanceof ApiError) {
-    const said = error.code ? `${error.message} (${error.code})` : error.message;
-    return said + issuesText(error.data);
+    const said = error.message + issuesText(error.data);
+    return error.code ? `${said} (${error.code})` : said;
   }
   if (error instanceof Error) return oneLine(error.message);
   return oneLine(String(error));

@@ -54,7 +54,7 @@ describe('tessera CLI', () => {
     expect({ status: error.status, code: error.code, message: error.message }).toEqual({ status: 400, code: 'BAD_REQUEST', message: 'Input validation failed' });
     expect(issuePaths(error).sort()).toEqual(['/requestBody/password', '/requestBody/username']);
     expect(describeError(error)).toBe(
-      'Input validation failed (BAD_REQUEST): username must match pattern "^[A-Za-z0-9_.@-]+$"; password must NOT have fewer than 8 characters',
+      'Input validation failed: username must match pattern "^[A-Za-z0-9_.@-]+$"; password must NOT have fewer than 8 characters (BAD_REQUEST)',
     );
     expect(await server.db('users').where({ username: 'evil;rm' }).first()).toBeUndefined();
     expect(issuePaths(await refusal(['users', 'create', 'mail-user', '--password', 'long-enough-1', '--email', 'not-an-email']))).toEqual(['/requestBody/email']);
