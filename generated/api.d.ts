@@ -1048,15 +1048,16 @@ export interface paths {
          *     - Layouts are matched by name (a replace keeps the ids of layouts whose name is still in the file).
          *     - Apps of app widgets are resolved with the app dedupe rule (an app with the same name and href is
          *       referenced and the caller gains use access to it; otherwise it is created, which needs `app-create`).
-         *     - Integrations named by name and kind are resolved among those the caller can see; names no visible
-         *       integration has are a 400 `Unknown integrations: <name (kind)…>`; bindings the caller may not add are 403
-         *       `No access to integrations: <ids>` (only bindings not yet on the board are checked, as for PUT).
+         *     - Integrations named by name and kind are resolved among every integration of the instance (one the caller
+         *       may use first); names no integration has are a 400 `Unknown integrations: <name (kind)…>`; bindings the
+         *       caller may not add, named by name or id, are 403 `No access to integrations: <ids>` (only bindings not yet on
+         *       the board are checked, as for PUT).
          *     - Invalid files are a 400 naming the problem: schema violations (`data.issues`), unparsable YAML, two layouts
          *       of one name, positions on layouts the file does not define, duplicate ids, positions in sections the file
          *       does not define. Board limits apply as for PUT. Nothing is written on any error.
          *
-         *     `dryRun=true` answers what the import would do (the plan's shape) and writes nothing. 201 `{boardId, name}`
-         *     when a board was created, 200 when one was replaced.
+         *     `dryRun=true` answers what the import would do (the plan's shape) and writes nothing. 201 `{boardId, name,
+         *     outcome: created}` when a board was created, 200 with `outcome` `replaced` or `unchanged` otherwise.
          */
         post: operations["importBoard"];
         delete?: never;
@@ -3508,18 +3509,17 @@ export interface components {
          */
         AppDescription: string | null;
         /**
-         * @description Icon address, 1 to 2048 characters after trimming.
+         * @description Icon address, 1 to 2048 characters after trimming: an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL may not hold).
          * @example https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg
          */
         AppIconUrl: string;
         /**
-         * @description Where the app widget links to. Trimmed; an empty string is stored as null. A `javascript:` address is refused
-         *     (case-insensitive, also when hidden behind leading whitespace, control characters or embedded tabs/newlines).
+         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`. The pattern needs Unicode mode (`u`).
          * @example https://jellyfin.example.com
          */
         AppHref: string | null;
         /**
-         * @description Address pinged for the status indicator. Trimmed; must be an `http://` or `https://` URL; an empty string is stored as null.
+         * @description Address pinged for the status indicator. Trimmed; an empty string is stored as null; otherwise an `http://` or `https://` URL without whitespace, control or invisible characters (APP-6).
          * @example http://jellyfin.internal:8096
          */
         AppPingUrl: string | null;
@@ -3712,12 +3712,18 @@ export interface components {
         /**
          * @example {
          *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
-         *       "name": "home-lab"
+         *       "name": "home-lab",
+         *       "outcome": "replaced"
          *     }
          */
         ImportResult: {
             boardId: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            /**
+             * @description What the import did: `created` a board (201), `replaced` the board's content (a version bump and one history entry), or nothing at all because the board already was what the file says (`unchanged`: no entry, no version or revision bump, the ETag stays).
+             * @enum {string}
+             */
+            outcome: "created" | "replaced" | "unchanged";
         };
         /**
          * @description What an import would do (`dryRun=true`); nothing is written.
@@ -5939,7 +5945,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The board was replaced (or, with `dryRun=true`, the plan of the import). */
+            /** @description The board was replaced, or was already what the file says (`outcome`), or, with `dryRun=true`, the plan of the import. */
             200: {
                 headers: {
                     [name: string]: unknown;
@@ -5948,7 +5954,8 @@ export interface operations {
                     /**
                      * @example {
                      *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
-                     *       "name": "home-lab"
+                     *       "name": "home-lab",
+                     *       "outcome": "replaced"
                      *     }
                      */
                     "application/json": components["schemas"]["ImportResult"] | components["schemas"]["ImportPlan"];

@@ -1,4 +1,5 @@
 import { badRequest } from '../core/errors';
+import { appUrlProblem, type AppUrlField } from './urls';
 
 /** App fields as stored. */
 export interface AppFields {
@@ -24,26 +25,6 @@ interface Issue {
 
 const codePoints = (value: string) => [...value].length;
 
-/**
- * True when a browser would run the address as script: `javascript:` in any letter case, also after leading
- * whitespace or C0 control characters and with tabs or newlines anywhere inside (URL parsers drop both).
- */
-export function isJavascriptUrl(value: string): boolean {
-  // eslint-disable-next-line no-control-regex
-  const normalized = value.replace(/[\t\n\r]/g, '').replace(/^[\u0000-\u0020]+/, '');
-  return /^javascript:/i.test(normalized);
-}
-
-export function isHttpUrl(value: string): boolean {
-  if (!/^https?:\/\//.test(value)) return false;
-  try {
-    new URL(value);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
 function optionalText(value: string | null | undefined): string | null | undefined {
   if (value === undefined || value === null) return value;
   const trimmed = value.trim();
@@ -51,42 +32,47 @@ function optionalText(value: string | null | undefined): string | null | undefin
 }
 
 /**
- * The rules of APP-4 the schema cannot express: trimming, "" -> null, the trimmed lengths, no
- * `javascript:` href, an http(s) pingUrl. Returns only the fields given (PATCH) with their stored values; 400
- * `Input validation failed` with `data.issues` otherwise.
+ * The rules of APP-4 the schema cannot express (trimming, "" -> null, the trimmed lengths) and the address rule of
+ * APP-6. Returns only the fields given (PATCH) with their stored values; 400 `Input validation failed` with
+ * `data.issues` (each naming its field under `at`) otherwise.
  */
-export function normalizeAppInput(input: AppInput): Partial<AppFields> {
+export function normalizeAppInput(input: AppInput, at = '/body'): Partial<AppFields> {
   const issues: Issue[] = [];
   const out: Partial<AppFields> = {};
+  const checkUrl = (field: AppUrlField, value: string | null) => {
+    const problem = value === null ? null : appUrlProblem(field, value);
+    if (problem) issues.push({ instancePath: `${at}/${field}`, message: problem });
+  };
   if (input.name !== undefined) {
     out.name = input.name.trim();
-    if (codePoints(out.name) < 1 || codePoints(out.name) > 64) issues.push({ instancePath: '/body/name', message: 'must be 1 to 64 characters after trimming' });
+    if (codePoints(out.name) < 1 || codePoints(out.name) > 64) issues.push({ instancePath: `${at}/name`, message: 'must be 1 to 64 characters after trimming' });
   }
   if (input.description !== undefined) {
     out.description = optionalText(input.description) ?? null;
     if (out.description !== null && codePoints(out.description) > 512) {
-      issues.push({ instancePath: '/body/description', message: 'must be at most 512 characters' });
+      issues.push({ instancePath: `${at}/description`, message: 'must be at most 512 characters' });
     }
   }
   if (input.iconUrl !== undefined) {
     out.iconUrl = input.iconUrl.trim();
-    if (out.iconUrl === '') issues.push({ instancePath: '/body/iconUrl', message: 'must not be empty' });
+    if (out.iconUrl === '') issues.push({ instancePath: `${at}/iconUrl`, message: 'must not be empty' });
+    else checkUrl('iconUrl', out.iconUrl);
   }
   if (input.href !== undefined) {
     out.href = optionalText(input.href) ?? null;
-    if (out.href !== null && isJavascriptUrl(out.href)) issues.push({ instancePath: '/body/href', message: 'must not be a javascript: URL' });
+    checkUrl('href', out.href);
   }
   if (input.pingUrl !== undefined) {
     out.pingUrl = optionalText(input.pingUrl) ?? null;
-    if (out.pingUrl !== null && !isHttpUrl(out.pingUrl)) issues.push({ instancePath: '/body/pingUrl', message: 'must be an http:// or https:// URL' });
+    checkUrl('pingUrl', out.pingUrl);
   }
   if (issues.length > 0) throw badRequest('Input validation failed', { issues });
   return out;
 }
 
 /** A create body with its defaults: description, href and pingUrl default to null. */
-export function normalizeNewApp(input: AppInput & { name: string; iconUrl: string }): AppFields {
-  const fields = normalizeAppInput(input);
+export function normalizeNewApp(input: AppInput & { name: string; iconUrl: string }, at = '/body'): AppFields {
+  const fields = normalizeAppInput(input, at);
   return {
     name: fields.name!,
     iconUrl: fields.iconUrl!,

@@ -1,6 +1,7 @@
 /**
  * The local admin commands (users, groups, API keys, permissions, migrate): they work on the local database with
- * full rights, as a database administrator would. One table describes them; `runCli` runs them from an argv (tests
+ * full rights, as a database administrator would, on the input rules of the REST operation each one stands for (CLI-3:
+ * the same OpenAPI schemas, so `users create 'evil;rm'` is the REST route's 400). One table describes them; `runCli` runs them from an argv (tests
  * call it with their own database) and `addAdminCommands` gives each one its commander command.
  */
 import { parseArgs } from 'node:util';
@@ -11,6 +12,7 @@ import { addMember, createGroup, findGroupIdByName, listGroups, removeMember, se
 import { globalPermissions, GlobalPermission, isGlobalPermission } from '../identity/permissions';
 import type { Principal } from '../identity/principal';
 import { createUser, deleteUser, findUserIdByName, listUsers, setPassword } from '../identity/users';
+import { validateOperationInput, validateSchemaValue } from '../core/requestValidation';
 import { UsageError } from './errors';
 
 export interface AdminOptions {
@@ -90,8 +92,11 @@ const adminCommands: AdminCommand[] = [
     args: [username],
     options: ['password', 'email', 'group'],
     async run(db, [name], options) {
+      if (options.password === undefined) throw new UsageError('Missing --password');
       const groupIds = await Promise.all((options.group ?? []).map((g) => requireGroupId(db, g)));
-      return { userId: await createUser(db, { username: name, password: options.password, email: options.email, groupIds }) };
+      const body = { username: name, password: options.password, ...(options.email !== undefined && { email: options.email }), ...(groupIds.length > 0 && { groupIds }) };
+      validateOperationInput('createUser', { body });
+      return { userId: await createUser(db, body) };
     },
   },
   {
@@ -110,7 +115,8 @@ const adminCommands: AdminCommand[] = [
     args: [username],
     options: ['password'],
     async run(db, [name], options) {
-      if (!options.password) throw new UsageError('Missing --password');
+      if (options.password === undefined) throw new UsageError('Missing --password');
+      validateSchemaValue('Password', options.password, 'password');
       await setPassword(db, await requireUserId(db, name), options.password);
       return { updated: true };
     },
@@ -121,7 +127,10 @@ const adminCommands: AdminCommand[] = [
     description: 'create a group',
     args: [group],
     options: [],
-    run: async (db, [name]) => ({ groupId: await createGroup(db, name, null) }),
+    async run(db, [name]) {
+      validateOperationInput('createGroup', { body: { name } });
+      return { groupId: await createGroup(db, name, null) };
+    },
   },
   {
     name: 'groups delete',
@@ -160,7 +169,10 @@ const adminCommands: AdminCommand[] = [
     args: [group, { name: 'permission', what: 'permission', variadic: true }],
     options: [],
     async run(db, [groupName, ...permissions]) {
-      return { permissions: await setGroupPermissions(db, await requireGroupId(db, groupName), permissionsFrom(permissions)) };
+      const groupId = await requireGroupId(db, groupName);
+      const body = { permissions: permissionsFrom(permissions) };
+      validateOperationInput('setGroupPermissions', { params: { groupId }, body });
+      return { permissions: await setGroupPermissions(db, groupId, body.permissions) };
     },
   },
   {
@@ -169,12 +181,14 @@ const adminCommands: AdminCommand[] = [
     args: [username],
     options: ['name', 'scope', 'expiresAt'],
     async run(db, [user], options) {
-      return insertApiKey(db, {
+      const body = {
         userId: await requireUserId(db, user),
-        name: options.name ?? null,
-        scopes: options.scope ? permissionsFrom(options.scope) : null,
-        expiresAt: options.expiresAt ?? null,
-      });
+        ...(options.name !== undefined && { name: options.name }),
+        ...(options.scope !== undefined && { scopes: permissionsFrom(options.scope) }),
+        ...(options.expiresAt !== undefined && { expiresAt: options.expiresAt }),
+      };
+      validateOperationInput('createApiKey', { body });
+      return insertApiKey(db, { userId: body.userId, name: body.name ?? null, scopes: body.scopes ?? null, expiresAt: body.expiresAt ?? null });
     },
   },
   {

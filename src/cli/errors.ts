@@ -7,7 +7,7 @@ export const exitStatus = { ok: 0, failure: 1, usage: 2 } as const;
 /** The command was called wrongly (unknown name, missing argument, no instance URL…): exit status 2. */
 export class UsageError extends Error {}
 
-/** An error answered by a Tessera server (`{message, code, data}`), shown as `<message> (<CODE>)`. */
+/** An error answered by a Tessera server (`{message, code, data}`), shown as `<message>[: <issues>] (<CODE>)`. */
 export class RemoteError extends Error {
   constructor(
     message: string,
@@ -21,9 +21,23 @@ export class RemoteError extends Error {
 
 /** The one line that explains an error, without the `tessera: ` prefix. */
 export function describeError(error: unknown): string {
-  if (error instanceof RemoteError || error instanceof ApiError) return error.code ? `${error.message} (${error.code})` : error.message;
+  if (error instanceof RemoteError || error instanceof ApiError) {
+    const said = error.message + issuesText(error.data);
+    return error.code ? `${said} (${error.code})` : said;
+  }
   if (error instanceof Error) return oneLine(error.message);
   return oneLine(String(error));
+}
+
+/** The issues of a validation failure (`data.issues`), `: <field> <message>; …`, with the request part of their path left out. */
+function issuesText(data: unknown): string {
+  const issues = (data as { issues?: unknown } | undefined)?.issues;
+  if (!Array.isArray(issues) || issues.length === 0) return '';
+  const described = issues.map((issue: { instancePath?: string; message?: string }) => {
+    const field = (issue.instancePath ?? '').replace(/^\/(requestBody|body|params|query)(\/|$)/, '').replace(/^\//, '');
+    return oneLine(`${field} ${issue.message ?? ''}`);
+  });
+  return `: ${described.join('; ')}`;
 }
 
 export function exitStatusOf(error: unknown): number {

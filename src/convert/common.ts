@@ -1,5 +1,5 @@
 /** What every converter shares: the conversion's inputs and outputs, app items, widget items, text bounds. */
-import { isHttpUrl, isJavascriptUrl } from '../apps/validation';
+import { appUrlProblem } from '../apps/urls';
 import { widgetDefaultSize } from '../widgets/registry';
 import type { BoardFile, DraftItem } from './build';
 import { defaultIconBases, mapIcon, type IconBases } from './icons';
@@ -68,8 +68,9 @@ export interface AppSource {
 export function appItem(ctx: Context, source: SourceFile, at: readonly PathKey[], object: string, key: string, app: AppSource): DraftItem {
   const name = bounded(ctx, source, at, object, 'name', app.name, 64);
   let href = app.href?.trim() || null;
-  if (href && isJavascriptUrl(href)) {
-    ctx.report.add(source, at, object, 'href', 'unmapped', 'a javascript: link is refused by Tessera (APP-4): left out');
+  const hrefProblem = href && appUrlProblem('href', href);
+  if (hrefProblem) {
+    ctx.report.add(source, at, object, 'href', 'unmapped', `${href}: Tessera refuses it, an app link ${hrefProblem} (APP-6): left out`);
     href = null;
   }
   if (href) ctx.report.placeholders(source, at, object, 'href', href);
@@ -79,8 +80,8 @@ export function appItem(ctx: Context, source: SourceFile, at: readonly PathKey[]
   if (icon.how === 'placeholder') ctx.report.add(source, at, object, 'icon', 'placeholder', `${icon.note}: ${icon.url}`);
   else ctx.report.add(source, at, object, 'icon', 'mapped', `${icon.how}${icon.note ? ` (${icon.note})` : ''}: ${icon.url.startsWith('data:') ? 'an inline image' : icon.url}`);
   let pingUrl: string | null = null;
-  if (app.pingUrl) {
-    if (isHttpUrl(app.pingUrl.trim())) pingUrl = app.pingUrl.trim();
+  if (app.pingUrl?.trim()) {
+    if (!appUrlProblem('pingUrl', app.pingUrl.trim())) pingUrl = app.pingUrl.trim();
     else ctx.report.add(source, at, object, 'status check', 'unmapped', `${app.pingUrl}: Tessera pings http(s) addresses only`);
   }
   ctx.report.add(source, at, object, '', 'mapped', `app "${name}"${href ? ` -> ${href}` : ''}`);

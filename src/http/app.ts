@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
-import { OpenAPIValidator } from 'openapi-backend';
-import type { Document, Operation, Request as BackendRequest } from 'openapi-backend';
+import type { OpenAPIValidator } from 'openapi-backend';
+import { buildRequestValidator, validateInvocation, validationFailure } from '../core/requestValidation';
+import type { Operation, Request as BackendRequest } from 'openapi-backend';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
@@ -86,51 +85,6 @@ function ignoresCredentials(operation: Operation): boolean {
 
 function errorReply(error: ApiError): Reply {
   return { status: error.status, body: error.toBody(), headers: error.headers };
-}
-
-/**
- * Request validation for the routes' operations: Ajv2020 with formats, validators compiled on first use. A `oneOf`
- * with a `discriminator` (section kinds) validates only the branch the tag names, so a body gets the issues of its own
- * kind rather than those of every kind (HTTP-9).
- */
-function buildValidator(routes: RouteTable, definition: Document): OpenAPIValidator {
-  withoutDiscriminatorMappings(definition);
-  return new OpenAPIValidator({
-    definition,
-    router: routes,
-    coerceTypes: true,
-    lazyCompileValidators: true,
-    ajvOpts: { strict: false, allErrors: true },
-    customizeAjv: (_original, ajvOpts) => {
-      // validateSchema: false skips checking each schema against the JSON Schema meta-schema (Redocly lints the
-      // document): compiling the meta-schema took 0.1-0.2 s on the first request of every validator instance.
-      const ajv = new Ajv2020({ ...ajvOpts, strict: false, allErrors: true, discriminator: true, validateSchema: false });
-      addFormats(ajv);
-      ajv.addFormat('int32', { type: 'number', validate: (n: number) => Number.isInteger(n) && n >= -(2 ** 31) && n < 2 ** 31 });
-      ajv.addFormat('int64', { type: 'number', validate: (n: number) => Number.isSafeInteger(n) });
-      ajv.addFormat('password', () => true);
-      return ajv;
-    },
-  });
-}
-
-/**
- * Removes `mapping` from every discriminator of the (dereferenced, private) document: Ajv refuses it and takes the tag
- * values from each branch's `const` instead. The document keeps the mappings for readers (OpenAPI reads a
- * discriminator without a mapping as naming schemas, not `kind` values). Ajv's discriminator checks the tag of
- * objects only and lets any other value through without trying a branch, so a schema without a `type` gets the
- * `object` its branches all have (an array body was a 500; HTTP-9).
- */
-function withoutDiscriminatorMappings(node: unknown, seen = new Set<object>()): void {
-  if (node === null || typeof node !== 'object' || seen.has(node)) return;
-  seen.add(node);
-  const schema = node as { discriminator?: { mapping?: unknown }; type?: unknown };
-  const discriminator = schema.discriminator;
-  if (discriminator && typeof discriminator === 'object') {
-    delete discriminator.mapping;
-    schema.type ??= 'object';
-  }
-  for (const value of Object.values(node)) withoutDiscriminatorMappings(value, seen);
 }
 
 type OperationHandler = (input: { params: unknown; query: unknown; body: unknown }, ctx: RequestContext) => Promise<Reply>;
@@ -220,7 +174,7 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
   const params = app.routes.decodeParams(match.rawParams);
   assertStorableInput({ body: request.body, query: request.query, params });
   const validation = app.validator.validateRequest(request, operation);
-  if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
+  if (validation.errors) throw validationFailure(validation.errors);
   const handler = app.handlers[operation.operationId as keyof HandlerMap] as OperationHandler | undefined;
   if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
   // The validator coerced path and query parameters (and the body, in place) to their declared types; an operation
@@ -239,14 +193,11 @@ async function invokeOperation(app: Dispatcher, operationId: OperationId, input:
   if (!operation) throw new Error(`No operation ${operationId}`);
   if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
   const params = input.params ?? {};
-  const path = operation.path.replace(/\{([^}]+)\}/g, (_all, name: string) => encodeURIComponent(params[name] ?? ''));
   const query = Object.fromEntries(Object.entries(input.query ?? {}).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
   assertStorableInput({ body: input.body, query, params });
-  const request: BackendRequest = { method: operation.method, path, query, body: input.body, headers: { ...(ctx.headers as Record<string, string | string[]>), 'content-type': 'application/json' } };
-  const validation = app.validator.validateRequest(request, operation);
-  if (validation.errors) throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: validation.errors });
+  const coerced = validateInvocation(app.validator, operation, { params, query, body: input.body }, ctx.headers as Record<string, string | string[]>);
   const handler = app.handlers[operationId] as OperationHandler;
-  const reply = await handler({ params: validation.coerced?.params ?? params, query: validation.coerced?.query ?? query, body: request.body }, ctx);
+  const reply = await handler(coerced, ctx);
   const body =
     reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.bytes().toString()) : reply.body instanceof TextBody ? reply.body.text : reply.body;
   return { status: reply.status, body, headers: reply.headers ?? {} };
@@ -256,7 +207,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const { db, config, logger, lifecycle } = deps;
   const definition = dereferencedDocument();
   const routes = new RouteTable(definition);
-  const dispatcher: Dispatcher = { routes, validator: buildValidator(routes, definition), handlers: deps.handlers, companion: deps.companion };
+  const dispatcher: Dispatcher = { routes, validator: buildRequestValidator(definition, routes), handlers: deps.handlers, companion: deps.companion };
 
   const app = express();
   app.disable('x-powered-by');

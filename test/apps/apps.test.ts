@@ -1,11 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { decideAppAccess } from '../../src/apps/access';
-import { isJavascriptUrl } from '../../src/apps/validation';
+import { appUrlMessages, appUrlPatterns, appUrlProblem } from '../../src/apps/urls';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Principal } from '../../src/identity/principal';
 import { expandPermissions, GlobalPermission } from '../../src/identity/permissions';
 import { Actor, createActor } from '../support/actors';
 import { useTestServer } from '../support/server';
 import { expectError } from '../support/expect';
+import { expectOk } from '../boards-document/helpers';
 import { unique } from '../support/unique';
 import { createBoard, emptySection, item, position } from '../boards-document/helpers';
 
@@ -191,12 +194,60 @@ describe('POST /api/apps', () => {
     expect(await server.db('apps').count({ count: '*' }).first()).toEqual(before);
   });
 
-  it('detects javascript: addresses however they are disguised', () => {
-    expect(isJavascriptUrl('javascript:x')).toBe(true);
-    expect(isJavascriptUrl(' \u0000\u001fJAVASCRIPT:x')).toBe(true);
-    expect(isJavascriptUrl('jav\nascript:x')).toBe(true);
-    expect(isJavascriptUrl('https://example.com/javascript:x')).toBe(false);
-    expect(isJavascriptUrl('/relative')).toBe(false);
+  it.each([
+    ['href', 'a data:text/html href', { href: 'data:text/html,<script>alert(1)</script>' }],
+    ['href', 'a vbscript: href', { href: 'vbscript:msgbox(1)' }],
+    ['href', 'an HTML-encoded javascript: href', { href: 'javascript&#58;alert(1)' }],
+    ['href', 'a javascript&colon; href', { href: 'javascript&colon;alert(1)' }],
+    ['href', 'a zero-width space before javascript:', { href: '\u200Bjavascript:alert(1)' }],
+    ['href', 'a byte-order mark before javascript:', { href: '\uFEFFjavascript:alert(1)' }],
+    ['href', 'a percent-encoded scheme', { href: 'javascript%3Aalert(1)' }],
+    ['href', 'an http URL with a space inside', { href: 'https://example.com/a b' }],
+    ['iconUrl', 'a javascript: iconUrl', { iconUrl: 'javascript:alert(1)' }],
+    ['iconUrl', 'a data:text/html iconUrl', { iconUrl: 'data:text/html,<svg onload=alert(1)>' }],
+    ['pingUrl', 'a javascript: pingUrl', { pingUrl: 'javascript:alert(1)' }],
+    ['pingUrl', 'a relative pingUrl', { pingUrl: '/health' }],
+  ])('APP-6: refuses %s: %s, with a 400 whose issue names the field, on POST and PATCH, and writes nothing', async (field, _label, override) => {
+    const before = await server.db('apps').count({ count: '*' }).first();
+    const result = await createApp(null, { name: unique('Unsafe'), ...override });
+    expectError(result, 400, 'BAD_REQUEST', 'Input validation failed');
+    expect(result.body.data.issues).toContainEqual(expect.objectContaining({ instancePath: `/requestBody/${field}`, message: appUrlMessages[field as 'href'] }));
+    expect(await server.db('apps').count({ count: '*' }).first()).toEqual(before);
+
+    const app = expectOk(await createApp(null, { name: unique('Safe'), href: 'https://safe.example.com' }), 201);
+    const patched = await server.call('PATCH', `/api/apps/${app.appId}`, { body: override });
+    expectError(patched, 400, 'BAD_REQUEST', 'Input validation failed');
+    expect(patched.body.data.issues).toContainEqual(expect.objectContaining({ instancePath: `/requestBody/${field}`, message: appUrlMessages[field as 'href'] }));
+    expect((await server.call('GET', `/api/apps/${app.appId}`)).body).toMatchObject({ href: 'https://safe.example.com', iconUrl: icon, pingUrl: null });
+  });
+
+  it('APP-6: takes http(s), relative and (for icons) data:image addresses, trimmed', async () => {
+    const accepted = {
+      href: ' /apps/jellyfin?tab=1&x=2#top ',
+      iconUrl: 'data:image/svg+xml;base64,PHN2Zy8+',
+      pingUrl: 'HTTP://jellyfin.internal:8096/health',
+    };
+    const created = expectOk(await createApp(null, { name: unique('Relative'), ...accepted }), 201);
+    expect(created).toMatchObject({ href: '/apps/jellyfin?tab=1&x=2#top', iconUrl: accepted.iconUrl, pingUrl: accepted.pingUrl });
+    for (const href of ['https://example.com/a:b&c=%20', '//cdn.example.com/x', 'jellyfin/', '?q=1', '#top', 'HTTPS://EXAMPLE.COM']) {
+      expect((await server.call('PATCH', `/api/apps/${created.appId}`, { body: { href } })).status).toBe(200);
+    }
+  });
+
+  it('APP-6: the pure rule refuses what the contract refuses, and the OpenAPI patterns are its patterns', () => {
+    const schemas = JSON.parse(readFileSync(path.join(__dirname, '../../generated/openapi.json'), 'utf8')).components.schemas;
+    expect({ href: schemas.AppHref.pattern, iconUrl: schemas.AppIconUrl.pattern, pingUrl: schemas.AppPingUrl.pattern }).toEqual(appUrlPatterns);
+    expect({ href: schemas.AppHref['x-pattern-message'], iconUrl: schemas.AppIconUrl['x-pattern-message'], pingUrl: schemas.AppPingUrl['x-pattern-message'] }).toEqual(appUrlMessages);
+    expect(appUrlProblem('href', 'java\tscript:x')).toBe(appUrlMessages.href);
+    expect(appUrlProblem('href', 'JAVASCRIPT:x')).toBe(appUrlMessages.href);
+    expect(appUrlProblem('href', 'https://example.com/javascript:x')).toBeNull();
+    expect(appUrlProblem('href', 'relative/javascript:x')).toBeNull();
+    expect(appUrlProblem('href', 'https://')).toBe(appUrlMessages.href);
+    expect(appUrlProblem('href', 'https://[::1')).toMatch(/does not parse/);
+    expect(appUrlProblem('iconUrl', 'data:image/png;base64,AAAA')).toBeNull();
+    expect(appUrlProblem('iconUrl', 'data:text/plain,x')).toBe(appUrlMessages.iconUrl);
+    expect(appUrlProblem('pingUrl', 'ftp://example.com')).toBe(appUrlMessages.pingUrl);
+    expect(appUrlProblem('href', 'https://example.com/\u{E0001}')).toBe(appUrlMessages.href);
   });
 });
 

@@ -146,7 +146,7 @@ describe('import (FILE-3..7)', () => {
     const targetIntegration = await integrationOn(target, integrationName);
     const created = await importFile(target, file);
     expect(created.status).toBe(201);
-    expect(created.body).toEqual({ boardId: expect.any(String), name: board.name });
+    expect(created.body).toEqual({ boardId: expect.any(String), name: board.name, outcome: 'created' });
     expect(created.headers.get('location')).toBe(`/api/boards/${created.body.boardId}`);
 
     const again = await exportOf(target, created.body.boardId);
@@ -167,7 +167,7 @@ describe('import (FILE-3..7)', () => {
     const before = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
     const revisions = await historyLength(source, board.boardId);
 
-    expect(expectOk(await importFile(source, edited, '?onConflict=replace'))).toEqual({ boardId: board.boardId, name: board.name });
+    expect(expectOk(await importFile(source, edited, '?onConflict=replace'))).toEqual({ boardId: board.boardId, name: board.name, outcome: 'replaced' });
     const after = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
     expect(after.version).toBe(before.version + 1);
     expect(after.pageTitle).toBe('Edited');
@@ -180,6 +180,24 @@ describe('import (FILE-3..7)', () => {
     const unchanged = expectOk(await source.call('GET', `/api/boards/${board.boardId}`));
     expect(unchanged).toEqual(after);
     expect(await historyLength(source, board.boardId)).toBe(revisions + 1);
+  });
+
+  it('FILE-3: re-importing a file with replace, twice, writes nothing the second time: no entry, no version or revision bump, the same ETag; the answer says unchanged', async () => {
+    const board = await richBoard(source, unique('Whisparr '));
+    const file = await exportOf(source, board.boardId);
+    // The exported file names this board at its version: unchanged, it is accepted (FILE-6) and writes nothing.
+    const storedRevision = async () => (await source.db('boards').where({ id: board.boardId }).first('revision')).revision;
+    for (let round = 0; round < 2; round++) {
+      const before = await source.call('GET', `/api/boards/${board.boardId}`);
+      const revision = await storedRevision();
+      const revisions = await historyLength(source, board.boardId);
+      expect(expectOk(await importFile(source, file, '?onConflict=replace'))).toEqual({ boardId: board.boardId, name: board.name, outcome: 'unchanged' });
+      const after = await source.call('GET', `/api/boards/${board.boardId}`);
+      expect(after.body).toEqual(before.body);
+      expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+      expect(await storedRevision()).toBe(revision);
+      expect(await historyLength(source, board.boardId)).toBe(revisions);
+    }
   });
 
   it('FILE-3: fail is a 409 Board with similar name already exists; rename takes the first free name; replace needs full access', async () => {
@@ -200,6 +218,22 @@ describe('import (FILE-3..7)', () => {
     expectError(await importFile(source, { ...file, name: unique('new-') }, '', nobody.key), 403, 'FORBIDDEN', 'Permission denied');
   });
 
+  it('FILE-3: parallel imports of one name with rename all succeed, each under its own free name (the database decides, retried on the unique index)', async () => {
+    const board = await richBoard(source, unique('Radarr '));
+    const exported = await exportOf(source, board.boardId);
+    // Items and sections without ids used elsewhere would collide among the parallel imports themselves: strip them
+    // to what every import can create anew (the rename rule is what is tested here).
+    const name = unique('parallel-');
+    const file = { ...exported, name, source: undefined, items: [], sections: [] };
+    const count = await boardCount(source);
+    const results = await Promise.all(Array.from({ length: 10 }, () => importFile(source, file, '?onConflict=rename')));
+    expect(results.map((r) => r.status)).toEqual(Array(10).fill(201));
+    const names = results.map((r) => r.body.name).sort();
+    expect(new Set(names).size).toBe(10);
+    expect(names).toEqual([name, ...Array.from({ length: 9 }, (_, i) => `${name}-${i + 2}`)].sort());
+    expect(await boardCount(source)).toBe(count + 10);
+  });
+
   it('FILE-4: ids used on another board are replaced by fresh ones, and the file\'s references follow', async () => {
     const board = await richBoard(source, unique('Bazarr '));
     const file = await exportOf(source, board.boardId);
@@ -215,7 +249,7 @@ describe('import (FILE-3..7)', () => {
     expect(expectOk(await source.call('GET', `/api/boards/${board.boardId}`)).items.map((i: any) => i.id).sort()).toEqual([board.appWidget, board.clock].sort());
   });
 
-  it('FILE-5: an integration no visible integration matches is a 400 listing it; a binding the caller may not add is a 403; nothing written', async () => {
+  it('FILE-5, BIND-2: a name no integration has is a 400 listing it; an integration the caller may not use, named by name or id, is the binding rule\'s 403 listing it; nothing written', async () => {
     const integrationName = unique('Sabnzbd ');
     const board = await richBoard(source, integrationName);
     const file = { ...(await exportOf(source, board.boardId)), name: unique('bind-') };
@@ -224,8 +258,9 @@ describe('import (FILE-3..7)', () => {
 
     const integration = await integrationOn(target, integrationName);
     const user = await createActor(target, { permissions: ['board-create', 'app-create'] });
-    // Integrations are visible to those who may use them: without a grant the name matches nothing.
-    expectError(await importFile(target, file, '', user.key), 400, 'BAD_REQUEST', `Unknown integrations: ${integrationName} (mock)`);
+    // An integration the caller may not use is not unknown: the binding rule refuses it (it answered 400 before).
+    expectError(await importFile(target, file, '', user.key), 403, 'FORBIDDEN', `No access to integrations: ${integration}`);
+    expectError(await importFile(target, file, '?dryRun=true', user.key), 403, 'FORBIDDEN', `No access to integrations: ${integration}`);
     // Named by id (as an export names integrations its caller could not see), the binding rule answers.
     const byId = { ...file, items: file.items.map((i: any) => (i.integrations ? { ...i, integrations: [{ id: integration }] } : i)) };
     expectError(await importFile(target, byId, '', user.key), 403, 'FORBIDDEN', `No access to integrations: ${integration}`);
@@ -304,6 +339,30 @@ describe('import (FILE-3..7)', () => {
     expectOk(await yamlRequest('POST', '/api/boards/import', asYaml(file)), 201);
     expect(await boardCount(source)).toBe(count + 1);
     expectError(await yamlRequest('PUT', `/api/boards/${board.boardId}`, asYaml({ sections: [], items: [] })), 415, 'UNSUPPORTED_MEDIA_TYPE');
+  });
+
+  it('APP-6: an app of the file with an unsafe address is a 400 naming the field, as POST /api/apps answers; nothing written', async () => {
+    const board = await richBoard(source, unique('Sonarr '));
+    const file = { ...(await exportOf(source, board.boardId)), name: unique('unsafe-') };
+    const appIndex = file.items.findIndex((i: any) => i.app);
+    const withApp = (app: Record<string, unknown>) => ({ ...file, items: file.items.map((i: any, n: number) => (n === appIndex ? { ...i, app: { ...i.app, ...app } } : i)) });
+    const count = await boardCount(source);
+    const apps = Number((await source.db('apps').count('* as n'))[0].n);
+    for (const [field, app] of [
+      ['href', { name: unique('evil'), href: 'data:text/html,<script>alert(1)</script>' }],
+      ['href', { name: unique('evil'), href: '\u200Bjavascript:alert(1)' }],
+      ['iconUrl', { iconUrl: 'javascript:alert(1)' }],
+    ] as const) {
+      const result = await importFile(source, withApp(app));
+      expectError(result, 400, 'BAD_REQUEST', 'Input validation failed');
+      expect(result.body.data.issues).toContainEqual(expect.objectContaining({ instancePath: `/requestBody/items/${appIndex}/app/${field}` }));
+    }
+    // What the pattern lets through and the rule refuses (an https URL that does not parse) is refused by the import too.
+    const unparsable = await importFile(source, withApp({ name: unique('evil'), href: 'https://[::1' }));
+    expectError(unparsable, 400, 'BAD_REQUEST', 'Input validation failed');
+    expect(unparsable.body.data.issues).toEqual([expect.objectContaining({ instancePath: `/body/items/${appIndex}/app/href` })]);
+    expect(await boardCount(source)).toBe(count);
+    expect(Number((await source.db('apps').count('* as n'))[0].n)).toBe(apps);
   });
 });
 

@@ -217,6 +217,28 @@ describe('restore', () => {
     expect(entries[0]).toMatchObject({ revision: 4, version: 3, operation: 'restoreBoard', summary: { items: { added: 1, removed: 0, updated: 0 } } });
   });
 
+  it('HIST-6: a restore that changes nothing writes nothing: no entry, no version or revision bump, the same ETag; it answers the board', async () => {
+    const board = await newBoard();
+    const start = await get(board.boardId);
+    expectOk(await put(board.boardId, { sections: start.sections, items: [item(unique('same'), [position(board.layoutId, board.sectionId)])] }));
+    await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: 'Same' } });
+    const before = await server.call('GET', `/api/boards/${board.boardId}`);
+    const { entries } = await history(board.boardId);
+    const storedRevision = async () => (await server.db('boards').where({ id: board.boardId }).first('revision')).revision;
+    const revisionBefore = await storedRevision();
+
+    const restored = await server.call('POST', `/api/boards/${board.boardId}/restore`, { body: { revision: entries[0].revision, expectedVersion: before.body.version } });
+    expect(expectOk(restored)).toEqual(before.body);
+    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [], itemIds: [] });
+    const after = await server.call('GET', `/api/boards/${board.boardId}`);
+    expect(after.body).toEqual(before.body);
+    expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
+    expect(await storedRevision()).toBe(revisionBefore);
+    expect((await history(board.boardId)).entries).toEqual(entries);
+    // The guard still applies to a restore that would change nothing.
+    expectError(await server.call('POST', `/api/boards/${board.boardId}/restore`, { body: { revision: entries[0].revision, expectedVersion: 99 } }), 409, 'CONFLICT', conflictMessage);
+  });
+
   it('HIST-6: puts a layout change back, layouts with their ids and positions, and settings', async () => {
     const board = await newBoard();
     const start = await get(board.boardId);

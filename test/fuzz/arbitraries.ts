@@ -85,15 +85,18 @@ function stringArbitrary(schema: Schema): fc.Arbitrary<string> {
       break;
   }
   if (typeof schema.pattern === 'string') {
-    let regex: RegExp;
-    try {
-      regex = new RegExp(schema.pattern);
-    } catch {
-      regex = new RegExp(schema.pattern, 'u');
-    }
-    return fc.stringMatching(regex, { size: 'small' }).filter(fits);
+    return fc.stringMatching(patternRegExp(schema.pattern), { size: 'small' }).filter(fits);
   }
   return fc.string({ unit: textUnit, minLength, maxLength });
+}
+
+/** A schema pattern as Ajv reads it: in Unicode mode (`\p{Cf}` is a property there, a `p` without it). */
+function patternRegExp(pattern: string): RegExp {
+  try {
+    return new RegExp(pattern, 'u');
+  } catch {
+    return new RegExp(pattern);
+  }
 }
 
 function integerArbitrary(schema: Schema): fc.Arbitrary<number> {
@@ -246,7 +249,7 @@ export function mutationsFor(input: Schema | boolean, value: unknown, depth = 0)
     if (schema.maxLength !== undefined) out.push({ description: `longer than ${schema.maxLength}`, apply: () => 'a'.repeat(schema.maxLength + 1) });
     if (schema.minLength > 0) out.push({ description: `shorter than ${schema.minLength}`, apply: () => '' });
     if (schema.pattern) {
-      const re = new RegExp(schema.pattern);
+      const re = patternRegExp(schema.pattern);
       for (const suffix of ['\u0000', ' ', '!', '\n']) {
         if (!re.test(value + suffix)) {
           out.push({ description: `breaks pattern ${schema.pattern}`, apply: () => value + suffix });

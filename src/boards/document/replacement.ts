@@ -4,7 +4,7 @@
  * state is put back (restore, import with replace), which the save rules (PUT-5, PUT-6) do not govern. No I/O.
  */
 import { differingRows, rowRules } from './changes';
-import { sameJson, emptyWrites, type ContentWrites, type SectionWrite } from './contentPlan';
+import { sameJson, emptyWrites, writesAnything, type ContentWrites, type SectionWrite } from './contentPlan';
 import type { LayoutPlan } from './layoutPlan';
 import type { BoardState } from './model';
 import { stateAfterContentWrites, stateAfterLayoutPlan } from './stateAfter';
@@ -80,6 +80,12 @@ export function replacementFor(current: BoardState, target: BoardState, columns:
     content,
     columns: changedColumns,
   };
+}
+
+/** Whether the replacement writes anything at all: a board column, a layout, or any content row. */
+export function replacementWritesAnything(replacement: Replacement): boolean {
+  const { insertLayouts, updateLayouts, deleteLayoutIds } = replacement.layouts;
+  return Object.keys(replacement.columns).length > 0 || insertLayouts.length + updateLayouts.length + deleteLayoutIds.length > 0 || writesAnything(replacement.content);
 }
 
 /** The state after a replacement is applied (store.applyReplacement), as stateAfter.ts computes the other writes. */

@@ -97,6 +97,24 @@ export async function lockAndLoad(
 }
 
 /**
+ * Thrown out of a board write's transaction to roll all of it back (the lock's revision bump included) and answer
+ * `result` instead: a dry run, or a write that turns out to change nothing and so writes nothing (FILE-3, HIST-6).
+ */
+export class RolledBack<T> {
+  constructor(readonly result: T) {}
+}
+
+/** Runs `write`, answering the result of a RolledBack thrown out of it. */
+export async function unlessRolledBack<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (error instanceof RolledBack) return error.result as T;
+    throw error;
+  }
+}
+
+/**
  * Runs a board write in one transaction; once it committed, the board it left (`after`, whose revision is the one
  * its lock took) is kept in the instance's state cache for the next write, and the document it answered (if any) in
  * the document cache for the writer's next read.

@@ -246,25 +246,33 @@ export const defaultBoardSettings: Record<(typeof boardSettingsColumns)[number],
   disableStatus: false,
 };
 
-/** The app references of a file item (FILE-8): `app` as the option `appId`, and each option of `apps`. */
-function itemAppRefs(item: FileItem): { option: string; value: FileAppRef | FileAppRef[] }[] {
-  return [...(item.app ? [{ option: 'appId', value: item.app }] : []), ...Object.entries(item.apps ?? {}).map(([option, value]) => ({ option, value }))];
+/** The app references of a file item (FILE-8): `app` as the option `appId`, and each option of `apps`, with where they stand in the body. */
+function itemAppRefs(item: FileItem, index: number): { option: string; value: FileAppRef | FileAppRef[]; at: string }[] {
+  return [
+    ...(item.app ? [{ option: 'appId', value: item.app, at: `/body/items/${index}/app` }] : []),
+    ...Object.entries(item.apps ?? {}).map(([option, value]) => ({ option, value, at: `/body/items/${index}/apps/${option}` })),
+  ];
 }
 
 /** The app dedupe key (APP-1: name and href) of a file's app reference given by fields, normalized as `POST /api/apps` does. */
-function appKey(ref: Schemas['FileApp']): { key: string; fields: AppFields } {
-  const fields = normalizeNewApp(ref);
+function appKey(ref: Schemas['FileApp'], at?: string): { key: string; fields: AppFields } {
+  const fields = normalizeNewApp(ref, at);
   return { key: JSON.stringify([fields.name, fields.href]), fields };
 }
 
-/** The distinct apps a file names by their fields (FILE-5, FILE-8), by dedupe key, checked as `POST /api/apps` checks them. */
+/**
+ * The distinct apps a file names by their fields (FILE-5, FILE-8), by dedupe key, checked as `POST /api/apps` checks
+ * them (APP-6: an issue names the field of the file it is about).
+ */
 export function fileApps(file: BoardFile): Map<string, AppFields> {
   const apps = new Map<string, AppFields>();
-  for (const { value } of file.items.flatMap(itemAppRefs)) {
-    for (const ref of [value].flat()) {
-      if ('id' in ref) continue;
-      const { key, fields } = appKey(ref);
-      if (!apps.has(key)) apps.set(key, fields);
+  for (const [index, item] of file.items.entries()) {
+    for (const { value, at } of itemAppRefs(item, index)) {
+      for (const [n, ref] of [value].flat().entries()) {
+        if ('id' in ref) continue;
+        const { key, fields } = appKey(ref, Array.isArray(value) ? `${at}/${n}` : at);
+        if (!apps.has(key)) apps.set(key, fields);
+      }
     }
   }
   return apps;
@@ -274,8 +282,8 @@ export function fileApps(file: BoardFile): Map<string, AppFields> {
 export function resolvedAppOptions(file: BoardFile, appIds: ReadonlyMap<string, string>): Map<string, Record<string, unknown>> {
   const resolve = (ref: FileAppRef) => ('id' in ref ? ref.id : appIds.get(appKey(ref).key));
   const resolved = new Map<string, Record<string, unknown>>();
-  for (const item of file.items) {
-    const refs = itemAppRefs(item);
+  for (const [index, item] of file.items.entries()) {
+    const refs = itemAppRefs(item, index);
     if (refs.length > 0) resolved.set(item.id, Object.fromEntries(refs.map(({ option, value }) => [option, Array.isArray(value) ? value.map(resolve) : resolve(value)])));
   }
   return resolved;

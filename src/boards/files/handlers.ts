@@ -38,7 +38,7 @@ export const boardFileHandlers = ({ caches }: { caches: BoardCaches }) =>
         caches,
       });
       if (outcome.kind === 'plan') return { status: 200, body: outcome.plan };
-      const result = { boardId: outcome.boardId, name: outcome.name };
+      const result = { boardId: outcome.boardId, name: outcome.name, outcome: outcome.kind };
       if (outcome.kind === 'created') return { status: 201, body: result, headers: { Location: `/api/boards/${outcome.boardId}` } };
       return { status: 200, body: result };
     },

@@ -12,14 +12,16 @@ import { badRequest, conflict } from '../../core/errors';
 import { newId } from '../../db/ids';
 import { readInstanceId } from '../../db/instance';
 import { assertPermission, type Principal } from '../../identity/principal';
-import { listVisibleIntegrations } from '../../integrations/integrations';
+import { usableIntegrationIds } from '../../integrations/access';
+import { compareIntegrations } from '../../integrations/integrations';
+import { whereAmong } from '../../db/idList';
 import { assertBoardAccess } from '../access';
 import { assertCanBind, assertIntegrationsExist } from '../document/bindings';
 import { BoardChanges, compareStates } from '../document/changes';
-import { planContent, writesAnything } from '../document/contentPlan';
+import { planContent } from '../document/contentPlan';
 import { readableItems, type BoardState } from '../document/model';
-import { replacementFor, stateAfterReplacement } from '../document/replacement';
-import { assertIdsFree, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite } from '../document/save';
+import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
+import { assertIdsFree, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
 import { stateAfterContentWrites } from '../document/stateAfter';
 import { applyReplacement, findExistingElementIds } from '../document/store';
 import type { BoardContent, LayoutRow } from '../document/types';
@@ -56,36 +58,57 @@ export type ImportOutcome =
   | { kind: 'created' | 'replaced' | 'unchanged'; boardId: string; name: string }
   | { kind: 'plan'; plan: ImportPlan };
 
-/** Thrown out of a dry run's transaction to roll it back with the plan. */
-class DryRunDone {
-  constructor(readonly plan: ImportPlan) {}
-}
-
 /** The board fields an import writes: name, visibility and every setting. */
 const importedColumns = ['name', 'isPublic', ...boardSettingsColumns] as const;
 
 const maxNameLength = 255;
 
-/** FILE-3 `rename`: the first of `<name>-2`, `<name>-3`, … that no board has (letter case ignored). */
-async function freeName(trx: Knex, name: string): Promise<string> {
-  for (let n = 2; ; n++) {
-    const suffix = `-${n}`;
-    const candidate = `${name.slice(0, maxNameLength - suffix.length)}${suffix}`;
-    if ((await boardIdByName(trx, candidate)) === undefined) return candidate;
+/** The name of the `n`th candidate of a rename: the name itself, then `<name>-2`, `<name>-3`, … within 255 characters. */
+function candidateName(name: string, n: number): string {
+  if (n === 1) return name;
+  const suffix = `-${n}`;
+  return `${name.slice(0, maxNameLength - suffix.length)}${suffix}`;
+}
+
+/** Bound on the names a rename tries after losing each to a concurrent create. */
+const maxRenameAttempts = 50;
+
+/**
+ * Inserts a new board named `name`; with FILE-3 `rename`, under the first of `<name>`, `<name>-2`, … that no board has
+ * (letter case ignored). The unique index on lower(name) decides: the insert does nothing when the name was taken
+ * meanwhile (by a concurrent import, which it waits for), and the next free name is tried, a bounded number of times.
+ * Without `rename` a taken name is the index's violation (409).
+ */
+async function insertBoard(trx: Knex, row: { id: string; isPublic: boolean; creatorId: string }, name: string, rename: boolean): Promise<string> {
+  if (!rename) {
+    await trx('boards').insert({ ...row, name });
+    return name;
   }
+  let n = 1;
+  for (let attempt = 0; attempt < maxRenameAttempts; attempt++, n++) {
+    while ((await boardIdByName(trx, candidateName(name, n))) !== undefined) n++;
+    const inserted: unknown[] = await trx('boards').insert({ ...row, name: candidateName(name, n) }).onConflict().ignore().returning('id');
+    if (inserted.length > 0) return candidateName(name, n);
+  }
+  throw conflict(nameConflictMessage);
 }
 
 /**
- * FILE-5: integrations named by name and kind, among those the caller can see (one with use access first); by id,
- * integrations that exist. 400 `Unknown integrations: <name (kind)>` for names no visible integration has.
+ * FILE-5: integrations named by name and kind, among every integration of the instance (one the caller may use first,
+ * then one the board already binds, then by the listing's order); by id, integrations that exist. 400 `Unknown
+ * integrations: <name (kind)>` for names no integration has; one the caller may not use is the binding rule's 403
+ * (BIND-2, checked by the caller of this function), not an unknown name.
  */
-async function resolveIntegrations(trx: Knex, principal: Principal, file: BoardFile): Promise<Map<string, string[]>> {
+async function resolveIntegrations(trx: Knex, principal: Principal, file: BoardFile, boundOnBoard: ReadonlySet<string>): Promise<Map<string, string[]>> {
   const resolved = new Map<string, string[]>();
   const refs = file.items.flatMap((item) => item.integrations ?? []);
   if (refs.length === 0) return resolved;
+  const names = [...new Set(refs.flatMap((ref) => ('name' in ref ? [ref.name] : [])))];
+  const candidates: { id: string; name: string; kind: string }[] = names.length === 0 ? [] : await trx('integrations').modify(whereAmong, 'name', names).select('id', 'name', 'kind');
+  const usable = await usableIntegrationIds(trx, principal, candidates.map((c) => c.id));
+  const rank = (id: string) => (usable.has(id) ? 0 : boundOnBoard.has(id) ? 1 : 2);
   const byNameAndKind = new Map<string, string>();
-  const visible = (await listVisibleIntegrations(trx, principal)).items;
-  for (const entry of [...visible].sort((a, b) => Number(b.permissions.hasUseAccess) - Number(a.permissions.hasUseAccess))) {
+  for (const entry of [...candidates].sort((a, b) => rank(a.id) - rank(b.id) || compareIntegrations(a, b))) {
     const key = `${entry.kind}\n${entry.name}`;
     if (!byNameAndKind.has(key)) byNameAndKind.set(key, entry.id);
   }
@@ -175,8 +198,8 @@ function sourceGuard(file: BoardFile, instanceId: string, boardId: string): numb
 export async function importBoardFile(db: Knex, options: ImportOptions): Promise<ImportOutcome> {
   const { principal, onConflict, dryRun } = options;
   assertFileContent(options.file);
-  try {
-    return await withNameConflictAs409(() =>
+  return unlessRolledBack(() =>
+    withNameConflictAs409(() =>
       inBoardTransaction(db, { caches: dryRun ? undefined : options.caches, principal }, async (trx) => {
         const existingId = await boardIdByName(trx, options.file.name);
         if (existingId !== undefined && onConflict === 'fail') throw conflict(nameConflictMessage);
@@ -188,9 +211,8 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
           await assertBoardAccess(trx, boardId, principal, 'full');
         } else {
           assertPermission(principal, 'board-create');
-          if (existingId !== undefined) name = await freeName(trx, name);
           boardId = newId();
-          await trx('boards').insert({ id: boardId, name, isPublic: false, creatorId: principal.userId });
+          name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
           await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
         }
         const expectedVersion = replace ? sourceGuard(options.file, await readInstanceId(trx), boardId) : undefined;
@@ -204,18 +226,13 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
         const layouts = fileLayouts(file, current);
         const content = fileContent(file, {
           layoutIds: new Map(layouts.map((layout) => [layout.name, layout.id])),
-          integrationIds: await resolveIntegrations(trx, principal, file),
+          integrationIds: await resolveIntegrations(trx, principal, file, new Set(current.bindings.map((b) => b.integrationId))),
           appOptions: await resolveApps(trx, principal, file),
         });
         validateContent(content);
         const target = boardFromFile(current, layouts, content, { ...fileBoardFields(file), name });
         const replacement = replacementFor(current, target, importedColumns);
-        const { insertLayouts, updateLayouts, deleteLayoutIds } = replacement.layouts;
-        const changed =
-          !replace ||
-          Object.keys(replacement.columns).length > 0 ||
-          insertLayouts.length + updateLayouts.length + deleteLayoutIds.length > 0 ||
-          writesAnything(replacement.content);
+        const changed = !replace || replacementWritesAnything(replacement);
         if (replace && changed) replacement.columns.version = current.board.version + 1;
 
         await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
@@ -224,7 +241,7 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
         resultAfterWrite(current, computed);
 
         if (dryRun) {
-          throw new DryRunDone({
+          throw new RolledBack<ImportOutcome>({ kind: 'plan', plan: {
             action: replace ? 'replace' : 'create',
             boardId: replace ? boardId : null,
             name,
@@ -232,19 +249,17 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
             changes: compareStates(replace ? current : { ...current, board: { ...current.board, name: '' } }, computed),
             ignored: [],
             warnings: contentWarnings(computed, content, await loadWarningFacts(trx, principal, content)),
-          });
+          } });
         }
         const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
-        if (!changed) return { result: outcome, after: current };
+        // FILE-3: nothing changes, so nothing is written: the lock's revision bump is rolled back too.
+        if (!changed) throw new RolledBack<ImportOutcome>(outcome);
         const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
         const after = { ...computed, board: { ...computed.board, revision } };
         await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
         await recordStateChange(trx, { principal, history: options.history, before: replace ? current : null, after });
         return { result: outcome, after };
       }),
-    );
-  } catch (error) {
-    if (error instanceof DryRunDone) return { kind: 'plan', plan: error.plan };
-    throw error;
-  }
+    ),
+  );
 }

@@ -1,6 +1,7 @@
 /**
  * POST /api/boards/{id}/restore (HIST-6): puts layouts, sections, items, positions, bindings and settings back as
- * they were after a revision, as one guarded write (a version bump, a new history entry), answering the board.
+ * they were after a revision, as one guarded write (a version bump, a new history entry), answering the board; a
+ * restore that changes nothing writes nothing (no entry, no version or revision bump).
  */
 import type { Knex } from 'knex';
 import { recordAppPlacements } from '../../apps/placements';
@@ -9,8 +10,8 @@ import { assertBoardAccess } from '../access';
 import { boardSettingsColumns } from '../settings';
 import { assertCanBind } from '../document/bindings';
 import type { BoardState } from '../document/model';
-import { replacementFor, stateAfterReplacement } from '../document/replacement';
-import { assertIdsFree, BoardWrite, DocumentResult, inBoardTransaction, lockAndLoad, resultAfterWrite, stateBeforeLock } from '../document/save';
+import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
+import { assertIdsFree, BoardWrite, DocumentResult, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
 import { applyReplacement } from '../document/store';
 import { recordStateChange } from './record';
 import { revisionState } from './history';
@@ -51,11 +52,14 @@ async function restorable(trx: Knex, current: BoardState, revision: BoardState):
 export async function restoreRevision(db: Knex, options: BoardWrite & { revision: number; expectedVersion?: number }): Promise<RestoreResult> {
   const { boardId, principal } = options;
   await assertBoardAccess(db, boardId, principal, 'modify');
-  return inBoardTransaction(db, options, async (trx) => {
-    const current = await lockAndLoad(trx, boardId, principal, { ...options, bumpVersion: true });
-    const before = stateBeforeLock(current, true);
+  return unlessRolledBack(() => inBoardTransaction(db, options, async (trx) => {
+    // The version moves with the writes (below), so that a restore that changes nothing writes nothing.
+    const current = await lockAndLoad(trx, boardId, principal, { ...options, bumpVersion: false });
+    const before = current;
     const { target, dropped } = await restorable(trx, current, await revisionState(trx, boardId, options.revision, before));
     const replacement = replacementFor(current, target, boardSettingsColumns);
+    if (!replacementWritesAnything(replacement)) throw new RolledBack<RestoreResult>({ ...resultAfterWrite(current, current), dropped });
+    replacement.columns.version = current.board.version + 1;
     // Elements the revision had that are not on the board now are new to it: their ids must be free (PUT-4) and
     // their bindings are new bindings (BIND-2).
     await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
@@ -68,7 +72,7 @@ export async function restoreRevision(db: Knex, options: BoardWrite & { revision
     await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
     await recordStateChange(trx, { principal, history: options.history, before, after, dropped: droppedOrUndefined(dropped) });
     return { result: { ...result, dropped }, after, answered: result };
-  });
+  }));
 }
 
 const droppedOrUndefined = (dropped: RestoreResult['dropped']) => (dropped.integrationIds.length + dropped.itemIds.length > 0 ? dropped : undefined);
