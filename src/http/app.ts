@@ -107,12 +107,17 @@ function buildValidator(routes: RouteTable, definition: Document): OpenAPIValida
  * Removes `mapping` from every discriminator of the (dereferenced, private) document: Ajv refuses it and takes the tag
  * values from each branch's `const` instead. The document keeps the mappings for readers (OpenAPI reads a
  * discriminator without a mapping as naming schemas, not `kind` values).
+ * Also gives each discriminated schema `type: object`: Ajv's discriminator passes any value that is not an object
+ * (null, a number, an array) without trying a branch, so `sections: [null]` reached the handlers (a 500; HTTP-9).
  */
 function withoutDiscriminatorMappings(node: unknown, seen = new Set<object>()): void {
   if (node === null || typeof node !== 'object' || seen.has(node)) return;
   seen.add(node);
-  const discriminator = (node as { discriminator?: { mapping?: unknown } }).discriminator;
-  if (discriminator && typeof discriminator === 'object') delete discriminator.mapping;
+  const schema = node as { discriminator?: { mapping?: unknown }; type?: unknown };
+  if (schema.discriminator && typeof schema.discriminator === 'object') {
+    delete schema.discriminator.mapping;
+    schema.type ??= 'object';
+  }
   for (const value of Object.values(node)) withoutDiscriminatorMappings(value, seen);
 }
 
