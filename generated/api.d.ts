@@ -5081,7 +5081,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description The revision of the last event received; the stream resumes after it. */
-                "Last-Event-ID"?: string;
+                "Last-Event-ID"?: number;
             };
             path: {
                 /** @description Board id. */
@@ -5098,11 +5098,19 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example id: 12
-                     *     event: change
-                     *     data: {"revision":12,"version":7,"operation":"saveBoard","actor":{"userId":"u1","name":"admin","apiKeyId":null},"at":"2026-11-24T08:00:00.000Z","summary":{"sections":{"added":0,"removed":0,"updated":0},"items":{"added":1,"removed":0,"updated":0},"layouts":{"added":0,"removed":0,"updated":0},"fields":[]}}
+                     * @example {
+                     *       "event": "change",
+                     *       "id": "12",
+                     *       "data": "{\"revision\":12,\"version\":7,\"operation\":\"saveBoard\",\"actor\":{\"userId\":\"u1\",\"name\":\"admin\",\"apiKeyId\":null},\"at\":\"2026-11-24T08:00:00.000Z\",\"summary\":{\"sections\":{\"added\":0,\"removed\":0,\"updated\":0},\"items\":{\"added\":1,\"removed\":0,\"updated\":0},\"layouts\":{\"added\":0,\"removed\":0,\"updated\":0},\"fields\":[]}}"
+                     *     }
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @enum {string} */
+                        event: "change" | "reset" | "deleted";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];
