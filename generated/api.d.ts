@@ -900,7 +900,8 @@ export interface paths {
         /**
          * Model Context Protocol (Streamable HTTP, stateless)
          * @description Board tools for AI agents over the Model Context Protocol (MCP-1..4): `tools/list`, `tools/call`. Clients send
-         *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
+         *     `Accept: application/json, text/event-stream` (without `Accept` or with `*\/*` too; 406 for an `Accept` that leaves
+         *     either out). Each tool runs the REST operation it stands for
          *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without one, 401 with
@@ -925,7 +926,8 @@ export interface paths {
         /**
          * Model Context Protocol, at the path the reference serves it
          * @description Board tools for AI agents over the Model Context Protocol (MCP-1..4): `tools/list`, `tools/call`. Clients send
-         *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
+         *     `Accept: application/json, text/event-stream` (without `Accept` or with `*\/*` too; 406 for an `Accept` that leaves
+         *     either out). Each tool runs the REST operation it stands for
          *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without one, 401 with
