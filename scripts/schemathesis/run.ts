@@ -139,7 +139,7 @@ async function createMemberKey(instance: Instance): Promise<string> {
     return json;
   };
   const user = await call('/api/users', { username: 'schemathesis-member', password: randomBytes(12).toString('hex') });
-  const key = await call('/api/api-keys', { userId: user.id, name: 'schemathesis' });
+  const key = await call('/api/api-keys', { userId: user.userId, name: 'schemathesis' });
   return String(key.apiKey);
 }
 
