@@ -175,7 +175,7 @@ describe('change feed (EVENT-1..6)', () => {
     await feed.until(() => feed.changes().length === 1);
     expect((await server.call('DELETE', `/api/boards/${board.boardId}`)).status).toBe(204);
     await feed.until(() => feed.ended());
-    const declared = dereferencedDocument().paths['/api/boards/{id}/events']!.get!.responses['200'] as any;
+    const declared = (dereferencedDocument() as any).paths['/api/boards/{id}/events'].get.responses['200'];
     const validate = createAjv().compile(declared.content['text/event-stream'].schema);
     // An SSE block without data (the `retry:` advice, a heartbeat comment) dispatches no event.
     const events = feed.events.filter((e) => e.data !== '').map(({ comment: _, ...event }) => event);

@@ -113,7 +113,7 @@ describe('MCP tools (MCP-1..4)', () => {
   });
 
   it('MCP-1: a request without Accept, or with */*, is served (it was a 406; found by schemathesis)', async () => {
-    for (const headers of [{}, { Accept: '*/*' }, { Accept: 'text/html;q=0.9, */*;q=0.8' }]) {
+    for (const headers of [{}, { Accept: '*/*' }, { Accept: 'text/html;q=0.9, */*;q=0.8' }] as Record<string, string>[]) {
       const list = await server.call('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 4, method: 'tools/list' }, headers });
       expect({ headers, status: list.status }).toEqual({ headers, status: 200 });
       expect(list.body.result.tools.length).toBeGreaterThan(20);
