@@ -1,5 +1,6 @@
 /**
- * npm run schemathesis [-- --postgres URL] [--seed N] [--max-examples N] [--callers admin,member] [-- <schemathesis args>]
+ * npm run schemathesis [-- --postgres URL] [--seed N] [--max-examples N] [--workers N] [--callers member,admin]
+ *                          [--databases pglite,postgresql] [-- <more schemathesis run arguments>]
  *
  * Runs schemathesis (Python, pinned in scripts/schemathesis/requirements.txt, installed on first use into the
  * project's .venv-contract/, ignored by git) against a freshly started Tessera: every check (`--checks all`) and
@@ -35,6 +36,8 @@ interface Options {
   seed: number;
   maxExamples: number;
   callers: string[];
+  databases: string[];
+  workers: number;
   extra: string[];
 }
 
@@ -52,6 +55,8 @@ function parseOptions(argv: string[]): Options {
     seed: Number(value('seed') ?? process.env.SCHEMATHESIS_SEED ?? randomBytes(4).readUInt32BE() % 1_000_000),
     maxExamples: Number(value('max-examples') ?? process.env.SCHEMATHESIS_MAX_EXAMPLES ?? 10),
     callers: (value('callers') ?? 'member,admin').split(','),
+    databases: (value('databases') ?? 'pglite,postgresql').split(','),
+    workers: Number(value('workers') ?? process.env.SCHEMATHESIS_WORKERS ?? 2),
     extra,
   };
 }
@@ -194,6 +199,8 @@ function runSchemathesis(label: string, url: string, key: string, options: Optio
     'examples,coverage,fuzzing,stateful',
     '--max-examples',
     String(options.maxExamples),
+    '--workers',
+    String(options.workers),
     '--seed',
     String(options.seed),
     '--header',
@@ -225,10 +232,9 @@ async function main(): Promise<void> {
   ensureSchemathesis();
   console.log(`schemathesis seed: ${options.seed} (reproduce with: npm run schemathesis -- --seed ${options.seed})`);
 
-  const databases: { label: string; setup(): Promise<{ url: string | undefined; drop(): Promise<void> }> }[] = [
-    { label: 'pglite', setup: async () => ({ url: undefined, drop: async () => {} }) },
-  ];
-  if (options.postgresUrl) {
+  const databases: { label: string; setup(): Promise<{ url: string | undefined; drop(): Promise<void> }> }[] = [];
+  if (options.databases.includes('pglite')) databases.push({ label: 'pglite', setup: async () => ({ url: undefined, drop: async () => {} }) });
+  if (options.postgresUrl && options.databases.includes('postgresql')) {
     const baseUrl = options.postgresUrl;
     databases.push({ label: 'postgresql', setup: () => createPostgresDatabase(baseUrl) });
   }
