@@ -3125,17 +3125,40 @@ export interface components {
         TrpcErrorAnswer: {
             error: components["schemas"]["TrpcErrorBody"];
         } | components["schemas"]["TrpcResult"][];
+        /** @constant */
+        JsonRpcVersion: "2.0";
+        JsonRpcId: string | number;
+        /** @description A request (with `id`) or a notification (without). */
+        McpRequestMessage: {
+            jsonrpc: components["schemas"]["JsonRpcVersion"];
+            id?: components["schemas"]["JsonRpcId"];
+            method: string;
+            params?: Record<string, never>;
+        };
+        /** @description The client's answer to a request of the server. */
+        McpResultMessage: {
+            jsonrpc: components["schemas"]["JsonRpcVersion"];
+            id: components["schemas"]["JsonRpcId"];
+            result: Record<string, never>;
+        };
+        /** @description The client's error answer to a request of the server. */
+        McpErrorMessage: {
+            jsonrpc: components["schemas"]["JsonRpcVersion"];
+            id: components["schemas"]["JsonRpcId"];
+            error: {
+                code: number;
+                message: string;
+            };
+        };
         /**
-         * @description A JSON-RPC 2.0 message (or batch) of the Model Context Protocol.
+         * @description One JSON-RPC 2.0 message of the Model Context Protocol: a request (`id` and `method`), a notification (`method` without `id`) or the answer to a request of the server (`id` with `result` or `error`). No other member.
          * @example {
          *       "jsonrpc": "2.0",
          *       "id": 1,
          *       "method": "tools/list"
          *     }
          */
-        McpMessage: {
-            [key: string]: unknown;
-        };
+        McpMessage: components["schemas"]["McpRequestMessage"] | components["schemas"]["McpResultMessage"] | components["schemas"]["McpErrorMessage"];
         /**
          * @description The JSON-RPC answer.
          * @example {
@@ -5345,7 +5368,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The body breaks this schema (the usual error body), or the MCP transport refused the message (a JSON-RPC error answer). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description The client does not accept application/json and text/event-stream. */
             406: {
@@ -5390,7 +5421,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The body breaks this schema (the usual error body), or the MCP transport refused the message (a JSON-RPC error answer). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpResponse"];
+                };
+            };
             401: components["responses"]["Unauthorized"];
             /** @description The client does not accept application/json and text/event-stream. */
             406: {
