@@ -228,6 +228,8 @@ function runSchemathesis(label: string, url: string, key: string, options: Optio
 
 async function main(): Promise<void> {
   const options = parseOptions(process.argv.slice(2));
+  // build/ is the compiled server, replaced whole when src/ changed: compile first, so the reports stay.
+  require('../build-server').ensureServerBuilt();
   mkdirSync(reportDir, { recursive: true });
   ensureSchemathesis();
   console.log(`schemathesis seed: ${options.seed} (reproduce with: npm run schemathesis -- --seed ${options.seed})`);
