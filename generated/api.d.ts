@@ -5123,11 +5123,9 @@ export interface operations {
                 };
                 content: {
                     /**
-                     * @example {
-                     *       "event": "change",
-                     *       "id": "12",
-                     *       "data": "{\"revision\":12,\"version\":7,\"operation\":\"saveBoard\",\"actor\":{\"userId\":\"u1\",\"name\":\"admin\",\"apiKeyId\":null},\"at\":\"2026-11-24T08:00:00.000Z\",\"summary\":{\"sections\":{\"added\":0,\"removed\":0,\"updated\":0},\"items\":{\"added\":1,\"removed\":0,\"updated\":0},\"layouts\":{\"added\":0,\"removed\":0,\"updated\":0},\"fields\":[]}}"
-                     *     }
+                     * @example id: 12
+                     *     event: change
+                     *     data: {"revision":12,"version":7,"operation":"saveBoard","actor":{"userId":"u1","name":"admin","apiKeyId":null},"at":"2026-11-24T08:00:00.000Z","summary":{"sections":{"added":0,"removed":0,"updated":0},"items":{"added":1,"removed":0,"updated":0},"layouts":{"added":0,"removed":0,"updated":0},"fields":[]}}
                      */
                     "text/event-stream": {
                         /** @enum {string} */
@@ -5135,7 +5133,7 @@ export interface operations {
                         data: string;
                         id?: string;
                         retry?: number;
-                    };
+                    } | string;
                 };
             };
             400: components["responses"]["BadRequest"];
