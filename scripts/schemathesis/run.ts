@@ -1,5 +1,5 @@
 /**
- * npm run schemathesis [-- --postgres URL] [--seed N] [--max-examples N] [--workers N] [--callers member,admin]
+ * npm run schemathesis [-- --postgres URL] [--seed N] [--max-examples N] [--workers N] [--parallel] [--callers member,admin]
  *                          [--databases pglite,postgresql] [-- <more schemathesis run arguments>]
  *
  * Runs schemathesis (Python, pinned in scripts/schemathesis/requirements.txt, installed on first use into the
@@ -18,7 +18,7 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -38,6 +38,7 @@ interface Options {
   callers: string[];
   databases: string[];
   workers: number;
+  parallel: boolean;
   extra: string[];
 }
 
@@ -57,6 +58,7 @@ function parseOptions(argv: string[]): Options {
     callers: (value('callers') ?? 'member,admin').split(','),
     databases: (value('databases') ?? 'pglite,postgresql').split(','),
     workers: Number(value('workers') ?? process.env.SCHEMATHESIS_WORKERS ?? 2),
+    parallel: own.includes('--parallel'),
     extra,
   };
 }
@@ -185,7 +187,7 @@ function countJunit(file: string): { passed: number; failed: number } {
   return { passed: cases.length - failed, failed };
 }
 
-function runSchemathesis(label: string, url: string, key: string, options: Options): RunResult {
+async function runSchemathesis(label: string, url: string, key: string, options: Options): Promise<RunResult> {
   const junit = path.join(reportDir, `${label}.xml`);
   rmSync(junit, { force: true });
   const args = [
@@ -212,9 +214,20 @@ function runSchemathesis(label: string, url: string, key: string, options: Optio
     '--no-color',
     ...options.extra,
   ];
-  console.log(`\n== schemathesis ${label} (seed ${options.seed}, --max-examples ${options.maxExamples})`);
   const started = performance.now();
-  const result = spawnSync(schemathesisBin, args, { cwd: root, stdio: 'inherit' });
+  // With --parallel the databases' runs overlap: each run's output is kept and printed whole when it ends.
+  const result = await new Promise<{ status: number | null; signal: NodeJS.Signals | null }>((resolve) => {
+    const child = spawn(schemathesisBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const output: Buffer[] = [];
+    child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
+    child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
+    child.on('close', (status, signal) => {
+      writeFileSync(path.join(reportDir, `${label}.log`), Buffer.concat(output));
+      console.log(`\n== schemathesis ${label} (seed ${options.seed}, --max-examples ${options.maxExamples})`);
+      process.stdout.write(Buffer.concat(output));
+      resolve({ status, signal });
+    });
+  });
   const seconds = Math.round((performance.now() - started) / 100) / 10;
   if (!existsSync(junit)) {
     return { label, passed: 0, failed: 0, seconds, error: `no report (exit ${result.status ?? result.signal})` };
@@ -242,16 +255,17 @@ async function main(): Promise<void> {
   }
 
   const results: RunResult[] = [];
-  for (const database of databases) {
+  const runDatabase = async (database: (typeof databases)[number]) => {
     const { url: databaseUrl, drop } = await database.setup();
     let instance: Instance | undefined;
     try {
       instance = await startTessera(database.label, databaseUrl);
       const keys: Record<string, string> = { admin: instance.adminKey };
       if (options.callers.includes('member')) keys.member = await createMemberKey(instance);
+      // One caller after the other: the admin's run must not delete the member's user or key under it.
       for (const caller of options.callers) {
         if (!keys[caller]) throw new Error(`unknown caller ${caller} (admin, member)`);
-        results.push(runSchemathesis(`${database.label}-${caller}`, instance.url, keys[caller], options));
+        results.push(await runSchemathesis(`${database.label}-${caller}`, instance.url, keys[caller], options));
       }
     } catch (error) {
       results.push({ label: database.label, passed: 0, failed: 0, seconds: 0, error: (error as Error).message });
@@ -259,9 +273,13 @@ async function main(): Promise<void> {
       await instance?.stop();
       await drop();
     }
-  }
+  };
+  const started = performance.now();
+  if (options.parallel) await Promise.all(databases.map(runDatabase));
+  else for (const database of databases) await runDatabase(database);
+  const wall = Math.round((performance.now() - started) / 1000);
 
-  console.log(`\nschemathesis runs (seed ${options.seed}):`);
+  console.log(`\nschemathesis runs (seed ${options.seed}, ${wall} s in all${options.parallel ? ', databases in parallel' : ''}):`);
   for (const r of results) {
     console.log(`  ${r.label.padEnd(18)} ${r.passed} passed, ${r.failed} failed, ${r.seconds} s${r.error ? `  ERROR: ${r.error}` : ''}`);
   }
