@@ -927,7 +927,8 @@ export interface paths {
         /**
          * Model Context Protocol (Streamable HTTP, stateless)
          * @description Board tools for AI agents over the Model Context Protocol (MCP-1..4): `tools/list`, `tools/call`. Clients send
-         *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
+         *     `Accept: application/json, text/event-stream` (without `Accept` or with `*\/*` too; 406 for an `Accept` that leaves
+         *     either out). Each tool runs the REST operation it stands for
          *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
@@ -953,7 +954,8 @@ export interface paths {
         /**
          * Model Context Protocol, at the path the reference serves it
          * @description Board tools for AI agents over the Model Context Protocol (MCP-1..4): `tools/list`, `tools/call`. Clients send
-         *     `Accept: application/json, text/event-stream` (406 otherwise). Each tool runs the REST operation it stands for
+         *     `Accept: application/json, text/event-stream` (without `Accept` or with `*\/*` too; 406 for an `Accept` that leaves
+         *     either out). Each tool runs the REST operation it stands for
          *     with the same rules and answers; its input schema is that operation's parameters and body from this document.
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
@@ -3305,17 +3307,40 @@ export interface components {
         TrpcErrorAnswer: {
             error: components["schemas"]["TrpcErrorBody"];
         } | components["schemas"]["TrpcResult"][];
+        /** @constant */
+        JsonRpcVersion: "2.0";
+        JsonRpcId: string | number;
+        /** @description A request (with `id`) or a notification (without). */
+        McpRequestMessage: {
+            jsonrpc: components["schemas"]["JsonRpcVersion"];
+            id?: components["schemas"]["JsonRpcId"];
+            method: string;
+            params?: Record<string, never>;
+        };
+        /** @description The client's answer to a request of the server. */
+        McpResultMessage: {
+            jsonrpc: components["schemas"]["JsonRpcVersion"];
+            id: components["schemas"]["JsonRpcId"];
+            result: Record<string, never>;
+        };
+        /** @description The client's error answer to a request of the server. */
+        McpErrorMessage: {
+            jsonrpc: components["schemas"]["JsonRpcVersion"];
+            id: components["schemas"]["JsonRpcId"];
+            error: {
+                code: number;
+                message: string;
+            };
+        };
         /**
-         * @description A JSON-RPC 2.0 message (or batch) of the Model Context Protocol.
+         * @description One JSON-RPC 2.0 message of the Model Context Protocol: a request (`id` and `method`), a notification (`method` without `id`) or the answer to a request of the server (`id` with `result` or `error`). No other member.
          * @example {
          *       "jsonrpc": "2.0",
          *       "id": 1,
          *       "method": "tools/list"
          *     }
          */
-        McpMessage: {
-            [key: string]: unknown;
-        };
+        McpMessage: components["schemas"]["McpRequestMessage"] | components["schemas"]["McpResultMessage"] | components["schemas"]["McpErrorMessage"];
         /**
          * @description The JSON-RPC answer.
          * @example {
@@ -5539,7 +5564,7 @@ export interface operations {
             query?: never;
             header?: {
                 /** @description The revision of the last event received; the stream resumes after it. */
-                "Last-Event-ID"?: string;
+                "Last-Event-ID"?: number;
             };
             path: {
                 /** @description Board id. */
@@ -5560,7 +5585,13 @@ export interface operations {
                      *     event: change
                      *     data: {"revision":12,"version":7,"operation":"saveBoard","actor":{"userId":"u1","name":"admin","apiKeyId":null},"at":"2026-11-24T08:00:00.000Z","summary":{"sections":{"added":0,"removed":0,"updated":0},"items":{"added":1,"removed":0,"updated":0},"layouts":{"added":0,"removed":0,"updated":0},"fields":[]}}
                      */
-                    "text/event-stream": string;
+                    "text/event-stream": {
+                        /** @enum {string} */
+                        event: "change" | "reset" | "deleted";
+                        data: string;
+                        id?: string;
+                        retry?: number;
+                    } | string;
                 };
             };
             400: components["responses"]["BadRequest"];
@@ -5793,7 +5824,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The body breaks this schema (the usual error body), or the MCP transport refused the message (a JSON-RPC error answer). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpResponse"];
+                };
+            };
             401: components["responses"]["McpUnauthorized"];
             /** @description The client does not accept application/json and text/event-stream. */
             406: {
@@ -5838,7 +5877,15 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
+            /** @description The body breaks this schema (the usual error body), or the MCP transport refused the message (a JSON-RPC error answer). */
+            400: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error"] | components["schemas"]["McpResponse"];
+                };
+            };
             401: components["responses"]["McpUnauthorized"];
             /** @description The client does not accept application/json and text/event-stream. */
             406: {

@@ -63,7 +63,21 @@ function mcpServer(ctx: RequestContext): Server {
   return server;
 }
 
+/**
+ * MCP-1: a request without `Accept`, or with the range of every type (star slash star), accepts both answers the transport may give, so it is served
+ * (the SDK wants both types named and answered such a request 406); only an `Accept` that leaves one out is a 406.
+ */
+function acceptBothWhenUnrestricted(req: IncomingMessage): void {
+  const accept = req.headers.accept?.trim();
+  if (accept && !accept.split(',').some((range) => range.split(';')[0].trim() === '*/*')) return;
+  const both = 'application/json, text/event-stream';
+  req.headers.accept = both;
+  const raw = req.rawHeaders.flatMap((value, i, all) => (i % 2 === 0 ? (value.toLowerCase() === 'accept' ? [] : [value, all[i + 1]]) : []));
+  req.rawHeaders.splice(0, req.rawHeaders.length, ...raw, 'Accept', both);
+}
+
 async function serve(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
+  acceptBothWhenUnrestricted(req);
   const server = mcpServer(ctx);
   const transport = new (sdk().StreamableHTTPServerTransport)({ sessionIdGenerator: undefined, enableJsonResponse: true });
   res.on('close', () => {

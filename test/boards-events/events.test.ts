@@ -5,6 +5,8 @@ import { startTestServer, useTestServer, type TestServer } from '../support/serv
 import { unique } from '../support/unique';
 import { categorySection, expectError, expectOk, item, position } from '../boards-document/helpers';
 import { BoardEventHub } from '../../src/boards/events/hub';
+import { dereferencedDocument } from '../../src/core/openapiDocument';
+import { createAjv } from '../fuzz/openapi';
 
 const server = useTestServer({ EVENT_HEARTBEAT_MS: '300' });
 const onPostgres = process.env.TEST_DATABASE_URL !== undefined;
@@ -165,7 +167,13 @@ describe('change feed (EVENT-1..6)', () => {
     const resumed = await stream(server.directUrl, `/api/boards/${board.boardId}/events`, { ...auth(server.adminKey), 'Last-Event-ID': '2' });
     await resumed.until(() => resumed.changes().length === 2);
     expect(resumed.changes().map((c) => c.id)).toEqual([3, 4]);
-    expectError(await server.call('GET', `/api/boards/${board.boardId}/events`, { headers: { 'Last-Event-ID': 'x' } }), 400, 'BAD_REQUEST', 'Last-Event-ID must be a revision number');
+    // Any number of leading zeros is the same revision, as the declared integer reads it (found by schemathesis).
+    const padded = await stream(server.directUrl, `/api/boards/${board.boardId}/events`, { ...auth(server.adminKey), 'Last-Event-ID': '000000000000002' });
+    await padded.until(() => padded.changes().length === 2);
+    expect(padded.changes().map((c) => c.id)).toEqual([3, 4]);
+    for (const bad of ['x', '-1', '2147483648', '1.5']) {
+      expectError(await server.call('GET', `/api/boards/${board.boardId}/events`, { headers: { 'Last-Event-ID': bad } }), 400, 'BAD_REQUEST');
+    }
   });
 
   it('EVENT-1: a caller who loses access gets no further events and the stream ends', async () => {
@@ -188,6 +196,21 @@ describe('change feed (EVENT-1..6)', () => {
     expect((await server.call('DELETE', `/api/boards/${board.boardId}`)).status).toBe(204);
     await feed.until(() => feed.ended());
     expect(feed.events.filter((e) => e.event === 'deleted').map((e) => JSON.parse(e.data))).toEqual([{ boardId: board.boardId }]);
+  });
+
+  it('EVENT-1, EVENT-4: every event (change, deleted) matches the event schema the document declares for the stream (found by schemathesis)', async () => {
+    const board = await newBoard(server);
+    const feed = await stream(server.directUrl, `/api/boards/${board.boardId}/events`, auth(server.adminKey));
+    await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: 'x' } });
+    await feed.until(() => feed.changes().length === 1);
+    expect((await server.call('DELETE', `/api/boards/${board.boardId}`)).status).toBe(204);
+    await feed.until(() => feed.ended());
+    const declared = (dereferencedDocument() as any).paths['/api/boards/{id}/events'].get.responses['200'];
+    const validate = createAjv().compile(declared.content['text/event-stream'].schema);
+    // An SSE block without data (the `retry:` advice, a heartbeat comment) dispatches no event.
+    const events = feed.events.filter((e) => e.data !== '').map(({ comment: _, ...event }) => event);
+    expect(events.map((e) => e.event)).toEqual(['change', 'deleted']);
+    for (const event of events) expect({ event, valid: validate(event), errors: validate.errors ?? null }).toEqual({ event, valid: true, errors: null });
   });
 
   it('EVENT-6: a consumer whose unsent bytes pass the bound is dropped, not buffered', async () => {

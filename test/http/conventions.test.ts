@@ -8,7 +8,7 @@ import { dereferencedDocument } from '../../src/core/openapiDocument';
 import { createActor } from '../support/actors';
 import { call, CallOptions, useTestServer } from '../support/server';
 import { unique } from '../support/unique';
-import { categorySection, createBoard, createIntegration, expectOk } from '../boards-document/helpers';
+import { categorySection, createBoard, createIntegration, expectError, expectOk } from '../boards-document/helpers';
 
 const server = useTestServer();
 
@@ -258,6 +258,17 @@ describe('HTTP-9: section bodies are validated by their kind', () => {
       expect({ status: patched.status, message: patched.body.message, code: patched.body.code }).toEqual({ status: 400, message: 'Input validation failed', code: 'BAD_REQUEST' });
     }
     expect((await server.call('GET', `/api/boards/${board.boardId}`)).body).toEqual(before.body);
+  });
+
+  it('HTTP-9: a section that is not an object (null, a number, an array) is a 400, not a 500 (found by schemathesis)', async () => {
+    const board = await createBoard(server);
+    for (const section of [null, 5, [], 'empty']) {
+      const saved = await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: [section], items: [] } });
+      expectError(saved, 400, 'BAD_REQUEST', 'Input validation failed');
+      expect(saved.body.data.issues).toEqual([expect.objectContaining({ instancePath: '/requestBody/sections/0', keyword: 'type' })]);
+      expectError(await server.call('POST', `/api/boards/${board.boardId}/sections`, { body: section }), 400, 'BAD_REQUEST', 'Input validation failed');
+    }
+    expect(expectOk(await server.call('GET', `/api/boards/${board.boardId}`)).version).toBe(0);
   });
 });
 

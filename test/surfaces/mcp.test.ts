@@ -147,6 +147,28 @@ describe('MCP tools (MCP-1..4)', () => {
     const list = await server.call('POST', '/api/mcp/mcp', { body: { jsonrpc: '2.0', id: 2, method: 'tools/list' }, headers });
     expect(list.status).toBe(200);
     expect(list.body.result.tools.length).toBeGreaterThan(20);
-    expect((await server.call('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 3, method: 'tools/list' } })).status).toBe(406);
+    expect((await server.call('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 3, method: 'tools/list' }, headers: { Accept: 'text/html' } })).status).toBe(406);
+  });
+
+  it('MCP-1: a body that is not one JSON-RPC message is the usual 400; a notification is accepted (found by schemathesis)', async () => {
+    const headers = { Accept: 'application/json, text/event-stream' };
+    for (const body of [{}, { jsonrpc: '1.0', id: 1, method: 'tools/list' }, { jsonrpc: '2.0', id: 1, method: 'tools/list', extra: 1 }, { jsonrpc: '2.0', id: 1 }]) {
+      const refused = await server.call('POST', '/api/mcp', { body, headers });
+      expect({ body, status: refused.status, code: refused.body?.code, message: refused.body?.message }).toEqual({
+        body,
+        status: 400,
+        code: 'BAD_REQUEST',
+        message: 'Input validation failed',
+      });
+    }
+    expect((await server.call('POST', '/api/mcp', { body: { jsonrpc: '2.0', method: 'notifications/initialized' }, headers })).status).toBe(202);
+  });
+
+  it('MCP-1: a request without Accept, or with */*, is served (it was a 406; found by schemathesis)', async () => {
+    for (const headers of [{}, { Accept: '*/*' }, { Accept: 'text/html;q=0.9, */*;q=0.8' }] as Record<string, string>[]) {
+      const list = await server.call('POST', '/api/mcp', { body: { jsonrpc: '2.0', id: 4, method: 'tools/list' }, headers });
+      expect({ headers, status: list.status }).toEqual({ headers, status: 200 });
+      expect(list.body.result.tools.length).toBeGreaterThan(20);
+    }
   });
 });

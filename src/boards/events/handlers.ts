@@ -11,7 +11,8 @@ const callerKeyOf = (ctx: RequestContext) => (ctx.principal ? `user:${ctx.princi
 function lastEventIdOf(ctx: RequestContext): number | null {
   const value = headerList(ctx, 'last-event-id')?.trim();
   if (value === undefined || value === '') return null;
-  if (!/^\d{1,10}$/.test(value) || Number(value) > 2147483647) throw badRequest('Last-Event-ID must be a revision number');
+  // The document declares an int32 revision; leading zeros read as the same number.
+  if (!/^\d+$/.test(value) || Number(value) > 2147483647) throw badRequest('Last-Event-ID must be a revision number');
   return Number(value);
 }
 
