@@ -1656,9 +1656,14 @@ export interface components {
             permissions: components["schemas"]["GlobalPermission"][];
             /** @description The user who created the group (null when created from the command line or the user is gone). */
             ownerId: string | null;
+            /** @description The group's desktop home board (Homarr's group setting; null when none). */
             homeBoardId: string | null;
+            /** @description The group's mobile home board (null when none). */
             mobileHomeBoardId: string | null;
-            /** @description The group's rank when home boards are looked up (lower first). */
+            /**
+             * Format: int32
+             * @description The group's rank when home boards are looked up (lower first).
+             */
             position: number;
         };
         /**
@@ -3309,6 +3314,7 @@ export interface components {
         } | components["schemas"]["TrpcResult"][];
         /** @constant */
         JsonRpcVersion: "2.0";
+        /** Format: int64 */
         JsonRpcId: string | number;
         /** @description A request (with `id`) or a notification (without). */
         McpRequestMessage: {
@@ -3328,6 +3334,7 @@ export interface components {
             jsonrpc: components["schemas"]["JsonRpcVersion"];
             id: components["schemas"]["JsonRpcId"];
             error: {
+                /** Format: int32 */
                 code: number;
                 message: string;
             };
@@ -3539,7 +3546,7 @@ export interface components {
          */
         AppIconUrl: string;
         /**
-         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`. The pattern needs Unicode mode (`u`).
+         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`.
          * @example https://jellyfin.example.com
          */
         AppHref: string | null;
@@ -5590,6 +5597,7 @@ export interface operations {
                         event: "change" | "reset" | "deleted";
                         data: string;
                         id?: string;
+                        /** Format: int32 */
                         retry?: number;
                     } | string;
                 };
