@@ -3314,7 +3314,7 @@ export interface components {
         } | components["schemas"]["TrpcResult"][];
         /** @constant */
         JsonRpcVersion: "2.0";
-        /** Format: int64 */
+        /** @description A JSON-RPC id, a string or an integer. */
         JsonRpcId: string | number;
         /** @description A request (with `id`) or a notification (without). */
         McpRequestMessage: {

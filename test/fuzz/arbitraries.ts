@@ -216,20 +216,28 @@ function acceptsType(types: string[], sample: string, value: unknown): boolean {
 
 /**
  * The alternative of a oneOf/anyOf that `value` was generated from: the first whose `const`/`enum` properties
- * (a discriminator such as `kind`) all match the value.
+ * (a discriminator such as `kind`) all match the value and whose required properties it all has (alternatives that
+ * share their constants, such as the JSON-RPC messages, differ by what they require); else the first that matches
+ * the constants.
  */
 function matchingAlternative(schema: Schema, value: unknown): Schema | null {
   const alternatives: Schema[] | undefined = schema.oneOf ?? schema.anyOf;
   if (!Array.isArray(alternatives)) return null;
   const { oneOf: _o, anyOf: _a, ...base } = schema;
   const record = value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : null;
+  let firstFit: Schema | null = null;
   for (const alternative of alternatives) {
     const merged = mergeAllOf({ allOf: [base, alternative] });
+    if (record === null) {
+      if (typesOf(merged).length === 0) return merged;
+      continue;
+    }
     const discriminators = Object.entries<Schema>(merged.properties ?? {}).filter(([, p]) => 'const' in p || Array.isArray(p.enum));
-    const fits = discriminators.every(([key, p]) => record !== null && ('const' in p ? record[key] === p.const : p.enum.includes(record[key])));
-    if (record === null ? typesOf(merged).length === 0 : fits) return merged;
+    if (!discriminators.every(([key, p]) => ('const' in p ? record[key] === p.const : p.enum.includes(record[key])))) continue;
+    if (((merged.required ?? []) as string[]).every((key) => key in record)) return merged;
+    firstFit ??= merged;
   }
-  return null;
+  return firstFit;
 }
 
 /** Mutations at `value` (matching `schema`) and, recursively, inside it. */
