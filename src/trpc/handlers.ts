@@ -62,8 +62,24 @@ export const trpcHandlers = {
   },
 } satisfies Partial<HandlerMap>;
 
-/** Errors met before a procedure runs (authentication, content type, body size) in the tRPC shape (TRPC-2). */
+/** The longest procedure path a request may name (the `procedures` parameter's maxLength in the contract). */
+const longestProcedurePath = 2000;
+
+/** The procedure path of a request as an error names it: none when it does not decode or is longer than allowed. */
+function errorPath(requestPath: string): string | undefined {
+  try {
+    const path = decodeURIComponent(requestPath.slice('/api/trpc/'.length));
+    return path.length > 0 && path.length <= longestProcedurePath ? path : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Errors met before a procedure runs (authentication, content type, body size, a path the contract refuses) in the
+ * tRPC shape (TRPC-2).
+ */
 export const trpcErrorFormat = {
   prefix: '/api/trpc/',
-  body: (error: ApiError, path: string) => errorOf(error, decodeURIComponent(path.slice('/api/trpc/'.length)) || undefined),
+  body: (error: ApiError, path: string) => errorOf(error, errorPath(path)),
 };

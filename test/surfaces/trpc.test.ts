@@ -148,6 +148,15 @@ describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
     }
   });
 
+  it('TRPC-2: a procedure path longer than the contract allows is a 400 whose error names no path (found by the fuzzer through the contract proxy)', async () => {
+    for (const batch of ['', '?batch=true']) {
+      const answer = await server.call('POST', `/api/trpc/${'a'.repeat(2001)}${batch}`, { body: { json: null } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.error.json).toMatchObject({ message: 'Input validation failed', data: { code: 'BAD_REQUEST', httpStatus: 400 } });
+      expect(answer.body.error.json.data).not.toHaveProperty('path');
+    }
+  });
+
   it('TRPC-1, TRPC-2: the three forms of no input; unknown procedure 404; wrong method 405; a body that is not JSON 415', async () => {
     const noInput = [
       '',
