@@ -248,27 +248,19 @@ describe('HTTP-9: section bodies are validated by their kind', () => {
     expect(unknown.body.data.issues).toEqual([expect.objectContaining({ keyword: 'discriminator', params: expect.objectContaining({ tag: 'kind', tagValue: 'shelf' }) })]);
   });
 
-  it('a section body that is not an object is a 400 on POST and PATCH (it was a 500), nothing written', async () => {
+  // Straight to the server: the contract run's proxy (Prism) re-serializes a bare JSON string body into invalid JSON.
+  it('HTTP-9: a section that is not an object (null, a number, a string, an array) is a 400 on PUT, POST and PATCH, not a 500 (found by schemathesis), nothing written', async () => {
     const board = await createBoard(server);
     const before = await server.call('GET', `/api/boards/${board.boardId}`);
-    for (const body of [[], 'empty', 7]) {
-      const added = await server.call('POST', `/api/boards/${board.boardId}/sections`, { body });
-      expect({ status: added.status, message: added.body.message, code: added.body.code }).toEqual({ status: 400, message: 'Input validation failed', code: 'BAD_REQUEST' });
-      const patched = await server.call('PATCH', `/api/boards/${board.boardId}/sections/${board.sectionId}`, { body });
-      expect({ status: patched.status, message: patched.body.message, code: patched.body.code }).toEqual({ status: 400, message: 'Input validation failed', code: 'BAD_REQUEST' });
-    }
-    expect((await server.call('GET', `/api/boards/${board.boardId}`)).body).toEqual(before.body);
-  });
-
-  it('HTTP-9: a section that is not an object (null, a number, an array) is a 400, not a 500 (found by schemathesis)', async () => {
-    const board = await createBoard(server);
+    const direct = (method: string, path: string, body: unknown) => call(server.directUrl, method, path, { key: server.adminKey, body });
     for (const section of [null, 5, [], 'empty']) {
-      const saved = await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: [section], items: [] } });
+      const saved = await direct('PUT', `/api/boards/${board.boardId}`, { sections: [section], items: [] });
       expectError(saved, 400, 'BAD_REQUEST', 'Input validation failed');
       expect(saved.body.data.issues).toEqual([expect.objectContaining({ instancePath: '/requestBody/sections/0', keyword: 'type' })]);
-      expectError(await server.call('POST', `/api/boards/${board.boardId}/sections`, { body: section }), 400, 'BAD_REQUEST', 'Input validation failed');
+      expectError(await direct('POST', `/api/boards/${board.boardId}/sections`, section), 400, 'BAD_REQUEST', 'Input validation failed');
+      expectError(await direct('PATCH', `/api/boards/${board.boardId}/sections/${board.sectionId}`, section), 400, 'BAD_REQUEST', 'Input validation failed');
     }
-    expect(expectOk(await server.call('GET', `/api/boards/${board.boardId}`)).version).toBe(0);
+    expect((await server.call('GET', `/api/boards/${board.boardId}`)).body).toEqual(before.body);
   });
 });
 
