@@ -3148,6 +3148,7 @@ export interface components {
             username: string;
             /**
              * Format: password
+             * @description No NUL character (INPUT-1).
              * @example correct-horse-battery
              */
             password: string;
