@@ -57,25 +57,37 @@ async function throttled(db: Db, { key, limit, policy }: Counter): Promise<ApiEr
   );
 }
 
+/** Thrown inside the counting transaction to roll back the slots already taken. */
+class CounterFull extends Error {
+  constructor(readonly counter: Counter) {
+    super(counter.policy);
+  }
+}
+
 /**
  * Counts a login attempt as a failure before the password is checked, on the username's and the address's
- * counters; 429 when either is already at its limit (then nothing stays counted). Counting first is what makes the
- * limit hold under concurrency: the database hands out at most `limit` slots per window, whatever the number of
- * simultaneous attempts or instances. A successful login gives its slots back (loginSucceeded).
+ * counters; 429 when either is already at its limit (then nothing stays counted: both slots are taken in one
+ * transaction, rolled back when the second is full). Counting first is what makes the limit hold under concurrency:
+ * the database hands out at most `limit` slots per window, whatever the number of simultaneous attempts or
+ * instances. A successful login gives its slots back (loginSucceeded).
  */
 export async function countLoginAttempt(db: Db, username: string, clientIp: string): Promise<void> {
-  const taken: Counter[] = [];
-  for (const counter of [userCounter(username), addressCounter(clientIp)]) {
-    if (!(await takeSlot(db, counter))) {
-      for (const slot of taken) await giveSlotBack(db, slot);
-      throw await throttled(db, counter);
-    }
-    taken.push(counter);
+  try {
+    await db.transaction(async (trx) => {
+      for (const counter of [userCounter(username), addressCounter(clientIp)]) {
+        if (!(await takeSlot(trx, counter))) throw new CounterFull(counter);
+      }
+    });
+  } catch (error) {
+    if (error instanceof CounterFull) throw await throttled(db, error.counter);
+    throw error;
   }
 }
 
 /** After a successful login: the username's failures are forgiven and the attempt no longer counts against the address. */
 export async function loginSucceeded(db: Db, username: string, clientIp: string): Promise<void> {
-  await db('login_failures').where({ key: userCounter(username).key }).del();
-  await giveSlotBack(db, addressCounter(clientIp));
+  await db.transaction(async (trx) => {
+    await trx('login_failures').where({ key: userCounter(username).key }).del();
+    await giveSlotBack(trx, addressCounter(clientIp));
+  });
 }
