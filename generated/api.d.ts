@@ -792,8 +792,8 @@ export interface paths {
          *     answers the stream's headers at once, with no body (EVENT-8). Changes committed through any instance sharing the database arrive (EVENT-2).
          *     Reconnecting with `Last-Event-ID: <revision>` replays the entries missed since, or sends a `reset` event
          *     (read the board again) when history no longer holds them (EVENT-3). Deleting the board ends the stream with a
-         *     `deleted` event (EVENT-4). At most `EVENT_STREAMS_PER_CALLER` open streams per user (or client address) per
-         *     instance, 429 beyond (EVENT-5); a consumer that stops reading is dropped (EVENT-6).
+         *     `deleted` event (EVENT-4). At most `EVENT_STREAMS_PER_CALLER` open streams per user (or client address) across
+         *     all instances sharing the database, 429 beyond (EVENT-5); a consumer that stops reading is dropped (EVENT-6).
          */
         get: operations["streamBoardEvents"];
         put?: never;

@@ -28,7 +28,7 @@ export interface Config {
   boardCacheBytes: number;
   /** History entries kept per board (BOARD_HISTORY_LIMIT), the creation entry besides; 0 records no history. */
   boardHistoryLimit: number;
-  /** Change feed (EVENT-*): heartbeat period, open streams per caller per instance, unread bytes before a stream is dropped. */
+  /** Change feed (EVENT-*): heartbeat period, open streams per caller (across instances), unread bytes before a stream is dropped. */
   eventHeartbeatMs: number;
   eventStreamsPerCaller: number;
   eventMaxBufferedBytes: number;

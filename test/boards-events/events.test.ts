@@ -293,6 +293,26 @@ describe('stream limits and shutdown', () => {
     for (const s of [second, otherCaller, again]) s.close();
   });
 
+  (onPostgres ? it : it.skip)('EVENT-5: the limit counts the caller\'s streams on every instance; a stopped instance gives its places back', async () => {
+    const board = await newBoard(limited, { isPublic: true });
+    const path = `/api/boards/${board.boardId}/events`;
+    const sibling = await limited.startSibling();
+    const here = await openStream(limited.directUrl, path, auth(limited.adminKey));
+    const there = await openStream(sibling.url, path, auth(limited.adminKey));
+    expect([here.response.status, there.response.status]).toEqual([200, 200]);
+    for (const url of [limited.directUrl, sibling.url]) {
+      const third = await openStream(url, path, auth(limited.adminKey));
+      expect(third.response.status).toBe(429);
+      expect(((await third.response.json()) as { message: string }).message).toBe('Too many open event streams: at most 2 per caller');
+    }
+    // A graceful stop ends the sibling's streams and removes their leases.
+    await sibling.stop();
+    const again = await openStream(limited.directUrl, path, auth(limited.adminKey));
+    expect(again.response.status).toBe(200);
+    for (const s of [here, there, again]) s.close();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  });
+
   it('EVENT-3: resuming from a revision retention removed gives a reset event naming the newest revision', async () => {
     const board = await newBoard(limited);
     for (const title of ['a', 'b', 'c', 'd', 'e']) await limited.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { pageTitle: title } });

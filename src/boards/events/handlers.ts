@@ -23,7 +23,7 @@ export const boardEventHandlers = ({ events }: { events: BoardEventHub }) =>
       await assertBoardAccess(ctx.db, params.id, ctx.principal, 'view');
       const lastEventId = lastEventIdOf(ctx);
       const callerKey = callerKeyOf(ctx);
-      const release = events.reserve(callerKey);
+      const release = await events.reserve(callerKey);
       return {
         status: 200,
         body: new ResponseTakeover(async (req, res) => {

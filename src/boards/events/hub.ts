@@ -9,6 +9,7 @@ import type { Logger } from 'pino';
 import { ApiError } from '../../core/errors';
 import { rateLimitHeaders } from '../../core/rateLimit';
 import type { Db } from '../../db/database';
+import { newId } from '../../db/ids';
 import { authenticate } from '../../identity/authenticate';
 import type { Principal } from '../../identity/principal';
 import { allows, loadBoardAccess } from '../access';
@@ -62,6 +63,10 @@ export class BoardEventHub {
   private closed = false;
   /** A heartbeat's access checks are under way (a slow database must not pile them up). */
   private beating = false;
+  /** This process, as the holder of its streams' leases (EVENT-5). */
+  private readonly holder = newId();
+  /** How long a lease lives without its holder's heartbeat: three heartbeats, and never under 30 seconds. */
+  private readonly leaseSeconds: number;
 
   constructor(
     private readonly db: Db,
@@ -70,15 +75,29 @@ export class BoardEventHub {
     private readonly limits: EventLimits,
   ) {
     signals.onChange((boardId) => (boardId === null ? this.streams.forEach((_s, id) => this.deliver(id)) : this.deliver(boardId)));
+    this.leaseSeconds = Math.max(30, (3 * limits.heartbeatMs) / 1000);
     this.heartbeat = setInterval(() => this.beat(), limits.heartbeatMs);
     this.heartbeat.unref();
   }
 
-  /** EVENT-5: one more stream for this caller, or 429 when it has as many as allowed open on this instance. */
-  reserve(callerKey: string): () => void {
-    const open = this.perCaller.get(callerKey) ?? 0;
+  /**
+   * EVENT-5: one more stream for this caller, or 429 when it holds as many as allowed open on all instances. The
+   * streams are counted in the database (a lease per stream, renewed on this process's heartbeat), under a lock on
+   * the caller, so that instances behind one load balancer share the limit and two opens at once cannot both take
+   * the last place. The returned function gives the place back.
+   */
+  async reserve(callerKey: string): Promise<() => void> {
     if (this.closed) throw new ApiError('SERVICE_UNAVAILABLE', 'Shutting down');
-    if (open >= this.limits.streamsPerCaller) {
+    const id = newId();
+    const taken = await this.db.transaction(async (trx) => {
+      await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('tessera.event-streams:' || ?))`, [callerKey]);
+      await trx('event_stream_leases').where({ callerKey }).andWhere('expiresAt', '<', trx.fn.now()).del();
+      const [{ open }] = await trx('event_stream_leases').where({ callerKey }).count<{ open: string | number }[]>({ open: '*' });
+      if (Number(open) >= this.limits.streamsPerCaller) return false;
+      await trx('event_stream_leases').insert({ id, callerKey, holder: this.holder, expiresAt: trx.raw(`now() + make_interval(secs => ?)`, [this.leaseSeconds]) });
+      return true;
+    });
+    if (!taken) {
       // RATE-1: a stream whose client went away is found at the next heartbeat at the latest, so that is when a slot
       // may be free again.
       const retryAfterSeconds = this.limits.heartbeatMs / 1000;
@@ -89,14 +108,15 @@ export class BoardEventHub {
         rateLimitHeaders({ policy: 'event-streams-per-caller', quota: this.limits.streamsPerCaller, retryAfterSeconds }),
       );
     }
-    this.perCaller.set(callerKey, open + 1);
     let released = false;
     return () => {
       if (released) return;
       released = true;
-      const left = (this.perCaller.get(callerKey) ?? 1) - 1;
-      if (left === 0) this.perCaller.delete(callerKey);
-      else this.perCaller.set(callerKey, left);
+      // A lease that cannot be removed now expires on its own.
+      this.db('event_stream_leases')
+        .where({ id })
+        .del()
+        .catch((error: unknown) => this.logger.warn({ err: error }, 'event stream lease not removed; it expires on its own'));
     };
   }
 
@@ -151,6 +171,10 @@ export class BoardEventHub {
     this.closed = true;
     clearInterval(this.heartbeat);
     this.forEachStream((stream) => stream.res.end());
+    await this.db('event_stream_leases')
+      .where({ holder: this.holder })
+      .del()
+      .catch((error: unknown) => this.logger.warn({ err: error }, 'event stream leases not removed at shutdown; they expire on their own'));
     await this.signals.close();
   }
 
@@ -163,16 +187,25 @@ export class BoardEventHub {
     if (this.beating) return;
     this.beating = true;
     const mayView = this.sharedAccessChecks();
-    void Promise.all(
-      [...this.streams.values()].flatMap((streams) =>
+    const renewLeases = this.streams.size === 0 ? Promise.resolve() : this.renewLeases();
+    void Promise.all([
+      renewLeases,
+      ...[...this.streams.values()].flatMap((streams) =>
         [...streams].map(async (stream) => {
           if (await mayView(stream)) this.write(stream, ': heartbeat\n\n');
           else stream.res.end();
         }),
       ),
-    )
+    ])
       .catch((error) => this.logger.warn({ err: error }, 'event stream heartbeat check failed; the next heartbeat retries'))
       .finally(() => (this.beating = false));
+  }
+
+  /** EVENT-5: this process still holds its streams' leases. */
+  private async renewLeases(): Promise<void> {
+    await this.db('event_stream_leases')
+      .where({ holder: this.holder })
+      .update({ expiresAt: this.db.raw('now() + make_interval(secs => ?)', [this.leaseSeconds]) });
   }
 
   /** mayView, asked once per distinct credentials and board (all the anonymous streams of a public board, say). */
