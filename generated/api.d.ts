@@ -816,9 +816,9 @@ export interface paths {
          * @description Redirects (302) to the caller's home board page when the caller may view it; otherwise a list of the boards
          *     the caller can read (PAGE-6). The home board is the caller's own, else its groups' (by position), else the
          *     server's default, the mobile ones first on a phone (NAV-1). A phone is known by `Sec-CH-UA-Mobile: ?1` or a
-         *     mobile user agent, a desktop by `Sec-CH-UA-Mobile: ?0`; when neither is known and the two home boards differ,
-         *     the answer is the list naming both, and its script opens the mobile one in a window narrower than 768 px,
-         *     the desktop one otherwise (NAV-2). The session cookie identifies the caller.
+         *     mobile user agent; for another browser whose desktop and mobile home boards differ, the answer is the list
+         *     naming both, and its script opens the mobile one in a window narrower than 768 px, the desktop one otherwise
+         *     (NAV-2). The session cookie identifies the caller.
          */
         get: operations["getIndexPage"];
         put?: never;

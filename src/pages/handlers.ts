@@ -5,7 +5,7 @@ import type { HandlerMap, RequestContext } from '../core/operation';
 import { TextBody } from '../core/operation';
 import { allows, loadBoardAccess } from '../boards/access';
 import { findBoardIdByName } from '../boards/files/exportBoard';
-import { deviceFromHeaders, resolveHomeBoard } from '../boards/home/resolve';
+import { isPhoneRequest, resolveHomeBoard } from '../boards/home/resolve';
 import { loadHomeCandidates } from '../boards/home/store';
 import { listBoards } from '../boards/management/boards';
 import { boardListPage, boardPage, pageSecurityHeaders } from './html';
@@ -33,15 +33,14 @@ const boardPath = (name: string) => `/boards/${encodeURIComponent(name)}`;
 /** The board preview page (PAGE-1..6, NAV-*): `/` goes to the caller's home board, `/boards/{name}` draws a board. */
 export const pageHandlers = {
   async getIndexPage(_input, ctx) {
-    // NAV-1, NAV-2: the home board for a desktop and for a phone; a known device gets its own at once, an unknown one
-    // whose two differ gets the board list with both named, and the list's script picks one by the window's width.
+    // NAV-1, NAV-2: the home board for a desktop and for a phone; a phone gets its own at once; another browser gets
+    // the one board when both are the same, else the board list naming both, whose script picks by the window's width.
     const candidates = await loadHomeCandidates(ctx.db, ctx.principal);
     const [desktop, mobile] = await Promise.all([
       viewableName(ctx, resolveHomeBoard(candidates, 'desktop')),
       viewableName(ctx, resolveHomeBoard(candidates, 'mobile')),
     ]);
-    const device = deviceFromHeaders(ctx.headers);
-    const target = device === 'mobile' ? mobile : device === 'desktop' || desktop === mobile ? desktop : undefined;
+    const target = isPhoneRequest(ctx.headers) ? mobile : desktop === mobile ? desktop : undefined;
     const headers = { ...pageSecurityHeaders, Vary: 'User-Agent, Sec-CH-UA-Mobile' };
     if (target) return { status: 302, body: undefined, headers: { ...headers, Location: boardPath(target) } };
     const boards = await listBoards(ctx.db, ctx.principal);

@@ -30,17 +30,13 @@ export function resolveHomeBoard(candidates: HomeCandidates, device: 'desktop' |
 
 /**
  * NAV-2: a request says it comes from a phone with the `Sec-CH-UA-Mobile: ?1` client hint or a user agent naming a
- * mobile browser; `?0` says it does not. Anything else is unknown (the page decides by the window's width).
+ * mobile browser. Anything else is not known to be a phone: a desktop browser's window may still be narrow, so the
+ * page decides by the window's width when the two home boards differ.
  */
-export function deviceFromHeaders(headers: Record<string, string | string[] | undefined>): 'desktop' | 'mobile' | null {
+export function isPhoneRequest(headers: Record<string, string | string[] | undefined>): boolean {
   const header = (name: string) => {
     const value = headers[name];
-    return Array.isArray(value) ? value[0] : value;
+    return (Array.isArray(value) ? value[0] : value) ?? '';
   };
-  const hint = header('sec-ch-ua-mobile')?.trim();
-  if (hint === '?1') return 'mobile';
-  const agent = header('user-agent') ?? '';
-  if (/\b(Mobi|iPhone|iPod|Android.+Mobile|Windows Phone)\b/i.test(agent)) return 'mobile';
-  if (hint === '?0') return 'desktop';
-  return null;
+  return header('sec-ch-ua-mobile').trim() === '?1' || /Mobi|iPhone|iPod|Windows Phone/.test(header('user-agent'));
 }
