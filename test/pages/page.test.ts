@@ -180,6 +180,12 @@ async function signIn(page: Page, username: string, password: string): Promise<v
   expect((await page.request.post(`${server.directUrl}/api/auth/login`, { data: { username, password } })).status()).toBe(200);
 }
 
+/**
+ * Waits until an element's computed style property has a value. The predicate runs in the page (serialized: it names
+ * nothing from here; a string predicate would be eval, which the page's CSP refuses).
+ */
+const styleReaches = (page: Page, selector: string, property: string, value: string) =>
+  page.waitForFunction(([s, p, v]) => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector(s))[p] === v, [selector, property, value]);
 const width = (page: Page, selector: string) => page.locator(selector).first().evaluate((e: any) => e.getBoundingClientRect().width as number);
 
 describe('board page as a start page (NAV-*)', () => {
@@ -210,6 +216,18 @@ describe('board page as a start page (NAV-*)', () => {
       await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
       expect(errors).toEqual([]);
       await page.close();
+    }
+
+    // An anonymous caller gets the server's setting (NAV-1), when it may view that board.
+    expect((await fetch(`${server.directUrl}/`, { redirect: 'manual' })).status).toBe(200);
+    expectOk(await server.call('PATCH', '/api/settings/board', { body: { homeBoardId: desktop.boardId, mobileHomeBoardId: mobile.boardId } }));
+    try {
+      const anonymousPhone = await fetch(`${server.directUrl}/`, { redirect: 'manual', headers: { 'Sec-CH-UA-Mobile': '?1' } });
+      expect(anonymousPhone.headers.get('location')).toBe(`/boards/${mobile.name}`);
+      const anonymous = await fetch(`${server.directUrl}/`, { redirect: 'manual' });
+      expect(await anonymous.text()).toContain(`data-home-desktop="${desktop.name}" data-home-mobile="${mobile.name}"`);
+    } finally {
+      expectOk(await server.call('PATCH', '/api/settings/board', { body: { homeBoardId: null, mobileHomeBoardId: null } }));
     }
 
     // Without a mobile home board both are the same: a 302 for every client.
@@ -248,6 +266,12 @@ describe('board page as a start page (NAV-*)', () => {
     await page.click(`.topbar .boards-menu a:text-is("${hidden.name}")`);
     await page.waitForSelector(`.tile[data-item-id="${hidden.clock}"]`);
     expect(page.url()).toBe(`${server.directUrl}/boards/${hidden.name}`);
+
+    // The session cookie cannot be ended (nor used to write) from another site (SEC-5).
+    const cookie = (await browser!.cookies(server.directUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
+    const crossSite = await fetch(`${server.directUrl}/api/auth/logout`, { method: 'POST', headers: { Cookie: cookie, Origin: 'https://evil.example' } });
+    expect([crossSite.status, ((await crossSite.json()) as any).code]).toEqual([403, 'FORBIDDEN']);
+    expect((await fetch(`${server.directUrl}/api/auth/session`, { headers: { Cookie: cookie } })).status).toBe(200);
 
     await page.click('.topbar .signout');
     await page.waitForSelector('h1:has-text("Board not found")');
@@ -326,7 +350,7 @@ describe('board page as a start page (NAV-*)', () => {
     const sheet = await fetch(`${server.directUrl}/boards/${board.name}/custom.css`);
     expect([sheet.status, sheet.headers.get('content-type'), await sheet.text()]).toEqual([200, 'text/css; charset=utf-8', css]);
     const missing = await fetch(`${server.directUrl}/boards/${unique('nope-')}/custom.css`);
-    expect([missing.status, (await missing.json()).code]).toEqual([404, 'NOT_FOUND']);
+    expect([missing.status, ((await missing.json()) as any).code]).toEqual([404, 'NOT_FOUND']);
 
     const { page, offsite, errors } = await openPage(1280);
     const dialogs: string[] = [];
@@ -337,17 +361,17 @@ describe('board page as a start page (NAV-*)', () => {
     await page.goto(`${server.directUrl}/boards/${board.name}`);
     await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
     const tile = page.locator(`.tile[data-item-id="${board.clock}"]`);
-    await page.waitForFunction(() => getComputedStyle(document.querySelector('.tile')!).outlineColor === 'rgb(1, 2, 3)');
+    await styleReaches(page, '.tile', 'outlineColor', 'rgb(1, 2, 3)');
     expect(await page.locator('header h1').innerText()).toBe('<img src=x onerror=alert(3)> Home');
     expect(await page.title()).toBe('Start <b>page</b>');
     const look = await tile.evaluate((e: any) => {
-      const style = getComputedStyle(e);
+      const style = (globalThis as any).getComputedStyle(e);
       return { radius: style.borderTopLeftRadius, background: style.backgroundColor };
     });
     expect(look).toEqual({ radius: '32px', background: 'rgba(255, 255, 255, 0.5)' });
-    expect(await page.locator('.layout.current').evaluate((e: any) => getComputedStyle(e).backgroundColor)).toBe('rgb(18, 52, 86)');
-    expect(await page.locator('.category').evaluate((e: any) => getComputedStyle(e).color)).toBe('rgb(101, 67, 33)');
-    expect(await page.evaluate(() => document.body.style.backgroundImage)).toBe(''); // a javascript: address is not an image
+    expect(await page.locator('.layout.current').evaluate((e: any) => (globalThis as any).getComputedStyle(e).backgroundColor)).toBe('rgb(18, 52, 86)');
+    expect(await page.locator('.category').evaluate((e: any) => (globalThis as any).getComputedStyle(e).color)).toBe('rgb(101, 67, 33)');
+    expect(await page.evaluate(() => (globalThis as any).document.body.style.backgroundImage)).toBe(''); // a javascript: address is not an image
     expect(await page.locator('script').count()).toBe(1);
     expect(dialogs).toEqual([]);
     expect(offsite).toEqual([]);
@@ -355,8 +379,8 @@ describe('board page as a start page (NAV-*)', () => {
 
     // A change of the settings arrives through the change feed, without reloading.
     expectOk(await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { backgroundImageUrl: '/assets/none.png', primaryColor: '#00ff00' } }), 204);
-    await page.waitForFunction(() => document.body.style.backgroundImage.includes('/assets/none.png'));
-    await page.waitForFunction(() => getComputedStyle(document.querySelector('.layout.current')!).backgroundColor === 'rgb(0, 255, 0)');
+    await page.waitForFunction(() => (globalThis as any).document.body.style.backgroundImage.includes('/assets/none.png'));
+    await styleReaches(page, '.layout.current', 'backgroundColor', 'rgb(0, 255, 0)');
     await page.close();
   });
 });

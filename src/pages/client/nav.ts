@@ -57,4 +57,18 @@ export async function drawTopbar(current: string | null, options: { signIn?: boo
       ? el('div', { className: 'account' })
       : el('details', { className: 'signin' }, [el('summary', { text: 'Sign in' }), signInForm(() => location.reload())]);
   bar.replaceChildren(el('a', { className: 'brand', href: '/', text: 'Tessera' }), boardsMenu(boards.status === 200 ? boards.body : [], current), account);
+  const menus = [...bar.querySelectorAll('details')];
+  // One menu open at a time; a click elsewhere or Escape closes them.
+  for (const menu of menus) menu.addEventListener('toggle', () => menu.open && menus.forEach((other) => other !== menu && (other.open = false)));
+  if (!closing) {
+    closing = true;
+    document.addEventListener('click', (event) => {
+      for (const menu of document.querySelectorAll<HTMLDetailsElement>('.topbar details[open]')) if (!menu.contains(event.target as Node)) menu.open = false;
+    });
+    document.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') for (const menu of document.querySelectorAll<HTMLDetailsElement>('.topbar details[open]')) menu.open = false;
+    });
+  }
 }
+
+let closing = false;
