@@ -13,11 +13,12 @@ import { buildSync } from 'esbuild';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'client/index.js'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/list.js', 'client/index.js'];
 
 function generateInto(dir: string): void {
   mkdirSync(path.join(dir, 'pages'), { recursive: true });
-  buildPageScript(path.join(dir, 'pages', 'board.js'));
+  buildPageScript('board', path.join(dir, 'pages', 'board.js'));
+  buildPageScript('list', path.join(dir, 'pages', 'list.js'));
   buildClient(path.join(dir, 'client', 'index.js'));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   execFileSync(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '--ext', 'json', '-o', path.join(dir, 'openapi.json')], {
@@ -48,10 +49,10 @@ function generateInto(dir: string): void {
   writeFileSync(path.join(dir, 'docs.html'), docs);
 }
 
-/** The board preview page's script (PAGE-1), bundled and minified by esbuild from src/pages/client. */
-function buildPageScript(outfile: string): void {
+/** A page's script (PAGE-1: the board page; NAV-3: the board list), bundled and minified by esbuild from src/pages/client. */
+function buildPageScript(entry: 'board' | 'list', outfile: string): void {
   buildSync({
-    entryPoints: [path.join(root, 'src/pages/client/board.ts')],
+    entryPoints: [path.join(root, `src/pages/client/${entry}.ts`)],
     bundle: true,
     minify: true,
     format: 'iife',

@@ -31,6 +31,7 @@ async function main(): Promise<void> {
   } else if (server.bootstrap.created) {
     logger.info('bootstrap admin created with the key from BOOTSTRAP_ADMIN_API_KEY');
   }
+  if (server.bootstrap.passwordSet) logger.info('user admin had no password: set from BOOTSTRAP_ADMIN_PASSWORD (NAV-7)');
   // Since the process started: module loading, the database and the app.
   logger.info({ url: server.url, docs: `${server.url}/api/docs`, startupMs: Math.round(performance.now()) }, 'listening');
 

@@ -15,7 +15,9 @@ type JsonContent<T> = T extends { content: { 'application/json': infer Body } }
     ? Html
     : T extends { content: { 'text/javascript': infer Text } }
       ? Text
-      : undefined;
+      : T extends { content: { 'text/css': infer Css } }
+        ? Css
+        : undefined;
 
 export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
   ? JsonContent<NonNullable<R>> | (undefined extends R ? undefined : never)

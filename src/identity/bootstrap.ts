@@ -8,11 +8,15 @@ export interface BootstrapResult {
   created: boolean;
   /** The admin key, when one was generated (not when it came from BOOTSTRAP_ADMIN_API_KEY). */
   generatedApiKey: string | null;
+  /** NAV-7: BOOTSTRAP_ADMIN_PASSWORD was given to an existing `admin` that had no password. */
+  passwordSet?: boolean;
 }
 
 /**
  * On an empty database: user `admin` in group `admins` holding `admin`, plus an API key for it.
  * One transaction; when two instances start at once the unique username index lets exactly one win.
+ * With `password` (BOOTSTRAP_ADMIN_PASSWORD) on a database that has users, user `admin` gets it if it has no password
+ * yet (NAV-7); a password set before is never replaced. The password itself is never logged.
  */
 export async function bootstrapAdmin(db: Db, options: { apiKey: string | null; password: string | null }): Promise<BootstrapResult> {
   if (options.password !== null && !passwordFitsBcrypt(options.password)) {
@@ -22,7 +26,11 @@ export async function bootstrapAdmin(db: Db, options: { apiKey: string | null; p
   try {
     return await db.transaction(async (trx) => {
       const anyUser = await trx('users').first('id');
-      if (anyUser) return { created: false, generatedApiKey: null };
+      if (anyUser) {
+        // NAV-7: a later start with BOOTSTRAP_ADMIN_PASSWORD gives the bootstrap admin a password, only while it has none.
+        const updated = passwordHash ? await trx('users').where({ username: 'admin' }).whereNull('passwordHash').update({ passwordHash }) : 0;
+        return { created: false, generatedApiKey: null, passwordSet: Number(updated) > 0 };
+      }
       const userId = newId();
       const groupId = newId();
       await trx('users').insert({ id: userId, username: 'admin', passwordHash });

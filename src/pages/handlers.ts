@@ -1,40 +1,70 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { notFound } from '../core/errors';
-import type { HandlerMap } from '../core/operation';
+import type { HandlerMap, RequestContext } from '../core/operation';
 import { TextBody } from '../core/operation';
 import { allows, loadBoardAccess } from '../boards/access';
 import { findBoardIdByName } from '../boards/files/exportBoard';
-import { homeBoardId, listBoards } from '../boards/management/boards';
+import { isPhoneRequest, resolveHomeBoard } from '../boards/home/resolve';
+import { loadHomeCandidates } from '../boards/home/store';
+import { listBoards } from '../boards/management/boards';
 import { boardListPage, boardPage, pageSecurityHeaders } from './html';
 
-/** The page's script (built by `npm run generate`) and style sheet, read once. */
+/** The page's scripts (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
   'board.js': { file: path.join(__dirname, '../../generated/pages/board.js'), type: 'text/javascript; charset=utf-8' },
+  'list.js': { file: path.join(__dirname, '../../generated/pages/list.js'), type: 'text/javascript; charset=utf-8' },
   'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
 };
 
 const html = (text: string) => new TextBody<string>(text, 'text/html; charset=utf-8');
 
-/** The board preview page (PAGE-1..6): `/` goes to the caller's home board, `/boards/{name}` draws a board. */
+/** The name of a board the caller may view, else null (a board it may not see is as good as none). */
+async function viewableName(ctx: RequestContext, boardId: string | null): Promise<string | null> {
+  if (boardId === null) return null;
+  const access = await loadBoardAccess(ctx.db, boardId, ctx.principal).catch(() => null);
+  if (!access || !allows(access, 'view')) return null;
+  const row: { name: string } | undefined = await ctx.db('boards').where({ id: boardId }).first('name');
+  return row?.name ?? null;
+}
+
+const boardPath = (name: string) => `/boards/${encodeURIComponent(name)}`;
+
+/** The board preview page (PAGE-1..6, NAV-*): `/` goes to the caller's home board, `/boards/{name}` draws a board. */
 export const pageHandlers = {
   async getIndexPage(_input, ctx) {
-    const home = await homeBoardId(ctx.db, ctx.principal).catch(() => null);
-    const access = home === null ? null : await loadBoardAccess(ctx.db, home, ctx.principal);
-    if (home !== null && access && allows(access, 'view')) {
-      const { name } = await ctx.db('boards').where({ id: home }).first('name');
-      return { status: 302, body: undefined, headers: { Location: `/boards/${encodeURIComponent(name)}`, 'Cache-Control': 'no-store' } };
-    }
+    // NAV-1, NAV-2: the home board for a desktop and for a phone; a phone gets its own at once; another browser gets
+    // the one board when both are the same, else the board list naming both, whose script picks by the window's width.
+    const candidates = await loadHomeCandidates(ctx.db, ctx.principal);
+    const [desktop, mobile] = await Promise.all([
+      viewableName(ctx, resolveHomeBoard(candidates, 'desktop')),
+      viewableName(ctx, resolveHomeBoard(candidates, 'mobile')),
+    ]);
+    const target = isPhoneRequest(ctx.headers) ? mobile : desktop === mobile ? desktop : undefined;
+    const headers = { ...pageSecurityHeaders, Vary: 'User-Agent, Sec-CH-UA-Mobile' };
+    if (target) return { status: 302, body: undefined, headers: { ...headers, Location: boardPath(target) } };
     const boards = await listBoards(ctx.db, ctx.principal);
-    return { status: 200, body: html(boardListPage(boards, ctx.principal !== null)), headers: pageSecurityHeaders };
+    const home = target === undefined ? { desktop, mobile } : null;
+    return { status: 200, body: html(boardListPage(boards, ctx.principal !== null, home)), headers };
   },
 
   async getBoardPage({ params }, ctx) {
     // PAGE-3: a board the caller may not view answers as a missing one, with the same page (which offers to sign in).
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
-    const access = boardId === null ? null : await loadBoardAccess(ctx.db, boardId, ctx.principal);
-    const status = access && allows(access, 'view') ? 200 : 404;
+    const status = (await viewableName(ctx, boardId)) !== null ? 200 : 404;
     return { status, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
+  },
+
+  /** NAV-6: the board's custom CSS as a style sheet of this instance, so the page's CSP (style-src 'self') governs it. */
+  async getBoardStyle({ params }, ctx) {
+    const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
+    if ((await viewableName(ctx, boardId)) === null) throw notFound('Board not found');
+    const row: { customCss: string | null } = await ctx.db('boards').where({ id: boardId }).first('customCss');
+    return {
+      status: 200,
+      body: new TextBody<string>(row.customCss ?? '', 'text/css; charset=utf-8'),
+      headers: { 'Cache-Control': 'no-store', 'X-Content-Type-Options': 'nosniff' },
+    };
   },
 
   async getPageAsset({ params }) {

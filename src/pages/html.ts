@@ -1,6 +1,9 @@
 /** The HTML the page routes send (PAGE-*): a shell the page's script fills in, and the board list. No I/O. */
 
-/** PAGE-5: the page loads nothing from elsewhere, runs no inline script and applies no inline style sheet. */
+/**
+ * PAGE-5: the page loads nothing from elsewhere, runs no inline script and applies no inline style sheet; the board's
+ * custom CSS comes as a style sheet of the instance (NAV-6), so this policy governs it too.
+ */
 export const pageSecurityHeaders = {
   'Content-Security-Policy':
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
@@ -22,6 +25,7 @@ function page(title: string, body: string): string {
 <link rel="stylesheet" href="/assets/board.css">
 </head>
 <body>
+<header id="topbar" class="topbar"></header>
 ${body}
 </body>
 </html>
@@ -33,9 +37,20 @@ export function boardPage(name: string): string {
   return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>\n<script src="/assets/board.js"></script>`);
 }
 
-/** PAGE-6: the boards the caller can read, when it has no home board to go to. */
-export function boardListPage(boards: { name: string; isPublic: boolean }[], signedIn: boolean): string {
+/**
+ * PAGE-6: the boards the caller can read, when it has no home board to go to. NAV-2: `home` names the desktop and the
+ * mobile home boards when the server could not tell which one the device wants; the list's script picks one.
+ */
+export function boardListPage(
+  boards: { name: string; isPublic: boolean }[],
+  signedIn: boolean,
+  home: { desktop: string | null; mobile: string | null } | null = null,
+): string {
   const items = boards.map((board) => `<li><a href="/boards/${encodeURIComponent(board.name)}">${escapeHtml(board.name)}</a>${board.isPublic ? ' (public)' : ''}</li>`);
-  const empty = signedIn ? '<p>No boards yet.</p>' : '<p>No public boards. Private boards show after signing in on a board page.</p>';
-  return page('Boards', `<div id="app"><h1>Boards</h1>${items.length ? `<ul class="boards">${items.join('')}</ul>` : empty}</div>`);
+  const empty = signedIn ? '<p>No boards yet.</p>' : '<p>No public boards. Private boards show after signing in.</p>';
+  const choice = home ? ` data-home-desktop="${escapeHtml(home.desktop ?? '')}" data-home-mobile="${escapeHtml(home.mobile ?? '')}"` : '';
+  return page(
+    'Boards',
+    `<div id="app" class="list"${choice}><h1>Boards</h1>${items.length ? `<ul class="boards">${items.join('')}</ul>` : empty}</div>\n<script src="/assets/list.js"></script>`,
+  );
 }

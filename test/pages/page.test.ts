@@ -6,6 +6,7 @@
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
+import { bootstrapAdmin } from '../../src/identity/bootstrap';
 import { createActor } from '../support/actors';
 import { launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
@@ -172,5 +173,215 @@ describe('board preview page (PAGE-1..6)', () => {
     const home = await fetch(`${server.directUrl}/`, { redirect: 'manual', headers: { ApiKey: server.adminKey } });
     expect(home.status).toBe(302);
     expect(home.headers.get('location')).toBe(`/boards/${board.name}`);
+  });
+});
+
+/** Signs the page's browser in with the session cookie (the page's own form is tested in NAV-4). */
+async function signIn(page: Page, username: string, password: string): Promise<void> {
+  expect((await page.request.post(`${server.directUrl}/api/auth/login`, { data: { username, password } })).status()).toBe(200);
+}
+
+/**
+ * Waits until an element's computed style property has a value. The predicate runs in the page (serialized: it names
+ * nothing from here; a string predicate would be eval, which the page's CSP refuses).
+ */
+const styleReaches = (page: Page, selector: string, property: string, value: string) =>
+  page.waitForFunction(([s, p, v]) => (globalThis as any).getComputedStyle((globalThis as any).document.querySelector(s))[p] === v, [selector, property, value]);
+const width = (page: Page, selector: string) => page.locator(selector).first().evaluate((e: any) => e.getBoundingClientRect().width as number);
+
+describe('board page as a start page (NAV-*)', () => {
+  it('NAV-1, NAV-2: / opens the desktop home board in a wide window, the mobile one in a narrow window or on a phone', async () => {
+    const desktop = await seedBoard();
+    const mobile = await seedBoard();
+    const user = await createActor(server, { password: 'nav-home-pass-1' });
+    expectOk(await server.call('PATCH', `/api/boards/${desktop.boardId}/home`, { key: user.key, body: {} }), 204);
+    expectOk(await server.call('PATCH', `/api/boards/${mobile.boardId}/mobile-home`, { key: user.key, body: {} }), 204);
+
+    // A phone (client hint or user agent) is sent to its board at once; another client gets the list naming both.
+    const phone = await fetch(`${server.directUrl}/`, { redirect: 'manual', headers: { ApiKey: user.key, 'User-Agent': 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) Mobile/15E148' } });
+    expect([phone.status, phone.headers.get('location')]).toEqual([302, `/boards/${mobile.name}`]);
+    const hinted = await fetch(`${server.directUrl}/`, { redirect: 'manual', headers: { ApiKey: user.key, 'Sec-CH-UA-Mobile': '?1' } });
+    expect(hinted.headers.get('location')).toBe(`/boards/${mobile.name}`);
+    const unknown = await fetch(`${server.directUrl}/`, { redirect: 'manual', headers: { ApiKey: user.key } });
+    expect(unknown.status).toBe(200);
+    expect(await unknown.text()).toContain(`data-home-desktop="${desktop.name}" data-home-mobile="${mobile.name}"`);
+
+    for (const [viewport, board] of [
+      [1280, desktop],
+      [390, mobile],
+    ] as const) {
+      const { page, errors } = await openPage(viewport);
+      await signIn(page, user.username, 'nav-home-pass-1');
+      await page.goto(`${server.directUrl}/`);
+      await page.waitForURL(`**/boards/${board.name}`);
+      await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
+      expect(errors).toEqual([]);
+      await page.close();
+    }
+
+    // An anonymous caller gets the server's setting (NAV-1), when it may view that board.
+    expect((await fetch(`${server.directUrl}/`, { redirect: 'manual' })).status).toBe(200);
+    expectOk(await server.call('PATCH', '/api/settings/board', { body: { homeBoardId: desktop.boardId, mobileHomeBoardId: mobile.boardId } }));
+    try {
+      const anonymousPhone = await fetch(`${server.directUrl}/`, { redirect: 'manual', headers: { 'Sec-CH-UA-Mobile': '?1' } });
+      expect(anonymousPhone.headers.get('location')).toBe(`/boards/${mobile.name}`);
+      const anonymous = await fetch(`${server.directUrl}/`, { redirect: 'manual' });
+      expect(await anonymous.text()).toContain(`data-home-desktop="${desktop.name}" data-home-mobile="${mobile.name}"`);
+    } finally {
+      expectOk(await server.call('PATCH', '/api/settings/board', { body: { homeBoardId: null, mobileHomeBoardId: null } }));
+    }
+
+    // Without a mobile home board both are the same: a 302 for every client.
+    expectOk(await server.call('PATCH', `/api/boards/${desktop.boardId}/mobile-home`, { key: user.key, body: {} }), 204);
+    const same = await fetch(`${server.directUrl}/`, { redirect: 'manual', headers: { ApiKey: user.key } });
+    expect([same.status, same.headers.get('location')]).toEqual([302, `/boards/${desktop.name}`]);
+  });
+
+  it('NAV-3, NAV-4, NAV-7: the boards menu lists the readable boards; the admin gets its first password from BOOTSTRAP_ADMIN_PASSWORD, signs in and out in the top bar', async () => {
+    const open = await seedBoard();
+    const owner = await createActor(server, { permissions: ['board-create', 'app-create'], password: 'nav-owner-pass' });
+    const hidden = await seedBoard({ isPublic: false, key: owner.key });
+
+    // NAV-7: the bootstrap admin has no password yet; the start-up setting gives it one, and never replaces it.
+    expect((await bootstrapAdmin(server.db, { apiKey: null, password: 'first-admin-pass' })).passwordSet).toBe(true);
+    expect((await bootstrapAdmin(server.db, { apiKey: null, password: 'another-pass-99' })).passwordSet).toBe(false);
+
+    const { page, errors } = await openPage(1280);
+    await page.goto(`${server.directUrl}/boards/${open.name}`);
+    await page.waitForSelector('.topbar .boards-menu');
+    await page.click('.topbar .boards-menu summary');
+    const menu = () => page.locator('.topbar .boards-menu li a').allInnerTexts();
+    expect(await menu()).toContain(open.name);
+    expect(await menu()).not.toContain(hidden.name);
+
+    await page.click('.topbar .signin summary');
+    await page.fill('.topbar input[name=username]', 'admin');
+    await page.fill('.topbar input[name=password]', 'another-pass-99');
+    await page.click('.topbar button[type=submit]');
+    await page.waitForSelector('.topbar .message:has-text("Invalid username or password")');
+    await page.fill('.topbar input[name=password]', 'first-admin-pass');
+    await page.click('.topbar button[type=submit]');
+    await page.waitForSelector('.topbar .who:has-text("admin")');
+    await page.click('.topbar .boards-menu summary');
+    expect(await menu()).toContain(hidden.name); // the admin reads every board
+    await page.click(`.topbar .boards-menu a:text-is("${hidden.name}")`);
+    await page.waitForSelector(`.tile[data-item-id="${hidden.clock}"]`);
+    expect(page.url()).toBe(`${server.directUrl}/boards/${hidden.name}`);
+
+    // The session cookie cannot be ended (nor used to write) from another site (SEC-5).
+    const cookie = (await browser!.cookies(server.directUrl)).map((c) => `${c.name}=${c.value}`).join('; ');
+    const crossSite = await fetch(`${server.directUrl}/api/auth/logout`, { method: 'POST', headers: { Cookie: cookie, Origin: 'https://evil.example' } });
+    expect([crossSite.status, ((await crossSite.json()) as any).code]).toEqual([403, 'FORBIDDEN']);
+    expect((await fetch(`${server.directUrl}/api/auth/session`, { headers: { Cookie: cookie } })).status).toBe(200);
+
+    await page.click('.topbar .signout');
+    await page.waitForSelector('h1:has-text("Board not found")');
+    await page.waitForSelector('.topbar .account', { state: 'attached' });
+    expect(await page.locator('.topbar .who').count()).toBe(0);
+    expect(errors).toEqual([]);
+    await page.close();
+
+    // The list page at / carries the same menu.
+    const list = await openPage(1280);
+    await list.page.goto(`${server.directUrl}/`);
+    await list.page.waitForSelector('.topbar .boards-menu');
+    expect(await list.page.locator('.topbar .signin').count()).toBe(1);
+    await list.page.close();
+  });
+
+  it('NAV-5: at phone width the grid keeps the window width, history is a drawer, a collapsed section starts folded', async () => {
+    const board = await seedBoard();
+    const reader = await createActor(server, { password: 'nav-phone-pass' });
+    await server.db('section_collapse_states').insert({ userId: reader.userId, sectionId: board.category, collapsed: true });
+    const { page, errors } = await openPage(390);
+    await signIn(page, reader.username, 'nav-phone-pass');
+    await page.goto(`${server.directUrl}/boards/${board.name}`);
+    await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
+    expect(await width(page, '.board')).toBeGreaterThan(300);
+    expect(await width(page, '.board .grid')).toBeGreaterThan(300);
+    expect(await page.locator('.history').isVisible()).toBe(false);
+
+    // The collapsed category starts folded (its app tile hidden) and opens on a click.
+    expect(await page.locator(`.tile[data-item-id="${board.appWidget}"]`).isVisible()).toBe(false);
+    await page.click(`details[data-section-id="${board.category}"] > summary`);
+    await page.waitForSelector(`.tile[data-item-id="${board.appWidget}"]`, { state: 'visible' });
+
+    await page.click('.drawer-toggle');
+    await page.waitForSelector('.history.open', { state: 'visible' });
+    expect(await width(page, '.board')).toBeGreaterThan(300); // the drawer lies over the grid, it does not squeeze it
+    await page.screenshot({ path: path.join(artifacts, 'board-phone-390-history.png') });
+    await page.click('.drawer-close');
+    await page.waitForSelector('.history', { state: 'hidden' });
+    expect(errors).toEqual([]);
+    await page.close();
+
+    // At desktop width the panel stays beside the grid, with no drawer button.
+    const wide = await openPage(1280);
+    await wide.page.goto(`${server.directUrl}/boards/${board.name}`);
+    await wide.page.waitForSelector('.history');
+    expect(await wide.page.locator('.history').isVisible()).toBe(true);
+    expect(await wide.page.locator('.drawer-toggle').isVisible()).toBe(false);
+    await wide.page.close();
+  });
+
+  it('NAV-6: the look settings apply; custom CSS is a style sheet of the instance; neither it nor board text runs script', async () => {
+    const board = await seedBoard();
+    const css = [
+      '.tile { outline: 3px solid rgb(1, 2, 3); }',
+      '@import url("https://evil.example/steal.css");',
+      'body { background-color: rgb(4, 5, 6); }',
+      'header h1::after { content: "</style><script>alert(1)</script>"; }',
+      '.board { background-image: url("javascript:alert(2)"); }',
+    ].join('\n');
+    expectOk(
+      await server.call('PATCH', `/api/boards/${board.boardId}/settings`, {
+        body: {
+          pageTitle: '<img src=x onerror=alert(3)> Home',
+          metaTitle: 'Start <b>page</b>',
+          primaryColor: '#123456',
+          secondaryColor: '#654321',
+          opacity: 50,
+          itemRadius: 'xl',
+          backgroundImageUrl: 'javascript:alert(4)',
+          customCss: css,
+        },
+      }),
+      204,
+    );
+    const sheet = await fetch(`${server.directUrl}/boards/${board.name}/custom.css`);
+    expect([sheet.status, sheet.headers.get('content-type'), await sheet.text()]).toEqual([200, 'text/css; charset=utf-8', css]);
+    const missing = await fetch(`${server.directUrl}/boards/${unique('nope-')}/custom.css`);
+    expect([missing.status, ((await missing.json()) as any).code]).toEqual([404, 'NOT_FOUND']);
+
+    const { page, offsite, errors } = await openPage(1280);
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await page.goto(`${server.directUrl}/boards/${board.name}`);
+    await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
+    const tile = page.locator(`.tile[data-item-id="${board.clock}"]`);
+    await styleReaches(page, '.tile', 'outlineColor', 'rgb(1, 2, 3)');
+    expect(await page.locator('header h1').innerText()).toBe('<img src=x onerror=alert(3)> Home');
+    expect(await page.title()).toBe('Start <b>page</b>');
+    const look = await tile.evaluate((e: any) => {
+      const style = (globalThis as any).getComputedStyle(e);
+      return { radius: style.borderTopLeftRadius, background: style.backgroundColor };
+    });
+    expect(look).toEqual({ radius: '32px', background: 'rgba(255, 255, 255, 0.5)' });
+    expect(await page.locator('.layout.current').evaluate((e: any) => (globalThis as any).getComputedStyle(e).backgroundColor)).toBe('rgb(18, 52, 86)');
+    expect(await page.locator('.category').evaluate((e: any) => (globalThis as any).getComputedStyle(e).color)).toBe('rgb(101, 67, 33)');
+    expect(await page.evaluate(() => (globalThis as any).document.body.style.backgroundImage)).toBe(''); // a javascript: address is not an image
+    expect(await page.locator('script').count()).toBe(1);
+    expect(dialogs).toEqual([]);
+    expect(offsite).toEqual([]);
+    expect(errors).toEqual([]);
+
+    // A change of the settings arrives through the change feed, without reloading.
+    expectOk(await server.call('PATCH', `/api/boards/${board.boardId}/settings`, { body: { backgroundImageUrl: '/assets/none.png', primaryColor: '#00ff00' } }), 204);
+    await page.waitForFunction(() => (globalThis as any).document.body.style.backgroundImage.includes('/assets/none.png'));
+    await styleReaches(page, '.layout.current', 'backgroundColor', 'rgb(0, 255, 0)');
+    await page.close();
   });
 });

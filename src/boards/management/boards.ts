@@ -7,7 +7,7 @@ import { newId } from '../../db/ids';
 import { badRequest, notFound } from '../../core/errors';
 import { assertPermission, emailAsSeenBy, emailReaderOf, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
-import { clearServerHomeBoard, lockServerBoardSettings, readServerBoardSettings } from '../../settings/serverSettings';
+import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
 import { lockAndLoad } from '../document/save';
 import { boardSettingsColumns, type BoardSettings } from '../settings';
@@ -18,6 +18,8 @@ import { assertBoardNameAvailable, withNameConflictAs409 } from './names';
 import { whereAmong } from '../../db/idList';
 import { decodeCursor, Page, pageOfRows, type PageRequest } from '../../core/pages';
 import { independentReads } from '../../db/independentReads';
+import { resolveHomeBoard } from '../home/resolve';
+import { loadHomeCandidates } from '../home/store';
 
 export interface BoardSummary {
   id: string;
@@ -327,12 +329,11 @@ export async function setHomeBoard(db: Db, principal: Principal, boardId: string
 }
 
 /**
- * The caller's home board (BOARD-9): its own desktop home board, else the server's (SET-2); 404 `Board not found`
- * when neither is set. Whether the caller may view it is the read's own check.
+ * The caller's home board (BOARD-9, NAV-1): its own, else its groups', else the server's (SET-2), the mobile ones
+ * first on a phone; 404 `Board not found` when none is set. Whether the caller may view it is the read's own check.
  */
-export async function homeBoardId(db: Db, principal: Principal | null): Promise<string> {
-  const own: { homeBoardId: string | null } | undefined = principal ? await db('users').where({ id: principal.userId }).first('homeBoardId') : undefined;
-  const id = own?.homeBoardId ?? (await readServerBoardSettings(db)).homeBoardId;
+export async function homeBoardId(db: Db, principal: Principal | null, device: 'desktop' | 'mobile' = 'desktop'): Promise<string> {
+  const id = resolveHomeBoard(await loadHomeCandidates(db, principal), device);
   if (!id) throw boardNotFound();
   return id;
 }

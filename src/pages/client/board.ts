@@ -6,6 +6,11 @@
  */
 import { el, shortTime } from './dom';
 import { drawGrid, type Board, type Marks } from './grid';
+import { api } from './api';
+import { drawerToggle, historyDrawer } from './layout';
+import { applyLook, type Look } from './look';
+import { drawTopbar } from './nav';
+import { signInForm } from './signin';
 
 interface HistoryEntry {
   revision: number;
@@ -38,12 +43,6 @@ const state: {
   /** A layout chosen with the switcher stays chosen when the window is resized. */
   chosen: boolean;
 } = { board: null, layoutId: null, viewing: null, apps: new Map(), integrations: new Map(), history: [], feed: null, chosen: false };
-
-async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
-  const response = await fetch(path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...(init.headers ?? {}) } });
-  const text = await response.text();
-  return { status: response.status, body: (text ? JSON.parse(text) : undefined) as T };
-}
 
 /** PAGE-2: the layout for this window: the widest breakpoint the window reaches. */
 function layoutForWidth(board: Board, width: number): string {
@@ -163,13 +162,13 @@ function render(): void {
   const board = state.board!;
   const shown = state.viewing?.board ?? board;
   const layout = shown.layouts.find((l) => l.id === state.layoutId) ?? shown.layouts[0];
-  document.title = board.pageTitle || board.name;
+  applyLook(board as Board & Look); // NAV-6
   root.replaceChildren(
-    el('header', {}, [el('h1', { text: board.pageTitle || board.name }), el('span', { className: 'version', text: `version ${board.version}` })]),
+    el('header', {}, [el('h1', { text: board.pageTitle || board.name }), el('span', { className: 'version', text: `version ${board.version}` }), drawerToggle()]),
     layoutSwitcher(board),
     el('div', { className: 'workspace' }, [
       drawGrid(shown, layout, { apps: state.apps, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),
-      historyPanel(),
+      historyDrawer(historyPanel()),
     ]),
   );
 }
@@ -184,26 +183,9 @@ async function refresh(): Promise<void> {
 function notFound(): void {
   state.feed?.close();
   document.title = 'Board not found';
-  const username = el('input', { name: 'username', autocomplete: 'username', required: true }) as HTMLInputElement;
-  const password = el('input', { name: 'password', type: 'password', autocomplete: 'current-password', required: true }) as HTMLInputElement;
-  const message = el('p', { className: 'message' });
-  const form = el('form', { className: 'login' }, [
-    el('label', { text: 'Username ' }, [username]),
-    el('label', { text: 'Password ' }, [password]),
-    el('button', { type: 'submit', text: 'Sign in' }),
-    message,
-  ]) as HTMLFormElement;
-  form.onsubmit = async (event) => {
-    event.preventDefault();
-    const { status, body } = await api<{ message?: string }>('/api/auth/login', {
-      method: 'POST',
-      headers: { 'Content-Type': 'application/json' },
-      body: JSON.stringify({ username: username.value, password: password.value }),
-    });
-    if (status === 200) return void start();
-    message.textContent = body?.message ?? `Sign-in failed (${status})`;
-  };
+  const form = signInForm(() => void start()); // NAV-4
   root.replaceChildren(el('h1', { text: 'Board not found' }), el('p', { text: 'It does not exist, or you may not see it. Private boards show after signing in.' }), form);
+  void drawTopbar(boardName, { signIn: false });
 }
 
 /** PAGE-2: the page follows the change feed; a change, or a reset, reads the board again. */
@@ -224,6 +206,7 @@ async function start(): Promise<void> {
   if ((await loadBoard()) === 'missing') return notFound();
   await loadHistory();
   render();
+  void drawTopbar(boardName); // NAV-3, NAV-4
   follow(state.board!.id);
 }
 

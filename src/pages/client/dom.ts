@@ -12,6 +12,8 @@ export interface ElementOptions {
   required?: boolean;
   src?: string;
   alt?: string;
+  href?: string;
+  role?: string;
 }
 
 export function el(tag: string, options: ElementOptions = {}, children: (Node | string)[] = []): HTMLElement {

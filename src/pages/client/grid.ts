@@ -3,6 +3,7 @@
  * items as tiles at their positions and sizes, dynamic sections as tiles holding their own grid.
  */
 import { el } from './dom';
+import { rememberSection, sectionOpen } from './layout';
 
 export interface Position {
   layoutId: string;
@@ -119,8 +120,14 @@ export function drawGrid(board: Board, layout: Layout, names: Names): HTMLElemen
     sections.map((section) => {
       const body = sectionGrid(board, layout, section.id, layout.columnCount, names);
       if (section.kind !== 'category') return el('section', { className: 'section', dataset: { sectionId: section.id } }, [body]);
-      const title = el('h2', { className: 'category', text: section.name ?? '' });
-      return el('section', { className: section.collapsed ? 'section collapsed' : 'section', dataset: { sectionId: section.id } }, section.collapsed ? [title] : [title, body]);
+      // NAV-5: a category is a titled group the reader folds and unfolds; a collapsed one starts folded.
+      const group = el('details', { className: section.collapsed ? 'section category-group collapsed' : 'section category-group', dataset: { sectionId: section.id } }, [
+        el('summary', { className: 'category', text: section.name ?? '' }),
+        body,
+      ]) as HTMLDetailsElement;
+      group.open = sectionOpen(section.id, section.collapsed === true);
+      group.addEventListener('toggle', () => rememberSection(section.id, group.open));
+      return group;
     }),
   );
 }

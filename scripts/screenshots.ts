@@ -1,0 +1,104 @@
+/**
+ * npm run screenshots: the board page as a start page at desktop (1280 px) and phone (390 px) widths, written to
+ * docs/images/ (docs/board-page.md shows them). A script, not a test: it starts the service on an in-memory
+ * embedded database, seeds a start-page board (apps, bookmarks, a clock, a notebook, an iframe, a collapsed
+ * category), signs in as a reader and photographs the page in headless Chromium (/usr/bin/chromium or CHROMIUM_PATH).
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import pino from 'pino';
+import type { Page } from 'playwright-core';
+import { loadConfig } from '../src/config/config';
+import { createDatabase } from '../src/db/database';
+import { startServer } from '../src/server';
+import { launchBrowser } from '../test/support/browser';
+
+const out = path.resolve(__dirname, '../docs/images');
+const adminKey = 'shots0000001.' + 'a'.repeat(48);
+
+const icon = (letter: string, color: string) =>
+  `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="${color}"/><text x="32" y="43" font-size="30" font-family="sans-serif" text-anchor="middle" fill="#fff">${letter}</text></svg>`)}`;
+
+async function main(): Promise<void> {
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: adminKey, bootstrapAdminPassword: 'screenshots-pass' };
+  const server = await startServer(config, { db: createDatabase({ databaseUrl: null, pgliteDir: null }), logger: pino({ level: 'silent' }) });
+  const call = async (method: string, p: string, body?: unknown) => {
+    const response = await fetch(server.url + p, { method, headers: { ApiKey: adminKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
+    const text = await response.text();
+    if (response.status >= 300) throw new Error(`${method} ${p}: ${response.status} ${text}`);
+    return text ? JSON.parse(text) : undefined;
+  };
+  const launched = await launchBrowser();
+  try {
+    const apps: string[] = [];
+    for (const [name, href, color] of [
+      ['Jellyfin', 'https://media.home.example', '#7b2cbf'],
+      ['Home Assistant', 'https://ha.home.example', '#1e88e5'],
+      ['Nextcloud', 'https://cloud.home.example', '#0082c9'],
+      ['Grafana', 'https://grafana.home.example', '#f46800'],
+      ['Paperless', 'https://docs.home.example', '#17541f'],
+    ]) {
+      apps.push((await call('POST', '/api/apps', { name, href, iconUrl: icon(name[0], color), description: `${name} on the home server` })).appId);
+    }
+    const { boardId } = await call('POST', '/api/boards', { name: 'home-lab', columnCount: 4, isPublic: true });
+    const start = await call('GET', `/api/boards/${boardId}`);
+    await call('PATCH', `/api/boards/${boardId}/layouts`, { layouts: [...start.layouts, { id: 'desktop', name: 'Desktop', columnCount: 12, breakpoint: 1000 }] });
+    await call('PATCH', `/api/boards/${boardId}/settings`, { pageTitle: 'Home lab', metaTitle: 'Home lab · Tessera', primaryColor: '#2f6feb', secondaryColor: '#8250df', opacity: 90, itemRadius: 'lg' });
+    await call('POST', '/api/boards', { name: 'office', columnCount: 4, isPublic: true });
+    const doc = await call('GET', `/api/boards/${boardId}`);
+    const [base, desktop] = doc.layouts;
+    const top = doc.sections[0].id;
+    const media = { id: 'sec-media', kind: 'category', name: 'Media and files', yOffset: 1, xOffset: 0, collapsed: false };
+    const admin = { id: 'sec-admin', kind: 'category', name: 'Administration', yOffset: 2, xOffset: 0, collapsed: false };
+    const at = (section: string, b: [number, number, number, number], d: [number, number, number, number]) => [
+      { layoutId: base.id, sectionId: section, xOffset: b[0], yOffset: b[1], width: b[2], height: b[3] },
+      { layoutId: desktop.id, sectionId: section, xOffset: d[0], yOffset: d[1], width: d[2], height: d[3] },
+    ];
+    const item = (id: string, kind: string, options: Record<string, unknown>, layouts: unknown[]) => ({ id, kind, options, integrationIds: [], advancedOptions: { title: null, customCssClasses: [], borderColor: '' }, layouts });
+    await call('PUT', `/api/boards/${boardId}`, {
+      sections: [doc.sections[0], media, admin],
+      items: [
+        item('clock', 'clock', { is24HourFormat: true, showSeconds: true, showDate: true, dateFormat: 'dddd, MMMM D' }, at(top, [0, 0, 2, 1], [0, 0, 3, 2])),
+        item('notes', 'notebook', { content: '# Today\n\n- renew the TLS certificate\n- **backup** check' }, at(top, [2, 0, 2, 2], [3, 0, 4, 2])),
+        item('bookmarks', 'bookmarks', { title: 'Daily', layout: 'column', items: apps.slice(0, 3) }, at(top, [0, 1, 2, 1], [7, 0, 3, 2])),
+        ...apps.slice(0, 3).map((appId, i) => item(`app-${i}`, 'app', { appId, showDescriptionTooltip: true }, at(media.id, [i % 4, 0, 1, 1], [i * 2, 0, 2, 1]))),
+        item('frame', 'iframe', { embedUrl: 'https://status.home.example' }, at(media.id, [0, 1, 4, 2], [6, 0, 6, 2])),
+        ...apps.slice(3).map((appId, i) => item(`admin-${i}`, 'app', { appId }, at(admin.id, [i, 0, 1, 1], [i * 2, 0, 2, 1]))),
+        item('weather', 'weather', {}, at(admin.id, [2, 0, 2, 1], [4, 0, 3, 1])),
+      ],
+    });
+    await call('PATCH', `/api/boards/${boardId}/home`, {});
+
+    mkdirSync(out, { recursive: true });
+    const shoot = async (width: number, file: string, before?: (page: Page) => Promise<void>) => {
+      const page = await launched.context.newPage();
+      await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
+      await page.goto(`${server.url}/boards/home-lab`);
+      await page.waitForSelector('.tile[data-item-id="clock"]');
+      await page.waitForSelector('.topbar .boards-menu');
+      if (before) await before(page);
+      await page.screenshot({ path: path.join(out, file), fullPage: false });
+      await page.close();
+      console.log(`docs/images/${file}`);
+    };
+    await shoot(1280, 'board-desktop.png');
+    await shoot(390, 'board-phone.png');
+    await shoot(390, 'board-phone-history.png', async (page) => {
+      await page.click('.drawer-toggle');
+      await page.waitForSelector('.history.open', { state: 'visible' });
+      await page.waitForTimeout(300); // the drawer's slide-in transition
+    });
+    await shoot(1280, 'board-menu-signin.png', async (page) => {
+      await page.click('.topbar .boards-menu summary');
+      await page.click('.topbar .signin summary');
+    });
+  } finally {
+    await launched.close();
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

@@ -1,0 +1,23 @@
+/** Loads the home-board pointers a caller's home board is chosen from (NAV-1): its own, its groups', the server's. */
+import type { Db } from '../../db/database';
+import { independentReads } from '../../db/independentReads';
+import type { Principal } from '../../identity/principal';
+import { readServerBoardSettings } from '../../settings/serverSettings';
+import type { HomeCandidates } from './resolve';
+
+export async function loadHomeCandidates(db: Db, principal: Principal | null): Promise<HomeCandidates> {
+  const [user, groups, server] = await independentReads(db, [
+    async () => (principal ? await db('users').where({ id: principal.userId }).first('homeBoardId', 'mobileHomeBoardId') : undefined),
+    async () => (principal && principal.groupIds.length > 0 ? await db('groups').whereIn('id', principal.groupIds).select('homeBoardId', 'mobileHomeBoardId', 'position') : []),
+    () => readServerBoardSettings(db),
+  ] as const);
+  return {
+    user: user ? { homeBoardId: user.homeBoardId ?? null, mobileHomeBoardId: user.mobileHomeBoardId ?? null } : null,
+    groups: groups.map((g: { homeBoardId: string | null; mobileHomeBoardId: string | null; position: number }) => ({
+      homeBoardId: g.homeBoardId ?? null,
+      mobileHomeBoardId: g.mobileHomeBoardId ?? null,
+      position: Number(g.position),
+    })),
+    server: { homeBoardId: server.homeBoardId, mobileHomeBoardId: server.mobileHomeBoardId },
+  };
+}
