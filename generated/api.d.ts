@@ -813,8 +813,12 @@ export interface paths {
         };
         /**
          * Start page
-         * @description Redirects (302) to the caller's home board page (its own, else the server's default) when the caller may view
-         *     it; otherwise a list of the boards the caller can read (PAGE-6). The session cookie identifies the caller.
+         * @description Redirects (302) to the caller's home board page when the caller may view it; otherwise a list of the boards
+         *     the caller can read (PAGE-6). The home board is the caller's own, else its groups' (by position), else the
+         *     server's default, the mobile ones first on a phone (NAV-1). A phone is known by `Sec-CH-UA-Mobile: ?1` or a
+         *     mobile user agent; for another browser whose desktop and mobile home boards differ, the answer is the list
+         *     naming both, and its script opens the mobile one in a window narrower than 768 px, the desktop one otherwise
+         *     (NAV-2). The session cookie identifies the caller.
          */
         get: operations["getIndexPage"];
         put?: never;
@@ -837,12 +841,38 @@ export interface paths {
         /**
          * Board preview page
          * @description A page that draws the board as its grid at each breakpoint layout, follows its change feed, and shows its
-         *     history and a revision's difference from now (PAGE-1..5). Public boards without signing in; a board the caller
-         *     may not view answers 404 with the same page as a missing one, which offers to sign in (session cookie). No
-         *     asset from outside the instance; a Content-Security-Policy forbids inline scripts and other origins; board text
-         *     is never rendered as HTML and customCss is not applied.
+         *     history and a revision's difference from now (PAGE-1..5), with a menu of the boards the caller can read and a
+         *     sign-in form or sign-out button (NAV-3, NAV-4). Public boards without signing in; a board the caller may not
+         *     view answers 404 with the same page as a missing one, which offers to sign in (session cookie). No script
+         *     from outside the instance; a Content-Security-Policy forbids inline scripts and inline style sheets; board
+         *     text is never rendered as HTML; the board's customCss is applied as a style sheet of the instance (NAV-6).
          */
         get: operations["getBoardPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/boards/{name}/custom.css": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A board's custom CSS
+         * @description The board's `customCss` as a style sheet of this instance (empty when it has none), so that the board page's
+         *     Content-Security-Policy (`style-src 'self'`) governs it: it may style the page, and cannot import style sheets
+         *     or load images from elsewhere beyond what that policy allows, nor run script (NAV-6). View access on the board,
+         *     else 404 as for a missing board.
+         */
+        get: operations["getBoardStyle"];
         put?: never;
         post?: never;
         delete?: never;
@@ -856,13 +886,13 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                file: "board.js" | "board.css";
+                file: "board.js" | "list.js" | "board.css";
             };
             cookie?: never;
         };
         /**
-         * The board page's script and style sheet
-         * @description The board page's script and style sheet, built from src/pages/client. No authentication.
+         * The pages' scripts and style sheet
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client. No authentication.
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -1783,7 +1813,7 @@ export interface components {
              * @description Opacity of items in percent.
              */
             opacity: number;
-            /** @description Custom CSS of the board (not applied by the preview page). */
+            /** @description Custom CSS of the board (applied by the board page as a style sheet of the instance, under its CSP). */
             customCss: string | null;
             /** @description Colour of icons, `#rrggbb`, or null for the default. */
             iconColor: string | null;
@@ -3427,7 +3457,7 @@ export interface components {
          * @description Opacity of items in percent.
          */
         opacity: number;
-        /** @description Custom CSS of the board (not applied by the preview page). */
+        /** @description Custom CSS of the board (applied by the board page as a style sheet of the instance, under its CSP). */
         customCss: string | null;
         /** @description Colour of icons, `#rrggbb`, or null for the default. */
         iconColor: string | null;
@@ -5682,12 +5712,43 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBoardStyle: {
+        parameters: {
+            query?: {
+                /** @description Ignored; the page sends the board's revision so that a changed style sheet is read again. */
+                v?: string;
+            };
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The style sheet. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example .tile { border-width: 2px; } */
+                    "text/css": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["BoardNotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getPageAsset: {
         parameters: {
             query?: never;
             header?: never;
             path: {
-                file: "board.js" | "board.css";
+                file: "board.js" | "list.js" | "board.css";
             };
             cookie?: never;
         };
