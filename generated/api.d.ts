@@ -4105,6 +4105,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description Called with an API key, the key to revoke holds more than the calling key (scopes beyond its scopes, or a later expiry); or a cookie-authenticated call looked cross-site (SEC-5). Nothing was revoked. */
+        ApiKeyRevocationForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The API key does not exist, or is not the caller's. */
         ApiKeyNotFound: {
             headers: {
@@ -4272,7 +4281,7 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description The caller lacks a permission the operation needs (reading a board's permissions needs full access to it). The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        /** @description The envelope of a 403 of the REST operation a query stands for. None of today's queries answers it: reads refuse nothing as cross-site, and a board whose permissions the caller may not read is not found (404). The body is the tRPC error envelope with the REST message (TRPC-1..4). */
         TrpcForbiddenQuery: {
             headers: {
                 [name: string]: unknown;
@@ -5122,7 +5131,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ApiKeyRevocationForbidden"];
             404: components["responses"]["ApiKeyNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
