@@ -3896,22 +3896,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state; nothing was written. */
-        Conflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "Board with similar name already exists",
-                 *       "code": "CONFLICT",
-                 *       "data": {}
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description The body is larger than the configured limit (BODY_LIMIT; for YAML, YAML_BODY_LIMIT), or a YAML body took longer than YAML_PARSE_TIMEOUT_MS to parse. */
         PayloadTooLarge: {
             headers: {

@@ -1,5 +1,5 @@
 /**
- * MOCK-1: what `npm run mock` answers to `Prefer: code=<status>` is what the server answers. For every operation and
+ * MOCK-1, MOCK-4: what `npm run mock` answers to `Prefer: code=<status>` is what the server answers. For every operation and
  * declared error status that a request can provoke, the same request goes to a real test server and to the Prism mock
  * (with `Prefer: code=<status>`, nothing else: no example name), and status, `message` and `code` must be equal (ids
  * inside messages compared as shapes). Every declared pair is either compared here or listed in `notProvokable` with
@@ -472,7 +472,7 @@ const pairs = operations.flatMap((op) => errorStatuses(op).map((status) => ({ op
 const compared = pairs.filter((pair) => typeof pair.scenario !== 'string');
 
 describe('MOCK-1: the mock answers each provokable error with the server message and code', () => {
-  it('every declared error status of every operation is compared here or listed as not provokable', () => {
+  it('MOCK-4: every declared error status of every operation is compared here or listed as not provokable', () => {
     expect(pairs.filter((pair) => pair.scenario === 'no scenario').map((pair) => `${nameOf(pair.op)} ${pair.status}`)).toEqual([]);
   });
 
