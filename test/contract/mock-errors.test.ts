@@ -1,10 +1,11 @@
 /**
- * MOCK-1, MOCK-4: what `npm run mock` answers to `Prefer: code=<status>` is what the server answers. For every operation and
- * declared error status that a request can provoke, the same request goes to a real test server and to the Prism mock
- * (with `Prefer: code=<status>`, nothing else: no example name), and status, `message` and `code` must be equal (ids
- * inside messages compared as shapes). Every declared pair is either compared here or listed in `notProvokable` with
- * the reason: an operation or status added to the document without either fails the completeness test.
- */
+ * MOCK-1, MOCK-4: what `npm run mock` answers to `Prefer: code=<status>` is what the server answers. For every
+ * operation and declared error status that a request can provoke, the same request goes to a real test server and to
+ * the Prism mock (with `Prefer: code=<status>`, nothing else: no example name), and status, `message` and `code` must
+ * be equal (ids inside messages compared as shapes; the tRPC envelope by its `message` and `data.code`, a JSON-RPC
+ * error by `error.message` and `error.code`, an HTML page by its media type). Every declared pair is either compared
+ * here or listed in `notProvokable` with the reason: an operation or status added to the document without either
+ * fails the completeness test. */
 import { readFileSync } from 'node:fs';
 import { listOperations, Operation } from '../fuzz/openapi';
 import { Request, validRequest } from '../fuzz/runner';
