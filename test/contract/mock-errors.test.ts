@@ -5,7 +5,8 @@
  * be equal (ids inside messages compared as shapes; the tRPC envelope by its `message` and `data.code`, a JSON-RPC
  * error by `error.message` and `error.code`, an HTML page by its media type). Every declared pair is either compared
  * here or listed in `notProvokable` with the reason: an operation or status added to the document without either
- * fails the completeness test. */
+ * fails the completeness test.
+ */
 import { readFileSync } from 'node:fs';
 import { listOperations, Operation } from '../fuzz/openapi';
 import { Request, validRequest } from '../fuzz/runner';
