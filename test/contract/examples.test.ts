@@ -115,6 +115,13 @@ describe('ERR-5: examples of the document', () => {
     ['/api/boards/{id}/events', 'get', '404', 'Board not found'],
     ['/api/apps/{id}', 'get', '404', 'App not found'],
     ['/api/boards', 'post', '413', 'Request body larger than 10485760 bytes'],
+    ['/api/boards/{id}', 'put', '403', 'No access to integrations: k3l9m1n5b7v2c8x4z0q6w2e4'],
+    ['/api/boards/items', 'post', '403', 'No access to integrations: k3l9m1n5b7v2c8x4z0q6w2e4'],
+    ['/api/boards/{id}/events', 'get', '429', 'Too many open event streams: at most 16 per caller'],
+    ['/api/boards/import', 'post', '404', 'Board not found'],
+    ['/api/boards/import', 'post', '409', 'Board with similar name already exists'],
+    ['/api/auth/logout', 'post', '400', 'Failed to parse request body: invalid JSON'],
+    ['/api/api-keys/{keyId}', 'delete', '403', 'Permission denied: an API key cannot revoke a key that holds more than itself'],
   ])('MOCK-1, CONC-2, PUT-4, SECT-1: %s %s %s is served by default with the message the server sends', (route, method, status, message) => {
     expect(servedByDefault(route, method, status).message).toBe(message);
   });
