@@ -3267,19 +3267,6 @@ export interface components {
             from: unknown;
             to: unknown;
         };
-        /**
-         * @example {
-         *       "json": {
-         *         "message": "Board not found",
-         *         "code": -32004,
-         *         "data": {
-         *           "code": "NOT_FOUND",
-         *           "httpStatus": 404,
-         *           "path": "board.getBoardByName"
-         *         }
-         *       }
-         *     }
-         */
         TrpcErrorBody: {
             json: {
                 /** @description The REST message (`Board not found`, the 409 and 403 texts, …). */
@@ -3324,22 +3311,7 @@ export interface components {
         };
         /** @description One answer, or with `batch=1` one per procedure in order. */
         TrpcAnswer: components["schemas"]["TrpcResult"] | components["schemas"]["TrpcResult"][];
-        /**
-         * @description The error of the call, or with `batch=1` one answer per procedure.
-         * @example {
-         *       "error": {
-         *         "json": {
-         *           "message": "Board not found",
-         *           "code": -32004,
-         *           "data": {
-         *             "code": "NOT_FOUND",
-         *             "httpStatus": 404,
-         *             "path": "board.getBoardByName"
-         *           }
-         *         }
-         *       }
-         *     }
-         */
+        /** @description The error of the call, or with `batch=1` one answer per procedure. */
         TrpcErrorAnswer: {
             error: components["schemas"]["TrpcErrorBody"];
         } | components["schemas"]["TrpcResult"][];
@@ -3391,6 +3363,16 @@ export interface components {
          */
         McpResponse: {
             [key: string]: unknown;
+        };
+        /** @description A JSON-RPC error answer of the MCP transport, sent before the message is read (so `id` is null). */
+        McpErrorAnswer: {
+            jsonrpc: components["schemas"]["JsonRpcVersion"];
+            id: null;
+            error: {
+                /** Format: int32 */
+                code: number;
+                message: string;
+            };
         };
         /**
          * @description Where and at which version the file was taken. Import with `onConflict=replace` onto the board it names, on the
@@ -3944,22 +3926,6 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The request conflicts with the current state; nothing was written. */
-        Conflict: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
-                /**
-                 * @example {
-                 *       "message": "Board with similar name already exists",
-                 *       "code": "CONFLICT",
-                 *       "data": {}
-                 *     }
-                 */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
         /** @description The body is larger than the configured limit (BODY_LIMIT; for YAML, YAML_BODY_LIMIT), or a YAML body took longer than YAML_PARSE_TIMEOUT_MS to parse. */
         PayloadTooLarge: {
             headers: {
@@ -4060,6 +4026,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description The body could not be read: not JSON, not data of its Content-Encoding, or shorter than its Content-Length. The operation takes no body fields, so nothing else is a 400; nothing was written. */
+        MalformedBody: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The credentials sent do not authenticate (an unknown, wrong, malformed or expired API key, or an expired session); the operation is open to anonymous callers, so sending none is no 401. */
+        InvalidCredentials: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A write authenticated by the session cookie that looked cross-site (SEC-5); nothing was written. This is the only 403 of the routes that use it: on the board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed, and logging out needs no permission. */
+        CrossSiteRefused: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description Another user has this username, in any letter case; nothing was written. */
         UsernameConflict: {
             headers: {
@@ -4126,8 +4119,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The API key does not exist, or is not the caller's. */
-        ApiKeyNotFound: {
+        /** @description Called with an API key, the key to revoke holds more than the calling key (scopes beyond its scopes, or a later expiry); or a cookie-authenticated call looked cross-site (SEC-5). Nothing was revoked. */
+        ApiKeyRevocationForbidden: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4135,8 +4128,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The credentials sent do not authenticate (an unknown, wrong, malformed or expired API key, or an expired session); the operation is open to anonymous callers, so sending none is no 401. */
-        InvalidCredentials: {
+        /** @description The API key does not exist, or is not the caller's. */
+        ApiKeyNotFound: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4163,6 +4156,15 @@ export interface components {
                 "application/json": components["schemas"]["BoardDocument"];
             };
         };
+        /** @description The write would bind an item to an integration the caller may not use (BIND-1; only integrations not yet bound anywhere on the board are checked), or it was authenticated by the session cookie and looked cross-site (SEC-5); nothing was written. A caller without the permission on the board gets 404 `Board not found` instead. */
+        BindingForbidden: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4); nothing was written. */
         VersionConflictResponse: {
             headers: {
@@ -4185,15 +4187,6 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description A write authenticated by the session cookie that looked cross-site (SEC-5); nothing was written. On these board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed: this is their only 403. */
-        CrossSiteRefused: {
-            headers: {
-                [name: string]: unknown;
-            };
-            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4269,8 +4262,140 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A tRPC error (or a batch whose calls all failed with this status). */
-        TrpcErrorResponse: {
+        /** @description The caller has EVENT_STREAMS_PER_CALLER event streams open already (EVENT-5; 16 unless configured); retry after the number of seconds in Retry-After, when a stream whose client went away has been noticed. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
+        TooManyEventStreams: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After": number;
+                /** @description The limit that was hit: `"event-streams-per-caller";q=<quota>;qu="concurrent-requests"`. */
+                "RateLimit-Policy": string;
+                /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The input breaks the procedure's schema, or is not JSON. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcBadRequest: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The credentials sent do not authenticate (the procedures are open to anonymous callers, so sending none is no 401). The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcUnauthorized: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The envelope of a 403 of the REST operation a query stands for. None of today's queries answers it: reads refuse nothing as cross-site, and a board whose permissions the caller may not read is not found (404). The body is the tRPC error envelope with the REST message (TRPC-1..4). */
+        TrpcForbiddenQuery: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The board or app does not exist or the caller may not see it, or no procedure has that name. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcNotFoundQuery: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description A mutation procedure was called with GET. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcMutationCalledWithGet: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description An unexpected server fault; never the answer to a client mistake. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcInternalError: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The database cannot be reached or the instance is shutting down; retry later. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcServiceUnavailable: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The caller lacks a global permission, a save would bind an integration the caller may not use, or a cookie-authenticated call looked cross-site; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcForbiddenMutation: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The board or app does not exist or the caller may not change it, or no procedure has that name. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcNotFoundMutation: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description A query procedure was called with POST. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcQueryCalledWithPost: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description Another board or app has the name (or name and href), or ids of new elements are used on another board; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description If-Match did not match the board's current ETag; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcPreconditionFailed: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The body is larger than the configured limit (BODY_LIMIT). The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcPayloadTooLarge: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description The body is not JSON, or not UTF-8, or of a content encoding the server does not decode. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        TrpcUnsupportedMediaType: {
             headers: {
                 [name: string]: unknown;
             };
@@ -4295,6 +4420,15 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6). Nothing was written. */
+        ImportConflict: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4577,9 +4711,9 @@ export interface operations {
                 };
                 content?: never;
             };
-            400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            400: components["responses"]["MalformedBody"];
+            401: components["responses"]["InvalidCredentials"];
+            403: components["responses"]["CrossSiteRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5011,7 +5145,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ApiKeyRevocationForbidden"];
             404: components["responses"]["ApiKeyNotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5087,7 +5221,7 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["BindingForbidden"];
             404: components["responses"]["BoardNotFound"];
             409: components["responses"]["VersionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -5156,7 +5290,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["BindingForbidden"];
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -5256,7 +5390,7 @@ export interface operations {
             200: components["responses"]["BoardDocumentResponse"];
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["BindingForbidden"];
             404: components["responses"]["ItemNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -5402,7 +5536,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["BindingForbidden"];
             404: components["responses"]["boardNotFound"];
             409: components["responses"]["VersionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -5587,7 +5721,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["BindingForbidden"];
             404: components["responses"]["revisionNotFound"];
             409: components["responses"]["VersionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
@@ -5636,7 +5770,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyEventStreams"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5670,7 +5804,7 @@ export interface operations {
                 content?: never;
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["InvalidCredentials"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5697,7 +5831,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            401: components["responses"]["Unauthorized"];
+            401: components["responses"]["InvalidCredentials"];
             /** @description No such board, or the caller may not view it (the same page, which offers to sign in). */
             404: {
                 headers: {
@@ -5804,13 +5938,13 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcResult"][];
                 };
             };
-            400: components["responses"]["TrpcErrorResponse"];
-            401: components["responses"]["TrpcErrorResponse"];
-            403: components["responses"]["TrpcErrorResponse"];
-            404: components["responses"]["TrpcErrorResponse"];
-            405: components["responses"]["TrpcErrorResponse"];
-            500: components["responses"]["TrpcErrorResponse"];
-            503: components["responses"]["TrpcErrorResponse"];
+            400: components["responses"]["TrpcBadRequest"];
+            401: components["responses"]["TrpcUnauthorized"];
+            403: components["responses"]["TrpcForbiddenQuery"];
+            404: components["responses"]["TrpcNotFoundQuery"];
+            405: components["responses"]["TrpcMutationCalledWithGet"];
+            500: components["responses"]["TrpcInternalError"];
+            503: components["responses"]["TrpcServiceUnavailable"];
         };
     };
     trpcMutation: {
@@ -5852,17 +5986,17 @@ export interface operations {
                     "application/json": components["schemas"]["TrpcResult"][];
                 };
             };
-            400: components["responses"]["TrpcErrorResponse"];
-            401: components["responses"]["TrpcErrorResponse"];
-            403: components["responses"]["TrpcErrorResponse"];
-            404: components["responses"]["TrpcErrorResponse"];
-            405: components["responses"]["TrpcErrorResponse"];
-            409: components["responses"]["TrpcErrorResponse"];
-            412: components["responses"]["TrpcErrorResponse"];
-            413: components["responses"]["TrpcErrorResponse"];
-            415: components["responses"]["TrpcErrorResponse"];
-            500: components["responses"]["TrpcErrorResponse"];
-            503: components["responses"]["TrpcErrorResponse"];
+            400: components["responses"]["TrpcBadRequest"];
+            401: components["responses"]["TrpcUnauthorized"];
+            403: components["responses"]["TrpcForbiddenMutation"];
+            404: components["responses"]["TrpcNotFoundMutation"];
+            405: components["responses"]["TrpcQueryCalledWithPost"];
+            409: components["responses"]["TrpcConflict"];
+            412: components["responses"]["TrpcPreconditionFailed"];
+            413: components["responses"]["TrpcPayloadTooLarge"];
+            415: components["responses"]["TrpcUnsupportedMediaType"];
+            500: components["responses"]["TrpcInternalError"];
+            503: components["responses"]["TrpcServiceUnavailable"];
         };
     };
     mcpRequest: {
@@ -5904,13 +6038,13 @@ export interface operations {
                 };
             };
             401: components["responses"]["McpUnauthorized"];
-            /** @description The client does not accept application/json and text/event-stream. */
+            /** @description The client does not accept both application/json and text/event-stream. */
             406: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpResponse"];
+                    "application/json": components["schemas"]["McpErrorAnswer"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -5957,13 +6091,13 @@ export interface operations {
                 };
             };
             401: components["responses"]["McpUnauthorized"];
-            /** @description The client does not accept application/json and text/event-stream. */
+            /** @description The client does not accept both application/json and text/event-stream. */
             406: {
                 headers: {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["McpResponse"];
+                    "application/json": components["schemas"]["McpErrorAnswer"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];
@@ -6091,8 +6225,8 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            404: components["responses"]["NotFound"];
-            409: components["responses"]["Conflict"];
+            404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ImportConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
