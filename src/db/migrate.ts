@@ -35,7 +35,28 @@ const migrationSource: Knex.MigrationSource<string> = {
  * own: its instance id (FILE-6), minted here when missing, as a database made from the template has none.
  */
 export async function migrateToLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  const applied = await latestWhenUnlocked(db);
   await ensureInstanceId(db);
   return applied;
+}
+
+/** How long a start waits for another instance's migrations (LB-3). */
+const migrationLockWaitMs = 120_000;
+
+/**
+ * LB-3: instances started at once on one database (a compose file, a rolling deploy) each try the migrations; knex
+ * lets one hold its lock and fails the others at once ("Migration table is already locked"). Those wait for the lock
+ * and try again, then find nothing left to apply.
+ */
+async function latestWhenUnlocked(db: Knex): Promise<string[]> {
+  const deadline = Date.now() + migrationLockWaitMs;
+  for (;;) {
+    try {
+      const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+      return applied;
+    } catch (error) {
+      if ((error as Error)?.name !== 'MigrationLocked' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
