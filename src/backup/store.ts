@@ -47,6 +47,19 @@ export async function createBackup(db: Db, engine: 'pglite' | 'postgresql'): Pro
 export interface RestoreOptions {
   /** Replace what the database holds (BACKUP-5); without it a database with data is refused. */
   force?: boolean;
+  /**
+   * Refuse while Tessera servers are connected to the database (BACKUP-7; PostgreSQL: connections whose
+   * application_name is `tessera`). The CLI sets it; its own connections are `tessera-cli`.
+   */
+  refuseWhileServersRun?: boolean;
+}
+
+/** Connections of Tessera servers to the database, other than this one (none on the embedded database). */
+async function serverConnections(trx: Knex.Transaction): Promise<number> {
+  const rows: { n: number }[] = (
+    await trx.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tessera' AND pid <> pg_backend_pid()`)
+  ).rows;
+  return rows[0]?.n ?? 0;
 }
 
 export interface RestoreSummary {
@@ -67,6 +80,14 @@ const chunkBytes = 4 * 1024 * 1024;
 export async function restoreBackup(db: Db, contents: BackupContents, options: RestoreOptions = {}): Promise<RestoreSummary> {
   const { header, tables } = contents;
   return db.transaction(async (trx) => {
+    if (options.refuseWhileServersRun) {
+      const connections = await serverConnections(trx);
+      if (connections > 0) {
+        throw new BackupRefusal(
+          `Tessera servers are connected to this database (${connections} connections): stop every server before a restore, then start them again`,
+        );
+      }
+    }
     checkSchema(header.migrations, await appliedMigrations(trx));
     const present = await databaseTables(trx);
     const { copied, excluded } = tablesToCopy(present);

@@ -64,7 +64,7 @@ export function addBackupCommands(program: Command, run: Runner): void {
         const contents = decodeBackup(readBackupFile(file));
         const { withLocalDatabase } = require('./localDatabase') as typeof import('./localDatabase');
         const { restoreBackup } = require('../backup/store') as typeof import('../backup/store');
-        const summary = await withLocalDatabase((db) => restoreBackup(db, contents, { force: options.force === true }), { bootstrap: false });
+        const summary = await withLocalDatabase((db) => restoreBackup(db, contents, { force: options.force === true, refuseWhileServersRun: true }), { bootstrap: false });
         return { restored: file, takenAt: contents.header.createdAt, from: contents.header.engine, ...summary };
       }),
     );

@@ -12,7 +12,7 @@ import { bootstrapAdmin } from '../identity/bootstrap';
 export async function withLocalDatabase<T>(task: (db: Db) => Promise<T>, options: { bootstrap?: boolean } = {}): Promise<T> {
   const config = loadConfig();
   const unlock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir, 'the tessera CLI');
-  const db = createDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? null : config.dataDir, poolMax: 2 });
+  const db = createDatabase({ databaseUrl: config.databaseUrl, pgliteDir: config.databaseUrl ? null : config.dataDir, poolMax: 2, applicationName: 'tessera-cli' });
   try {
     await migrateToLatest(db);
     // A restore starts from the database as the migrations leave it: no bootstrap admin of its own (BACKUP-5).

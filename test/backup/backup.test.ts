@@ -236,6 +236,20 @@ describe(`BACKUP: PGlite instance backed up and restored into ${targetEngine}`, 
     expect(await tableContents(target.db)).toEqual(before);
     const summary = await restoreBackup(target.db, decodeBackup(file), { force: true });
     expect(summary.replaced).toMatchObject({ boards: 2, users: 2 });
+  }, 60_000);
+
+  (pgUrl ? it : it.skip)('BACKUP-7: the CLI\'s restore is refused while a Tessera server is connected to the PostgreSQL database, even with --force', async () => {
+    const before = await tableContents(target.db);
+    const schema = ((await target.db.raw('SELECT current_schema() AS s')).rows[0] as { s: string }).s;
+    const cli = createDatabase({ databaseUrl: pgUrl, schema, poolMax: 1, applicationName: 'tessera-cli' });
+    try {
+      await expect(restoreBackup(cli, decodeBackup(file), { force: true, refuseWhileServersRun: true })).rejects.toThrow(
+        /^Tessera servers are connected to this database \(\d+ connections\): stop every server before a restore, then start them again$/,
+      );
+    } finally {
+      await cli.destroy();
+    }
+    expect(await tableContents(target.db)).toEqual(before);
     expect(await tableContents(target.db)).toEqual(await tableContents(source.db));
   }, 60_000);
 
