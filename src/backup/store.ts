@@ -7,6 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { Db } from '../db/database';
+import { migrateToLatest, migrateUpTo, migrationNames } from '../db/migrate';
 import { serviceVersion } from '../system/version';
 import { BackupContents, BackupTable, encodeBackup } from './format';
 import { BackupRefusal, checkFileTables, checkSchema, tablesToCopy } from './tables';
@@ -67,6 +68,27 @@ export interface RestoreSummary {
   excluded: Record<string, string>;
   /** Rows the database held before (with --force), by table. */
   replaced: Record<string, number>;
+}
+
+/** The migrations a database holds; none when it was never migrated. */
+async function migrationsIfAny(q: Knex): Promise<string[]> {
+  const [{ present }] = (await q.raw(`SELECT to_regclass('knex_migrations') IS NOT NULL AS present`)).rows;
+  return present ? appliedMigrations(q) : [];
+}
+
+/**
+ * Restores into a database as the CLI opens it, not migrated yet (BACKUP-3): a database that was never migrated takes
+ * the file's schema first when the file comes from an older Tessera, then the rows, then this build's newer
+ * migrations, as a server start would apply them; any other database is migrated to this build's schema, and then
+ * only a file of that schema restores.
+ */
+export async function restoreInto(db: Db, contents: BackupContents, options: RestoreOptions = {}): Promise<RestoreSummary & { migrated: string[] }> {
+  const fileMigrations = contents.header.migrations;
+  const older = fileMigrations.length < migrationNames.length && fileMigrations.every((name, i) => migrationNames[i] === name);
+  if (older && (await migrationsIfAny(db)).length === 0) await migrateUpTo(db, fileMigrations);
+  else await migrateToLatest(db);
+  const summary = await restoreBackup(db, contents, options);
+  return { ...summary, migrated: await migrateToLatest(db) };
 }
 
 /** Most bytes of rows sent in one INSERT statement. */

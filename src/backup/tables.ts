@@ -86,7 +86,7 @@ export function checkSchema(fileMigrations: string[], databaseMigrations: readon
   if (older.length > 0) {
     throw new BackupRefusal(
       `The backup comes from an older Tessera (its schema lacks migrations ${older.join(', ')}). ` +
-        'Restore it with the Tessera version that took it, then start this version on that database (it migrates at start).',
+        'Restore it into an empty database (never started), which takes its schema first, or with the Tessera version that took it, then start this version on that database (it migrates at start).',
     );
   }
 }

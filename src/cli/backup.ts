@@ -63,8 +63,11 @@ export function addBackupCommands(program: Command, run: Runner): void {
         // The whole file is checked before the database is opened (BACKUP-4).
         const contents = decodeBackup(readBackupFile(file));
         const { withLocalDatabase } = require('./localDatabase') as typeof import('./localDatabase');
-        const { restoreBackup } = require('../backup/store') as typeof import('../backup/store');
-        const summary = await withLocalDatabase((db) => restoreBackup(db, contents, { force: options.force === true, refuseWhileServersRun: true }), { bootstrap: false });
+        const { restoreInto } = require('../backup/store') as typeof import('../backup/store');
+        const summary = await withLocalDatabase((db) => restoreInto(db, contents, { force: options.force === true, refuseWhileServersRun: true }), {
+          bootstrap: false,
+          migrate: false,
+        });
         return { restored: file, takenAt: contents.header.createdAt, from: contents.header.engine, ...summary };
       }),
     );

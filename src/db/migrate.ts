@@ -24,11 +24,23 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
 /** Every migration of this build, in order. */
 export const migrationNames: readonly string[] = Object.keys(migrations).sort();
 
-const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => [...migrationNames],
+const sourceOf = (names: readonly string[]): Knex.MigrationSource<string> => ({
+  getMigrations: async () => [...names],
   getMigrationName: (name) => name,
   getMigration: async (name) => migrations[name],
-};
+});
+
+const migrationSource = sourceOf(migrationNames);
+
+/**
+ * Applies this build's migrations up to and including `names` (which must be the first of this build's, in order), as
+ * an older version would have: a restore of an older backup into an empty database (BACKUP-3). Not the instance id.
+ */
+export async function migrateUpTo(db: Knex, names: readonly string[]): Promise<string[]> {
+  if (!names.every((name, i) => migrationNames[i] === name)) throw new Error(`Not the first migrations of this build: ${names.join(', ')}`);
+  const [, applied] = (await db.migrate.latest({ migrationSource: sourceOf(names) })) as [number, string[]];
+  return applied;
+}
 
 /**
  * Applies the migrations the database lacks (returns their names), then gives it the rows every database has of its

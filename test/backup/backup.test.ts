@@ -7,9 +7,9 @@ import knexFactory from 'knex';
 import pino from 'pino';
 import { loadConfig } from '../../src/config/config';
 import { createDatabase, type Db } from '../../src/db/database';
-import { migrateToLatest } from '../../src/db/migrate';
+import { migrateToLatest, migrateUpTo, migrationNames } from '../../src/db/migrate';
 import { startServer, type RunningServer } from '../../src/server';
-import { createBackup, databaseTables, restoreBackup } from '../../src/backup/store';
+import { createBackup, databaseTables, restoreBackup, restoreInto } from '../../src/backup/store';
 import { BackupFileError, decodeBackup, encodeBackup, type BackupContents } from '../../src/backup/format';
 import { BackupRefusal, migrationTables, tablePolicies, tablesToCopy } from '../../src/backup/tables';
 import { call, type CallOptions } from '../support/server';
@@ -49,7 +49,7 @@ function instanceOn(db: Db): Instance {
 }
 
 /** A new empty, migrated database on the target engine (a fresh PostgreSQL schema, or PGlite in memory). */
-async function targetDatabase(): Promise<Db> {
+async function targetDatabase(migrate = true): Promise<Db> {
   if (!pgUrl) {
     const db = createDatabase({ databaseUrl: null, pgliteDir: null });
     cleanups.push(() => db.destroy());
@@ -67,7 +67,7 @@ async function targetDatabase(): Promise<Db> {
     await cleanup.raw(`DROP SCHEMA "${schema}" CASCADE`);
     await cleanup.destroy();
   });
-  await migrateToLatest(db);
+  if (migrate) await migrateToLatest(db);
   return db;
 }
 
@@ -280,6 +280,33 @@ describe(`BACKUP: PGlite instance backed up and restored into ${targetEngine}`, 
     const older = decodeBackup(encodeBackup({ ...contents.header, migrations: contents.header.migrations.slice(0, -1) }, contents.tables));
     await expect(restoreBackup(target.db, older, { force: true })).rejects.toThrow(/^The backup comes from an older Tessera \(its schema lacks migrations 0008_history_json\)/);
     expect(await tableContents(target.db)).toEqual(before);
+  }, 60_000);
+});
+
+(pgUrl ? describe : describe.skip)('BACKUP-3: a file from an older Tessera, restored into a PostgreSQL database never migrated', () => {
+  it('takes the file\'s schema first, then the rows, then the newer migrations; the same file into a migrated database is refused', async () => {
+    const older = migrationNames.slice(0, -1);
+    const old = await targetDatabase(false);
+    await migrateUpTo(old, older);
+    await old('users').insert({ id: 'u-old', username: 'olduser' });
+    await old('boards').insert({ id: 'b-old', name: 'old-board', creatorId: 'u-old', version: 1, revision: 1 });
+    await old('boardHistory').insert({
+      boardId: 'b-old', revision: 1, version: 1, operation: 'createBoard', summary: JSON.stringify({}), snapshot: JSON.stringify({ name: 'old-board' }),
+      deltaBytes: 0, chainBytes: 0, chainLength: 0, snapshotBytes: 20,
+    });
+    const contents = decodeBackup(await createBackup(old, 'postgresql'));
+    expect(contents.header.migrations).toEqual(older);
+
+    const fresh = await targetDatabase(false);
+    const summary = await restoreInto(fresh, contents);
+    expect(summary.migrated).toEqual(migrationNames.slice(-1));
+    expect((await fresh.raw('SELECT name FROM knex_migrations ORDER BY id')).rows.map((r: { name: string }) => r.name)).toEqual(migrationNames);
+    expect(await fresh('boardHistory').where({ boardId: 'b-old' }).first('snapshot')).toEqual({ snapshot: { name: 'old-board' } });
+    const [{ type }] = (await fresh.raw(`SELECT data_type AS type FROM information_schema.columns WHERE table_schema = current_schema() AND table_name = 'board_history' AND column_name = 'snapshot'`)).rows;
+    expect(type).toBe('json');
+
+    const migrated = await targetDatabase(true);
+    await expect(restoreInto(migrated, contents)).rejects.toThrow(/^The backup comes from an older Tessera/);
   }, 60_000);
 });
 
