@@ -8,6 +8,7 @@ import path from 'node:path';
 import { Command, CommanderError } from 'commander';
 import { addAdminCommands, runCli } from './admin';
 import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
+import { addBackupCommands } from './backup';
 import { addConvertCommand } from './convert';
 import { addBoardCommands } from './remote/commands';
 
@@ -16,9 +17,9 @@ export { runCli };
 const version: string = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).version;
 
 const helpAfter = `
-Local admin commands (users, groups, api-keys, permissions, migrate) work on the local database named by
-DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the server first: the embedded database allows
-one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key;
+Local admin commands (users, groups, api-keys, permissions, migrate, backup, restore) work on the local
+database named by DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the server first: the
+embedded database allows one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key;
 \`convert\` works on files only.
 Run \`tessera <command> --help\` for a command's arguments and options.`;
 
@@ -36,6 +37,10 @@ function buildProgram(setStatus: (status: number) => void): Command {
     const { withLocalDatabase } = require('./localDatabase') as typeof import('./localDatabase');
     const result = await withLocalDatabase(task);
     console.log(JSON.stringify(result, null, 2));
+    setStatus(exitStatus.ok);
+  });
+  addBackupCommands(program, async (work) => {
+    console.log(JSON.stringify(await work(), null, 2));
     setStatus(exitStatus.ok);
   });
   addBoardCommands(program, async (work) => setStatus(await work()));

@@ -26,18 +26,51 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
 /** Every migration of this build, in order. */
 export const migrationNames: readonly string[] = Object.keys(migrations).sort();
 
-const migrationSource: Knex.MigrationSource<string> = {
-  getMigrations: async () => [...migrationNames],
+const sourceOf = (names: readonly string[]): Knex.MigrationSource<string> => ({
+  getMigrations: async () => [...names],
   getMigrationName: (name) => name,
   getMigration: async (name) => migrations[name],
-};
+});
+
+const migrationSource = sourceOf(migrationNames);
+
+/**
+ * Applies this build's migrations up to and including `names` (which must be the first of this build's, in order), as
+ * an older version would have: a restore of an older backup into an empty database (BACKUP-3). Not the instance id.
+ */
+export async function migrateUpTo(db: Knex, names: readonly string[]): Promise<string[]> {
+  if (!names.every((name, i) => migrationNames[i] === name)) throw new Error(`Not the first migrations of this build: ${names.join(', ')}`);
+  const [, applied] = (await db.migrate.latest({ migrationSource: sourceOf(names) })) as [number, string[]];
+  return applied;
+}
 
 /**
  * Applies the migrations the database lacks (returns their names), then gives it the rows every database has of its
  * own: its instance id (FILE-6), minted here when missing, as a database made from the template has none.
  */
 export async function migrateToLatest(db: Knex): Promise<string[]> {
-  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  const applied = await latestWhenUnlocked(db);
   await ensureInstanceId(db);
   return applied;
+}
+
+/** How long a start waits for another instance's migrations (LB-3). */
+const migrationLockWaitMs = 120_000;
+
+/**
+ * LB-3: instances started at once on one database (a compose file, a rolling deploy) each try the migrations; knex
+ * lets one hold its lock and fails the others at once ("Migration table is already locked"). Those wait for the lock
+ * and try again, then find nothing left to apply.
+ */
+async function latestWhenUnlocked(db: Knex): Promise<string[]> {
+  const deadline = Date.now() + migrationLockWaitMs;
+  for (;;) {
+    try {
+      const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+      return applied;
+    } catch (error) {
+      if ((error as Error)?.name !== 'MigrationLocked' || Date.now() > deadline) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 200));
+    }
+  }
 }
