@@ -18,6 +18,7 @@ export const tablePolicies: Record<string, TablePolicy> = {
   api_keys: { copy: true },
   sessions: { copy: false, reason: 'browser sessions are dropped: everyone signs in again' },
   login_failures: { copy: false, reason: 'login throttling counters are transient' },
+  event_stream_leases: { copy: false, reason: 'open event streams belong to the running instances' },
   boards: { copy: true },
   layouts: { copy: true },
   sections: { copy: true },

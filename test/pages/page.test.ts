@@ -107,12 +107,12 @@ describe('board preview page (PAGE-1..6)', () => {
     await page.goto(`${server.directUrl}/boards/${board.name}`);
     await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
     // A mark on this very document: a reload would lose it. (How fast the change arrives is the bench's business.)
-    await page.evaluate(() => ((window as unknown as { notReloaded: boolean }).notReloaded = true));
+    await page.evaluate(() => ((globalThis as unknown as { notReloaded: boolean }).notReloaded = true));
     const doc = expectOk(await server.call('GET', `/api/boards/${board.boardId}`));
     const added = unique('added');
     expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: doc.sections, items: [...doc.items, item(added, [position(board.desktop.id, board.empty, 0, 1, 3, 1)])] } }));
     await page.waitForSelector(`.tile[data-item-id="${added}"]`, { timeout: 15000 });
-    expect(await page.evaluate(() => (window as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
+    expect(await page.evaluate(() => (globalThis as unknown as { notReloaded?: boolean }).notReloaded)).toBe(true);
     await page.close();
   });
 
