@@ -285,6 +285,14 @@ const v1Unmapped: Record<string, string> = {
   groupPermissions: 'board grants: set them in Tessera (PUT /api/boards/{id}/permissions)',
 };
 
+/** The grid cells of a Homarr position, or the error naming it. */
+function cellsOf(source: SourceFile, at: PathKey[], p: Record<string, unknown>): { xOffset: number; yOffset: number; width: number; height: number } {
+  const [xOffset, yOffset, width, height] = [p.xOffset, p.yOffset, p.width, p.height];
+  const whole = (n: unknown, min: number): n is number => typeof n === 'number' && Number.isInteger(n) && n >= min;
+  if (!whole(xOffset, 0) || !whole(yOffset, 0) || !whole(width, 1) || !whole(height, 1)) throw source.fail(at, 'a position needs whole numbers xOffset, yOffset (from 0), width and height (from 1)');
+  return { xOffset, yOffset, width, height };
+}
+
 function recordsOf(source: SourceFile, at: PathKey[], value: unknown, what: string): Record<string, unknown>[] {
   if (!Array.isArray(value)) throw source.fail(at, `${what} must be a list`);
   return value.map((entry, index) => {
@@ -346,9 +354,13 @@ function convertV1Board(
           id: section.id,
           kind: 'dynamic',
           ...(isRecord(section.options) ? { options: section.options as FileSection['options'] } : {}),
-          layouts: positions.flatMap((p) => {
+          layouts: positions.flatMap((p, n) => {
             const layout = typeof p.layoutId === 'string' ? layoutNameOf.get(p.layoutId) : undefined;
-            return layout && typeof p.parentSectionId === 'string' ? [{ layout, parentSectionId: p.parentSectionId, xOffset: p.xOffset as number, yOffset: p.yOffset as number, width: p.width as number, height: p.height as number }] : [];
+            if (!layout || typeof p.parentSectionId !== 'string') {
+              ctx.report.add(source, [...at, 'layouts', n], `section ${section.id}`, 'layouts', 'unmapped', `a position on layout ${String(p.layoutId)} without a parent section: left out`);
+              return [];
+            }
+            return [{ layout, parentSectionId: p.parentSectionId, ...cellsOf(source, [...at, 'layouts', n], p) }];
           }),
         },
       ];
@@ -418,13 +430,13 @@ function convertV1Board(
     });
     if (refs.length > 0) fileItem.integrations = refs as FileItem['integrations'];
     const positions = Array.isArray(item.layouts) ? item.layouts.filter(isRecord) : [];
-    fileItem.layouts = positions.flatMap((p) => {
+    fileItem.layouts = positions.flatMap((p, n) => {
       const layout = typeof p.layoutId === 'string' ? layoutNameOf.get(p.layoutId) : undefined;
       if (!layout || typeof p.sectionId !== 'string' || !sectionIds.has(p.sectionId)) {
         ctx.report.add(source, [...at, 'layouts'], itemObject, 'layouts', 'unmapped', `a position on layout ${String(p.layoutId)} in section ${String(p.sectionId)}, which the board does not have: left out`);
         return [];
       }
-      return [{ layout, sectionId: p.sectionId, xOffset: p.xOffset as number, yOffset: p.yOffset as number, width: p.width as number, height: p.height as number }];
+      return [{ layout, sectionId: p.sectionId, ...cellsOf(source, [...at, 'layouts', n], p) }];
     });
     ctx.report.add(source, at, itemObject, '', 'mapped', `widget kind ${kind}${fileItem.app ? `, app "${fileItem.app.name}"` : ''}${refs.length ? `, bound to ${refs.map((r) => `${r.name} (${r.kind})`).join(', ')}` : ''}`);
     items.push(fileItem);

@@ -14,6 +14,8 @@ import { expectStatus, runTessera } from '../support/cli';
 import { useTestServer } from '../support/server';
 import { expectOk } from '../boards-document/helpers';
 import { unique } from '../support/unique';
+import { convertHomarrApi } from '../../src/convert';
+import { memoryInput } from './support';
 
 const server = useTestServer();
 const slow = 180_000;
@@ -253,4 +255,19 @@ describe('tessera convert homarr --url (CONV-7)', () => {
     },
     slow,
   );
+
+  it('CONV-7: a position on a layout or section the board lacks is reported and left out; a position that is not whole numbers is an error naming the file, line and column', () => {
+    const board = (items: unknown[]) => JSON.stringify(
+      { name: 'tiny', layouts: [{ id: 'l1', name: 'Base', columnCount: 12, breakpoint: 0 }], sections: [{ id: 's1', kind: 'empty', yOffset: 0, xOffset: 0 }], items },
+      null,
+      2,
+    );
+    const files = (items: unknown[]) => memoryInput({ 'apps.json': '[]', 'integrations.json': '[]', 'boards/001.json': board(items) });
+    const stray = convertHomarrApi(files([item('i1', 'clock', {}, [position('l1', 's1', 0, 0), position('l9', 's1', 0, 0)])]));
+    expect(stray.boards[0].items[0].layouts).toEqual([{ layout: 'Base', sectionId: 's1', xOffset: 0, yOffset: 0, width: 1, height: 1 }]);
+    expect(stray.report.entries).toEqual(expect.arrayContaining([expect.objectContaining({ file: 'boards/001.json', object: 'item i1 (clock)', field: 'layouts', status: 'unmapped' })]));
+    expect(() => convertHomarrApi(files([item('i1', 'clock', {}, [position('l1', 's1', 0, 0, 1.5, 1)])]))).toThrow(
+      expect.objectContaining({ message: expect.stringMatching(/^boards\/001\.json:\d+:\d+: a position needs whole numbers xOffset, yOffset \(from 0\), width and height \(from 1\)$/) }),
+    );
+  });
 });
