@@ -762,7 +762,8 @@ export interface paths {
          *     `expectedVersion`, 412 on `If-Match`. Bindings that are not on the board now are new bindings: 403 `No access
          *     to integrations: …` when you may not bind them. Integrations deleted since lose their bindings and app widgets
          *     of apps deleted since are left out: both are listed in the `Tessera-Restore-Dropped` header (and in the new
-         *     history entry). 404 `Revision not found`. Modify permission. Answers the board as it now stands.
+         *     history entry), with every deleted app the revision's widgets named (bookmarks entries included; a bookmarks
+         *     widget is restored as it was). 404 `Revision not found`. Modify permission. Answers the board as it now stands.
          */
         post: operations["restoreBoard"];
         delete?: never;
@@ -2735,6 +2736,8 @@ export interface components {
             integrationIds: components["schemas"]["Id"][];
             /** @description App widgets whose app was deleted since (not restored). */
             itemIds: components["schemas"]["Id"][];
+            /** @description Apps deleted since that the revision's widgets named: an app widget's app (that widget is in `itemIds`) and entries of bookmarks widgets (those widgets are restored as they were). Missing in entries written before it was reported. */
+            appIds?: components["schemas"]["Id"][];
         };
         /**
          * @description A new board. It starts with one section of kind `empty` and one breakpoint layout `Base` at breakpoint 0.
@@ -5711,7 +5714,7 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
-                    /** @description JSON `{"integrationIds": [...], "itemIds": [...]}`: what the revision held that no longer exists. */
+                    /** @description JSON `{"integrationIds": [...], "itemIds": [...], "appIds": [...]}`: what the revision held that no longer exists. */
                     "Tessera-Restore-Dropped"?: string;
                     [name: string]: unknown;
                 };

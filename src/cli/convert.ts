@@ -4,16 +4,20 @@
  * report. Reads only inside the input directory (symbolic links that lead out of it are refused), writes only inside
  * the output directory.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
-import { ConvertError, convertFormats, convertLimits, converters, defaultIconBases, iconSets, type ConvertReport, type IconBases, type IconSet } from '../convert';
+import { ConvertError, convertFormats, convertHomarrApi, convertLimits, converters, defaultIconBases, iconSets, type ConvertInput, type ConvertReport, type ConvertResult, type IconBases, type IconSet } from '../convert';
 import { UsageError } from './errors';
+import { readHomarr } from './homarrApi';
 import { printJson, printLine, printTable } from './remote/output';
 import type { Runner } from './remote/commands';
 
 export const reportFileName = 'convert-report.json';
+
+/** Where `convert homarr --url` keeps the answers it read (CONV-7), inside the output directory. */
+export const homarrApiDirectory = 'homarr-api';
 
 interface Inputs {
   directory: string;
@@ -69,10 +73,25 @@ function printReport(report: ConvertReport, directory: string): void {
   printLine(`${counts.join(', ')}; wrote ${report.boards.map((board) => path.join(directory, board.file)).join(', ')} and ${path.join(directory, reportFileName)}`);
 }
 
-async function convert(format: string, paths: string[], options: { output: string; json?: boolean; iconBase?: Partial<IconBases> }): Promise<number> {
-  const inputs = inputsOf(paths);
-  const result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, { iconBases: { ...defaultIconBases, ...options.iconBase } });
+interface ConvertOptionsGiven {
+  output: string;
+  json?: boolean;
+  iconBase?: Partial<IconBases>;
+  url?: string;
+  apiKey?: string;
+}
+
+async function convert(format: string, paths: string[], options: ConvertOptionsGiven): Promise<number> {
   const out = path.resolve(options.output);
+  const iconBases = { ...defaultIconBases, ...options.iconBase };
+  let result: ConvertResult;
+  if (options.url !== undefined) {
+    result = convertHomarrApi(await readRunningHomarr(format, paths, options, out), { iconBases });
+  } else {
+    if (paths.length === 0) throw new UsageError('Name a configuration directory or files (or, for homarr v1, --url and --api-key)');
+    const inputs = inputsOf(paths);
+    result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, { iconBases });
+  }
   mkdirSync(out, { recursive: true });
   const write = (name: string, text: string) => {
     const target = path.resolve(out, name);
@@ -87,14 +106,38 @@ async function convert(format: string, paths: string[], options: { output: strin
   return 0;
 }
 
+/**
+ * CONV-7: reads a running Homarr v1 and keeps the answers in `<output>/homarr-api/` (the report points into them);
+ * the converter reads only those files, just written.
+ */
+async function readRunningHomarr(format: string, paths: string[], options: ConvertOptionsGiven, out: string): Promise<ConvertInput> {
+  if (format !== 'homarr') throw new UsageError('--url reads a running Homarr v1: use it with the homarr format');
+  if (paths.length > 0) throw new UsageError('Name either configuration files or --url, not both');
+  const apiKey = options.apiKey ?? process.env.HOMARR_API_KEY;
+  if (!apiKey) throw new UsageError('--url needs --api-key <key> (or HOMARR_API_KEY)');
+  const texts = await readHomarr(options.url!, apiKey);
+  const directory = path.join(out, homarrApiDirectory);
+  // Answers of an earlier run (a board deleted since) never mix with these.
+  rmSync(directory, { recursive: true, force: true });
+  for (const [name, text] of Object.entries(texts)) {
+    const target = path.resolve(directory, name);
+    if (!target.startsWith(directory + path.sep)) throw new Error(`refusing to write outside ${directory}: ${name}`);
+    mkdirSync(path.dirname(target), { recursive: true });
+    writeFileSync(target, text);
+  }
+  return { files: Object.keys(texts), read: (name) => texts[name] ?? null };
+}
+
 export function addConvertCommand(program: Command, run: Runner): void {
   program
     .command('convert')
-    .description('convert a homepage, Dashy, Glance or old Homarr configuration to Tessera board files, with a report of what could not be mapped')
+    .description('convert a homepage, Dashy, Glance or old Homarr configuration, or a running Homarr v1 (--url), to Tessera board files, with a report of what could not be mapped')
     .addArgument(new Command().createArgument('<format>', 'the source dashboard').choices(convertFormats))
-    .argument('<paths...>', 'a configuration directory, or configuration files')
+    .argument('[paths...]', 'a configuration directory, or configuration files')
     .requiredOption('-o, --output <dir>', 'the directory to write the board files and convert-report.json into')
     .option('--json', 'print the report as JSON instead of a table')
+    .option('--url <url>', 'homarr: read a running Homarr v1 over its API instead of files (its answers are kept in <dir>/homarr-api/)')
+    .option('--api-key <key>', 'with --url: a Homarr API key (default: HOMARR_API_KEY)')
     .addOption(new Option('--icon-base <set=url>', `base URL of an icon set (${iconSets.join(', ')}); repeatable`).argParser(iconBase))
     .action((format, paths, options) => run(() => convert(format, paths, options)));
 }

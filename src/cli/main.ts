@@ -20,7 +20,7 @@ const helpAfter = `
 Local admin commands (users, groups, api-keys, permissions, migrate, backup, restore) work on the local
 database named by DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the server first: the
 embedded database allows one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key;
-\`convert\` works on files only.
+\`convert\` works on files, or reads a running Homarr v1 over its API (\`convert homarr --url\`).
 Run \`tessera <command> --help\` for a command's arguments and options.`;
 
 function buildProgram(setStatus: (status: number) => void): Command {

@@ -4,11 +4,17 @@
  * where they fit; wrappers become empty sections and categories category sections, in their order; apps become app
  * items, widgets Tessera widgets with their options renamed. Integrations are reported by kind, never with secrets.
  */
-import { buildBoardFile, boardNameOf, type DraftItem, type DraftLayout, type DraftSection } from './build';
-import { appItem, asString, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
+import type { components } from '../../generated/api';
+import { isKnownWidgetKind } from '../widgets/registry';
+import { appOptions } from '../widgets/options';
+import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftLayout, type DraftSection } from './build';
+import { appItem, asString, bounded, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { uniqueNames } from './names';
 import { isRecord } from './report';
 import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source';
+
+type FileItem = components['schemas']['FileItem'];
+type FileSection = components['schemas']['FileSection'];
 
 const sizes = ['sm', 'md', 'lg'] as const;
 type Size = (typeof sizes)[number];
@@ -258,4 +264,217 @@ export function convertHomarr(input: ConvertInput, options: ConvertOptions = {})
   drafts.forEach((draft, index) => (draft.name = names[index]));
   const boards = drafts.map(buildBoardFile);
   return { boards, report: { format: 'homarr', files: ctx.sources.names(), boards: drafts.map((d) => ({ name: d.name, file: `${d.name}.yaml` })), entries: ctx.report.entries } };
+}
+
+/**
+ * A running Homarr v1, as read over its API (CONV-7): the files `tessera convert homarr --url` writes into
+ * `<output>/homarr-api/` from the answers, so that the report can point into them. `boards/<n>.json` is one board
+ * document (tRPC `board.getBoardByName`), `apps.json` the app list (`GET /api/apps`), `integrations.json` the
+ * integration list (tRPC `integration.all`: id, name, kind, url; Homarr never answers secrets there).
+ */
+export const homarrApiFiles = { apps: 'apps.json', integrations: 'integrations.json', board: (index: number) => `boards/${String(index + 1).padStart(3, '0')}.json` };
+
+/** Homarr v1 board fields that are board settings in Tessera (the same names). */
+const v1Settings = ['pageTitle', 'metaTitle', 'logoImageUrl', 'faviconImageUrl', 'backgroundImageUrl', 'backgroundImageAttachment', 'backgroundImageRepeat', 'backgroundImageSize', 'primaryColor', 'secondaryColor', 'opacity', 'customCss', 'iconColor', 'itemRadius', 'disableStatus'];
+
+/** Board document fields that are about the reading user or the instance, not the board. */
+const v1Unmapped: Record<string, string> = {
+  creatorId: 'the creating user: the importing user creates the board in Tessera',
+  creator: 'the creating user: the importing user creates the board in Tessera',
+  userPermissions: 'board grants: set them in Tessera (PUT /api/boards/{id}/permissions)',
+  groupPermissions: 'board grants: set them in Tessera (PUT /api/boards/{id}/permissions)',
+};
+
+/** The grid cells of a Homarr position, or the error naming it. */
+function cellsOf(source: SourceFile, at: PathKey[], p: Record<string, unknown>): { xOffset: number; yOffset: number; width: number; height: number } {
+  const [xOffset, yOffset, width, height] = [p.xOffset, p.yOffset, p.width, p.height];
+  const whole = (n: unknown, min: number): n is number => typeof n === 'number' && Number.isInteger(n) && n >= min;
+  if (!whole(xOffset, 0) || !whole(yOffset, 0) || !whole(width, 1) || !whole(height, 1)) throw source.fail(at, 'a position needs whole numbers xOffset, yOffset (from 0), width and height (from 1)');
+  return { xOffset, yOffset, width, height };
+}
+
+function recordsOf(source: SourceFile, at: PathKey[], value: unknown, what: string): Record<string, unknown>[] {
+  if (!Array.isArray(value)) throw source.fail(at, `${what} must be a list`);
+  return value.map((entry, index) => {
+    if (!isRecord(entry)) throw source.fail([...at, index], `each of ${what} must be a map`);
+    return entry;
+  });
+}
+
+function byId(ctx: Context, file: string, what: string): { source: SourceFile; rows: Map<string, { at: PathKey[]; row: Record<string, unknown> }> } {
+  const source = ctx.sources.load(file, null);
+  const rows = new Map<string, { at: PathKey[]; row: Record<string, unknown> }>();
+  recordsOf(source, [], source.data, what).forEach((row, index) => {
+    if (typeof row.id !== 'string') throw source.fail([index], `each of ${what} needs an id`);
+    rows.set(row.id, { at: [index], row });
+  });
+  return { source, rows };
+}
+
+/** One Homarr v1 board document as a Tessera board file: ids, layouts, sections and positions kept as they are. */
+function convertV1Board(
+  ctx: Context,
+  source: SourceFile,
+  apps: ReturnType<typeof byId>,
+  integrations: ReturnType<typeof byId>,
+  usedIntegrations: Set<string>,
+): { name: string; file: BoardFile } {
+  if (!isRecord(source.data)) throw source.fail([], 'a Homarr board document must be a JSON object');
+  const doc = source.data;
+  const title = asString(doc.name);
+  if (!title) throw source.fail([], 'not a Homarr board document: name is missing');
+  const object = `board ${title}`;
+  const layouts = recordsOf(source, ['layouts'], doc.layouts, 'layouts');
+  const layoutNameOf = new Map<string, string>();
+  const usedNames = new Set<string>();
+  const fileLayouts = layouts.map((layout, index) => {
+    const [name, columnCount, breakpoint] = [asString(layout.name), layout.columnCount, layout.breakpoint];
+    if (typeof layout.id !== 'string' || !name || typeof columnCount !== 'number' || typeof breakpoint !== 'number') throw source.fail(['layouts', index], 'a layout needs id, name, columnCount and breakpoint');
+    // Names are not unique on a Homarr board; positions name their layout, so a repeated name gets `~2`, `~3`, … (as FILE-1).
+    let unique = name.slice(0, 32);
+    for (let n = 2; usedNames.has(unique); n++) unique = `${name.slice(0, 32 - `~${n}`.length)}~${n}`;
+    usedNames.add(unique);
+    layoutNameOf.set(layout.id, unique);
+    return { name: unique, columnCount, breakpoint };
+  });
+  ctx.report.add(source, ['layouts'], object, 'layouts', 'mapped', `${fileLayouts.length} layouts: ${fileLayouts.map((l) => `${l.name} (${l.columnCount} columns from ${l.breakpoint}px)`).join(', ')}`);
+
+  const sectionIds = new Set<string>();
+  const sections = recordsOf(source, ['sections'], doc.sections, 'sections').flatMap((section, index): FileSection[] => {
+    const at = ['sections', index];
+    if (typeof section.id !== 'string') throw source.fail(at, 'a section needs an id');
+    sectionIds.add(section.id);
+    const yOffset = typeof section.yOffset === 'number' ? section.yOffset : index;
+    if (section.kind === 'category') return [{ id: section.id, kind: 'category', name: bounded(ctx, source, at, `section ${section.id}`, 'name', asString(section.name) ?? '', 255), xOffset: 0, yOffset }];
+    if (section.kind === 'empty') return [{ id: section.id, kind: 'empty', xOffset: 0, yOffset }];
+    if (section.kind === 'dynamic') {
+      const positions = Array.isArray(section.layouts) ? section.layouts.filter(isRecord) : [];
+      return [
+        {
+          id: section.id,
+          kind: 'dynamic',
+          ...(isRecord(section.options) ? { options: section.options as FileSection['options'] } : {}),
+          layouts: positions.flatMap((p, n) => {
+            const layout = typeof p.layoutId === 'string' ? layoutNameOf.get(p.layoutId) : undefined;
+            if (!layout || typeof p.parentSectionId !== 'string') {
+              ctx.report.add(source, [...at, 'layouts', n], `section ${section.id}`, 'layouts', 'unmapped', `a position on layout ${String(p.layoutId)} without a parent section: left out`);
+              return [];
+            }
+            return [{ layout, parentSectionId: p.parentSectionId, ...cellsOf(source, [...at, 'layouts', n], p) }];
+          }),
+        },
+      ];
+    }
+    throw source.fail([...at, 'kind'], `unknown section kind "${asString(section.kind) ?? ''}"`);
+  });
+
+  const items: FileItem[] = [];
+  recordsOf(source, ['items'], doc.items, 'items').forEach((item, index) => {
+    const at = ['items', index];
+    const kind = asString(item.kind);
+    if (typeof item.id !== 'string' || !kind) throw source.fail(at, 'an item needs an id and a kind');
+    const itemObject = `item ${item.id} (${kind})`;
+    const options = isRecord(item.options) ? { ...item.options } : {};
+    if (!isKnownWidgetKind(kind)) {
+      keepWidget(ctx, source, at, itemObject, kind, options, 'this Tessera build has no widget of this kind');
+      return;
+    }
+    const fileItem: FileItem = { id: item.id, kind: kind as FileItem['kind'], options: {}, layouts: [] };
+    // Options that name apps (FILE-8): the app by its fields, as a board file carries it.
+    const appFields = (id: unknown, field: string) => {
+      const found = typeof id === 'string' ? apps.rows.get(id) : undefined;
+      if (!found) {
+        ctx.report.add(source, [...at, 'options', field], itemObject, `options.${field}`, 'unmapped', `app ${String(id)} is not in the instance's app list: left out`);
+        return null;
+      }
+      const row = found.row;
+      const draft = appItem(ctx, apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, `app:${String(id)}`, {
+        name: asString(row.name) ?? 'App',
+        href: asString(row.href),
+        description: asString(row.description),
+        icon: asString(row.iconUrl),
+        pingUrl: asString(row.pingUrl),
+      });
+      return draft.app!;
+    };
+    for (const { name, list } of appOptions(kind)) {
+      if (!(name in options)) continue;
+      const value = options[name];
+      delete options[name];
+      if (!list) {
+        const app = appFields(value, name);
+        if (app && name === 'appId') fileItem.app = app;
+        else if (app) fileItem.apps = { ...fileItem.apps, [name]: app };
+      } else {
+        const named = (Array.isArray(value) ? value : []).map((id) => appFields(id, name)).filter((app): app is NonNullable<typeof app> => app !== null);
+        fileItem.apps = { ...fileItem.apps, [name]: named };
+      }
+    }
+    ctx.report.placeholders(source, [...at, 'options'], itemObject, 'options', options);
+    for (const [field, value] of Object.entries(options)) {
+      if (value !== '<redacted>') continue;
+      delete options[field];
+      ctx.report.add(source, [...at, 'options', field], itemObject, `options.${field}`, 'unmapped', 'a literal secret: not read, not copied (set it in Tessera)');
+    }
+    fileItem.options = options;
+    if (isRecord(item.advancedOptions)) fileItem.advancedOptions = item.advancedOptions as FileItem['advancedOptions'];
+    const bound = Array.isArray(item.integrationIds) ? item.integrationIds : [];
+    const refs = bound.flatMap((id): { name: string; kind: string }[] => {
+      const found = typeof id === 'string' ? integrations.rows.get(id) : undefined;
+      if (!found || !asString(found.row.name) || !asString(found.row.kind)) {
+        ctx.report.add(source, [...at, 'integrationIds'], itemObject, 'integrationIds', 'unmapped', `integration ${String(id)} is not in the instance's integration list: left out`);
+        return [];
+      }
+      usedIntegrations.add(id as string);
+      return [{ name: asString(found.row.name)!, kind: asString(found.row.kind)! }];
+    });
+    if (refs.length > 0) fileItem.integrations = refs as FileItem['integrations'];
+    const positions = Array.isArray(item.layouts) ? item.layouts.filter(isRecord) : [];
+    fileItem.layouts = positions.flatMap((p, n) => {
+      const layout = typeof p.layoutId === 'string' ? layoutNameOf.get(p.layoutId) : undefined;
+      if (!layout || typeof p.sectionId !== 'string' || !sectionIds.has(p.sectionId)) {
+        ctx.report.add(source, [...at, 'layouts'], itemObject, 'layouts', 'unmapped', `a position on layout ${String(p.layoutId)} in section ${String(p.sectionId)}, which the board does not have: left out`);
+        return [];
+      }
+      return [{ layout, sectionId: p.sectionId, ...cellsOf(source, [...at, 'layouts', n], p) }];
+    });
+    ctx.report.add(source, at, itemObject, '', 'mapped', `widget kind ${kind}${fileItem.app ? `, app "${fileItem.app.name}"` : ''}${refs.length ? `, bound to ${refs.map((r) => `${r.name} (${r.kind})`).join(', ')}` : ''}`);
+    items.push(fileItem);
+  });
+
+  const settings: Record<string, unknown> = {};
+  for (const field of v1Settings) if (doc[field] !== undefined && doc[field] !== null) settings[field] = doc[field];
+  for (const [field, why] of Object.entries(v1Unmapped)) if (doc[field] !== undefined) ctx.report.add(source, [field], object, field, 'unmapped', why);
+  ctx.report.add(source, [], object, '', 'mapped', `board ${title}: ${sections.length} sections, ${items.length} items`);
+  const file: BoardFile = {
+    apiVersion: 'tessera/v1',
+    kind: 'Board',
+    name: boardNameOf(title, 'homarr'),
+    isPublic: doc.isPublic === true,
+    ...(Object.keys(settings).length > 0 ? { settings: settings as BoardFile['settings'] } : {}),
+    layouts: fileLayouts,
+    sections,
+    items,
+  };
+  return { name: file.name, file };
+}
+
+/**
+ * Converts a running Homarr v1 as read over its API (CONV-7): one board file per board, ids and positions as they
+ * are, apps and integrations named by their fields (integrations without secrets: Homarr's list has none).
+ */
+export function convertHomarrApi(input: ConvertInput, options: ConvertOptions = {}): ConvertResult {
+  const ctx = newContext(new SourceSet(input.read), options);
+  const apps = byId(ctx, homarrApiFiles.apps, 'apps');
+  const integrations = byId(ctx, homarrApiFiles.integrations, 'integrations');
+  const boardFiles = input.files.filter((file) => /^boards\/\d+\.json$/.test(file)).sort();
+  const used = new Set<string>();
+  const converted = boardFiles.map((file) => convertV1Board(ctx, ctx.sources.load(file, null), apps, integrations, used));
+  for (const [id, { at, row }] of integrations.rows) {
+    const name = asString(row.name) ?? id;
+    ctx.report.add(integrations.source, at, `integration ${name}`, '', 'unmapped', `a ${asString(row.kind) ?? '?'} integration at ${asString(row.url) ?? '(no url)'}: create it in Tessera with the same name and kind${used.has(id) ? ' before applying (items are bound to it by name)' : ''}; its secrets are not read`);
+  }
+  const names = uniqueNames(converted.map((board) => board.name));
+  const boards = converted.map((board, index) => ({ ...board.file, name: names[index] }));
+  return { boards, report: { format: 'homarr', files: ctx.sources.names(), boards: boards.map((board) => ({ name: board.name, file: `${board.name}.yaml` })), entries: ctx.report.entries } };
 }

@@ -1,4 +1,5 @@
 import { ApiError } from '../core/errors';
+import { openApiDocument } from '../core/openapiDocument';
 import type { HandlerMap, RequestContext } from '../core/operation';
 import { procedures } from './procedures';
 import { batchStatus, errorOf, inputsOf, procedureNames, resultOf, unwrapInput } from './wire';
@@ -62,8 +63,15 @@ export const trpcHandlers = {
   },
 } satisfies Partial<HandlerMap>;
 
-/** The longest procedure path a request may name (the `procedures` parameter's maxLength in the contract). */
-const longestProcedurePath = 2000;
+/** The longest procedure path a request may name: the `procedures` parameter's maxLength, read from the contract. */
+const longestProcedurePath = procedurePathMaxLength();
+
+function procedurePathMaxLength(): number {
+  const parameters = (openApiDocument.paths?.['/api/trpc/{procedures}']?.parameters ?? []) as { name?: string; schema?: { maxLength?: number } }[];
+  const maxLength = parameters.find((parameter) => parameter.name === 'procedures')?.schema?.maxLength;
+  if (typeof maxLength !== 'number') throw new Error('generated/openapi.json: /api/trpc/{procedures} declares no maxLength for procedures');
+  return maxLength;
+}
 
 /** The procedure path of a request as an error names it: none when it does not decode or is longer than allowed. */
 function errorPath(requestPath: string): string | undefined {

@@ -211,7 +211,7 @@ describe('restore', () => {
     expect(doc.items).toEqual(withItem.items);
     expect(doc.version).toBe(3);
     expect(restored.headers.get('etag')).toBe((await server.call('GET', `/api/boards/${board.boardId}`)).headers.get('etag'));
-    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [], itemIds: [] });
+    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [], itemIds: [], appIds: [] });
     expect(await get(board.boardId)).toEqual(doc);
     const { entries } = await history(board.boardId);
     expect(entries[0]).toMatchObject({ revision: 4, version: 3, operation: 'restoreBoard', summary: { items: { added: 1, removed: 0, updated: 0 } } });
@@ -229,7 +229,7 @@ describe('restore', () => {
 
     const restored = await server.call('POST', `/api/boards/${board.boardId}/restore`, { body: { revision: entries[0].revision, expectedVersion: before.body.version } });
     expect(expectOk(restored)).toEqual(before.body);
-    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [], itemIds: [] });
+    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [], itemIds: [], appIds: [] });
     const after = await server.call('GET', `/api/boards/${board.boardId}`);
     expect(after.body).toEqual(before.body);
     expect(after.headers.get('etag')).toBe(before.headers.get('etag'));
@@ -303,9 +303,37 @@ describe('restore', () => {
     const restored = await server.call('POST', `/api/boards/${board.boardId}/restore`, { key: owner.key, body: { revision: 2 } });
     const doc = expectOk(restored);
     expect(doc.items.map((i: any) => [i.id, i.integrationIds])).toEqual([[bound, [usable]]]);
-    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [doomed], itemIds: [appWidget] });
+    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [doomed], itemIds: [appWidget], appIds: [app.appId] });
     const { entries } = await history(board.boardId);
-    expect(entries[0].summary.dropped).toEqual({ integrationIds: [doomed], itemIds: [appWidget] });
+    expect(entries[0].summary.dropped).toEqual({ integrationIds: [doomed], itemIds: [appWidget], appIds: [app.appId] });
+  });
+
+  it('HIST-6: a bookmarks widget naming a deleted app is restored as it was, and that app is reported with the app widget\'s (the plan\'s placed app ids)', async () => {
+    const board = await newBoard();
+    const start = await get(board.boardId);
+    const newApp = async () => expectOk(await server.call('POST', '/api/apps', { body: { name: unique('app'), href: `https://example.com/${unique('p')}`, iconUrl: 'https://example.com/icon.png' } }), 201).appId as string;
+    const [kept, gone, goneToo] = [await newApp(), await newApp(), await newApp()];
+    const bookmarks = unique('bm');
+    const appWidget = unique('appw');
+    const bookmarksOptions = { title: 'Links', items: [kept, gone] };
+    expectOk(
+      await put(board.boardId, {
+        sections: start.sections,
+        items: [
+          item(bookmarks, [position(board.layoutId, board.sectionId)], { kind: 'bookmarks', options: bookmarksOptions }),
+          item(appWidget, [position(board.layoutId, board.sectionId, 1)], { kind: 'app', options: { appId: goneToo } }),
+        ],
+      }),
+    );
+    const { entries } = await history(board.boardId);
+    expectOk(await put(board.boardId, { sections: start.sections, items: [] }));
+    for (const appId of [gone, goneToo]) expect((await server.call('DELETE', `/api/apps/${appId}`)).status).toBe(204);
+
+    const restored = await server.call('POST', `/api/boards/${board.boardId}/restore`, { body: { revision: entries[0].revision } });
+    const doc = expectOk(restored);
+    expect(doc.items.map((i: any) => [i.id, i.kind, i.options])).toEqual([[bookmarks, 'bookmarks', bookmarksOptions]]);
+    expect(JSON.parse(restored.headers.get('tessera-restore-dropped')!)).toEqual({ integrationIds: [], itemIds: [appWidget], appIds: [gone, goneToo].sort() });
+    expect((await history(board.boardId)).entries[0].summary.dropped).toEqual({ integrationIds: [], itemIds: [appWidget], appIds: [gone, goneToo].sort() });
   });
 
   it('HIST-6, PUT-4: an element whose id is now used on another board is a 409', async () => {

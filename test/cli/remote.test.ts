@@ -270,6 +270,33 @@ describe('tessera boards history, diff, restore, list', () => {
   );
 
   it(
+    'HIST-6: restore names the deleted apps the revision\'s widgets named (a bookmarks entry), and the app widget it left out',
+    async () => {
+      const name = unique('cli-');
+      const { boardId } = expectOk(await source.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: false } }), 201);
+      const start = expectOk(await source.call('GET', `/api/boards/${boardId}`));
+      const [layoutId, sectionId] = [start.layouts[0].id, start.sections[0].id];
+      const newApp = async () => expectOk(await source.call('POST', '/api/apps', { body: { name: unique('app'), href: `https://example.com/${unique('p')}`, iconUrl: 'https://example.com/i.png' } }), 201).appId as string;
+      const [kept, gone] = [await newApp(), await newApp()];
+      const [bookmarks, appWidget] = [unique('bm'), unique('appw')];
+      const items = [
+        item(bookmarks, [position(layoutId, sectionId, 0, 0, 2, 1)], { kind: 'bookmarks', options: { items: [kept, gone] } }),
+        item(appWidget, [position(layoutId, sectionId, 2, 0)], { kind: 'app', options: { appId: gone } }),
+      ];
+      expectOk(await source.call('PUT', `/api/boards/${boardId}`, { body: { sections: start.sections, items } }));
+      expectOk(await source.call('PUT', `/api/boards/${boardId}`, { body: { sections: start.sections, items: [] } }));
+      expect((await source.call('DELETE', `/api/apps/${gone}`)).status).toBe(204);
+
+      const restore = await tessera(['boards', 'restore', name, '2', '--yes']);
+      expectStatus(restore, 0);
+      expect(restore.stdout).toContain(`left out: app widgets whose app was deleted: ${appWidget}\n`);
+      expect(restore.stdout).toContain(`deleted apps the revision's widgets named: ${gone}\n`);
+      expect((await boardDoc(source, boardId)).items.map((i: any) => i.id)).toEqual([bookmarks]);
+    },
+    slow,
+  );
+
+  it(
     'CLI-2: after a restore back to the revision a file was pulled at, plan gives one verdict: the file\'s edit, not a server change',
     async () => {
       const board = await boardWithClocks();

@@ -5,6 +5,8 @@ import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectError, expectOk, grantIntegration, item, position } from '../boards-document/helpers';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const openApiDocument = require('../../generated/openapi.json');
 const server = useTestServer();
 
 /** The official client, untyped, with the superjson transformer and the ApiKey header (TRPC-1). */
@@ -148,13 +150,19 @@ describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
     }
   });
 
-  it('TRPC-2: a procedure path longer than the contract allows is a 400 whose error names no path (found by the fuzzer through the contract proxy)', async () => {
+  it('TRPC-2: a procedure path longer than the contract allows is a 400 whose error names no path (found by the fuzzer through the contract proxy); one of the longest allowed is named', async () => {
+    // The one limit, as the contract declares it (src/trpc/handlers.ts reads the same value).
+    const longest: number = openApiDocument.paths['/api/trpc/{procedures}'].parameters.find((p: { name: string }) => p.name === 'procedures').schema.maxLength;
+    expect(longest).toBe(2000);
     for (const batch of ['', '?batch=true']) {
-      const answer = await server.call('POST', `/api/trpc/${'a'.repeat(2001)}${batch}`, { body: { json: null } });
+      const answer = await server.call('POST', `/api/trpc/${'a'.repeat(longest + 1)}${batch}`, { body: { json: null } });
       expect(answer.status).toBe(400);
       expect(answer.body.error.json).toMatchObject({ message: 'Input validation failed', data: { code: 'BAD_REQUEST', httpStatus: 400 } });
       expect(answer.body.error.json.data).not.toHaveProperty('path');
     }
+    const named = await server.call('POST', `/api/trpc/${'a'.repeat(longest)}`, { body: { json: null } });
+    expect(named.status).toBe(404);
+    expect(named.body.error.json).toMatchObject({ message: `No procedure found on path "${'a'.repeat(longest)}"`, data: { code: 'NOT_FOUND', httpStatus: 404, path: 'a'.repeat(longest) } });
   });
 
   it('TRPC-1, TRPC-2: the three forms of no input; unknown procedure 404; wrong method 405; a body that is not JSON 415', async () => {

@@ -155,10 +155,3 @@ export async function diffRevisions(db: Knex, principal: Principal | null, board
     return { from, to: to ?? null, changes: compareStates(older, newer) };
   });
 }
-
-/** The entry of one revision, 404 when there is none. */
-export async function readEntry(db: Knex, boardId: string, revision: number): Promise<HistoryEntry> {
-  const row = await findEntry(db, boardId, revision);
-  if (!row) throw revisionNotFound();
-  return toHistoryEntry(row);
-}

@@ -4,7 +4,7 @@
  * restore that changes nothing writes nothing (no entry, no version or revision bump).
  */
 import type { Knex } from 'knex';
-import { recordAppPlacements } from '../../apps/placements';
+import { placedAppIds, recordAppPlacements } from '../../apps/placements';
 import { whereAmong } from '../../db/idList';
 import { assertBoardAccess } from '../access';
 import { boardSettingsColumns } from '../settings';
@@ -19,24 +19,30 @@ import type { HistorySummary } from './summary';
 import { independentReads } from '../../db/independentReads';
 
 export interface RestoreResult extends DocumentResult {
-  /** What the revision held that no longer exists: bindings of deleted integrations, app widgets of deleted apps. */
-  dropped: NonNullable<HistorySummary['dropped']>;
+  /**
+   * What the revision held that no longer exists: bindings of deleted integrations, app widgets of deleted apps, and
+   * every deleted app the revision's widgets named (an app widget's app, a bookmarks widget's entries).
+   */
+  dropped: Required<NonNullable<HistorySummary['dropped']>>;
 }
 
 /**
  * The target of a restore: the revision's content and settings over the board as it stands (name, visibility and
- * version stay), without the bindings of integrations and the app widgets of apps deleted since.
+ * version stay), without the bindings of integrations and the app widgets of apps deleted since. The app ids are
+ * the ones the plan and the placements read (`placedAppIds`): a bookmarks widget naming a deleted app is put back as
+ * it was (its other entries stand), and that app is reported with the others.
  */
 async function restorable(trx: Knex, current: BoardState, revision: BoardState): Promise<{ target: BoardState; dropped: RestoreResult['dropped'] }> {
   const integrationIds = [...new Set(revision.bindings.map((b) => b.integrationId))];
-  const appIds = [...new Set(revision.items.flatMap((i) => (i.kind === 'app' && typeof i.options?.appId === 'string' ? [i.options.appId as string] : [])))];
+  const appIds = [...new Set(revision.items.flatMap(placedAppIds))];
   const [integrations, apps] = await independentReads(trx, [
     () => trx('integrations').modify(whereAmong, 'id', integrationIds).select('id') as Promise<{ id: string }[]>,
     () => trx('apps').modify(whereAmong, 'id', appIds).select('id') as Promise<{ id: string }[]>,
   ]);
   const liveIntegrations = new Set(integrations.map((row) => row.id));
   const liveApps = new Set(apps.map((row) => row.id));
-  const droppedItems = new Set(revision.items.filter((i) => i.kind === 'app' && typeof i.options?.appId === 'string' && !liveApps.has(i.options.appId as string)).map((i) => i.id));
+  const goneAppIds = appIds.filter((id) => !liveApps.has(id)).sort();
+  const droppedItems = new Set(revision.items.filter((i) => i.kind === 'app' && placedAppIds(i).some((id) => !liveApps.has(id))).map((i) => i.id));
   const board = { ...current.board };
   for (const column of boardSettingsColumns) board[column] = revision.board[column];
   const target: BoardState = {
@@ -46,7 +52,7 @@ async function restorable(trx: Knex, current: BoardState, revision: BoardState):
     itemLayouts: revision.itemLayouts.filter((p) => !droppedItems.has(p.itemId)),
     bindings: revision.bindings.filter((b) => liveIntegrations.has(b.integrationId) && !droppedItems.has(b.itemId)),
   };
-  return { target, dropped: { integrationIds: integrationIds.filter((id) => !liveIntegrations.has(id)), itemIds: [...droppedItems] } };
+  return { target, dropped: { integrationIds: integrationIds.filter((id) => !liveIntegrations.has(id)), itemIds: [...droppedItems], appIds: goneAppIds } };
 }
 
 export async function restoreRevision(db: Knex, options: BoardWrite & { revision: number; expectedVersion?: number }): Promise<RestoreResult> {
@@ -75,5 +81,5 @@ export async function restoreRevision(db: Knex, options: BoardWrite & { revision
   }));
 }
 
-const droppedOrUndefined = (dropped: RestoreResult['dropped']) => (dropped.integrationIds.length + dropped.itemIds.length > 0 ? dropped : undefined);
+const droppedOrUndefined = (dropped: RestoreResult['dropped']) => (dropped.integrationIds.length + dropped.itemIds.length + dropped.appIds.length > 0 ? dropped : undefined);
 

@@ -13,8 +13,8 @@ export interface HistorySummary {
   layouts: CountedChanges;
   /** Board fields that changed (name, isPublic, settings columns). */
   fields: string[];
-  /** What a restore could not put back (HIST-6). */
-  dropped?: { integrationIds: string[]; itemIds: string[] };
+  /** What a restore could not put back (HIST-6); `appIds` is missing in entries written before it was reported. */
+  dropped?: { integrationIds: string[]; itemIds: string[]; appIds?: string[] };
 }
 
 const count = (changes: ElementChanges): CountedChanges => ({

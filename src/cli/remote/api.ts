@@ -115,7 +115,7 @@ export class TesseraApi {
   async restore(id: string, revision: number) {
     const { data, response } = await this.answer(this.client.POST('/api/boards/{id}/restore', { params: { path: { id } }, body: { revision } }));
     const header = response.headers.get('Tessera-Restore-Dropped');
-    const dropped: Schemas['RestoreDropped'] = header ? JSON.parse(header) : { integrationIds: [], itemIds: [] };
+    const dropped: Schemas['RestoreDropped'] = header ? JSON.parse(header) : { integrationIds: [], itemIds: [], appIds: [] };
     return { board: data, dropped };
   }
 }

@@ -125,6 +125,7 @@ async function restoreRevision(api: TesseraApi, name: string, revision: number, 
   printLine(`restored ${restored.name} (${restored.id}) to revision ${revision}: now version ${restored.version}`);
   if (dropped.itemIds.length > 0) printLine(`left out: app widgets whose app was deleted: ${dropped.itemIds.join(', ')}`);
   if (dropped.integrationIds.length > 0) printLine(`left out: bindings of deleted integrations: ${dropped.integrationIds.join(', ')}`);
+  if ((dropped.appIds ?? []).length > 0) printLine(`deleted apps the revision's widgets named: ${dropped.appIds!.join(', ')}`);
   return 0;
 }
 

@@ -1,0 +1,70 @@
+/**
+ * Reads a running Homarr v1 over its API for `tessera convert homarr --url <homarr> --api-key <key>` (CONV-7): the
+ * board list (`GET /api/boards`), each board's document (tRPC `board.getBoardByName`), the apps (`GET /api/apps`) and
+ * the integrations (tRPC `integration.all`, which carries no secrets), with the key in Homarr's `ApiKey` header. Only
+ * reads. Answers the texts the converter reads, by the file names of `homarrApiFiles`, with literal secrets (values of
+ * secret-named fields, such as a widget's `apiKey` option) already redacted: they are kept on disk and never copied.
+ */
+import { convertLimits, homarrApiFiles, redactSecrets } from '../convert';
+
+/** A failure to read the Homarr instance: one line naming the request and what came back. */
+export class HomarrReadError extends Error {}
+
+export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch): Promise<Record<string, string>> {
+  let base: URL;
+  try {
+    base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
+  } catch {
+    throw new HomarrReadError(`--url ${baseUrl}: not a URL`);
+  }
+  if (base.protocol !== 'http:' && base.protocol !== 'https:') throw new HomarrReadError(`--url ${baseUrl}: not an http(s) URL`);
+
+  const get = async (pathAndQuery: string, shown: string): Promise<unknown> => {
+    const url = new URL(pathAndQuery, base);
+    let response: Response;
+    try {
+      response = await fetchImpl(url, { headers: { ApiKey: apiKey, Accept: 'application/json' }, redirect: 'error' });
+    } catch (error) {
+      throw new HomarrReadError(`homarr: ${shown}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`);
+    }
+    const text = await response.text();
+    let body: unknown;
+    try {
+      body = text === '' ? undefined : JSON.parse(text);
+    } catch {
+      throw new HomarrReadError(`homarr: ${shown} answered ${response.status} with a body that is not JSON: is ${base.href} a Homarr v1?`);
+    }
+    if (!response.ok) {
+      const said = messageOf(body);
+      const hint = response.status === 401 || response.status === 403 ? ' (check --api-key: an API key of a Homarr user who can see the boards, apps and integrations)' : '';
+      throw new HomarrReadError(`homarr: ${shown} answered ${response.status}${said ? `: ${said}` : ''}${hint}`);
+    }
+    return body;
+  };
+  const trpc = async (procedure: string, input?: unknown): Promise<unknown> => {
+    const query = input === undefined ? '' : `?input=${encodeURIComponent(JSON.stringify({ json: input }))}`;
+    const body = await get(`api/trpc/${procedure}${query}`, `tRPC ${procedure}`);
+    const data = (body as { result?: { data?: { json?: unknown } } } | undefined)?.result?.data;
+    if (!data || !('json' in data)) throw new HomarrReadError(`homarr: tRPC ${procedure} answered without result.data.json: is ${base.href} a Homarr v1?`);
+    return data.json;
+  };
+
+  const list = await get('api/boards', 'GET /api/boards');
+  if (!Array.isArray(list)) throw new HomarrReadError(`homarr: GET /api/boards did not answer a list: is ${base.href} a Homarr v1?`);
+  const names = list.map((entry) => (entry && typeof entry === 'object' ? (entry as { name?: unknown }).name : undefined)).filter((name): name is string => typeof name === 'string');
+  // The converter reads at most convertLimits.files files: the apps, the integrations and the boards.
+  if (names.length > convertLimits.files - 2) throw new HomarrReadError(`homarr: ${names.length} boards; one conversion takes at most ${convertLimits.files - 2}`);
+  const files: Record<string, string> = {};
+  const text = (value: unknown) => `${JSON.stringify(redactSecrets(value), null, 2)}\n`;
+  for (const [index, name] of names.entries()) files[homarrApiFiles.board(index)] = text(await trpc('board.getBoardByName', { name }));
+  files[homarrApiFiles.apps] = text(await get('api/apps', 'GET /api/apps'));
+  files[homarrApiFiles.integrations] = text(await trpc('integration.all'));
+  return files;
+}
+
+function messageOf(body: unknown): string | null {
+  if (!body || typeof body !== 'object') return null;
+  const record = body as { message?: unknown; error?: { json?: { message?: unknown } } };
+  const message = typeof record.message === 'string' ? record.message : record.error?.json?.message;
+  return typeof message === 'string' ? message.slice(0, 300) : null;
+}
