@@ -1,0 +1,93 @@
+import { createActor } from '../support/actors';
+import { expectError } from '../support/expect';
+import { useTestServer } from '../support/server';
+
+// Low limits set explicitly (the defaults are far above what the suites send, RATE-5): 3 reads per 3 s, 2 writes per
+// 60 s, so the 429s come at once and the reads' bucket refills one token a second.
+const server = useTestServer({ RATE_LIMIT_READS: '3/3', RATE_LIMIT_WRITES: '2/60', RATE_LIMIT_IMPORTS: '1/60' });
+
+const policyOf = (headers: Headers) => headers.get('ratelimit-policy');
+const remainingOf = (headers: Headers) => Number(/;r=(\d+)/.exec(headers.get('ratelimit') ?? '')?.[1]);
+
+/** Waits until the condition holds (polling, never a fixed sleep; the test's own timeout bounds it). */
+async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => boolean): Promise<T> {
+  for (;;) {
+    const value = await attempt();
+    if (done(value)) return value;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
+
+describe('RATE: per-caller rate limits', () => {
+  // The admin's own setup calls (users, groups, keys) take from its buckets too: each test starts with full buckets.
+  beforeEach(async () => {
+    await server.db('rate_limit_buckets').del();
+  });
+
+  it('RATE-2/RATE-4: reads carry RateLimit fields; an empty bucket is a 429 with Retry-After, and it refills (reset)', async () => {
+    const actor = await createActor(server);
+    await server.db('rate_limit_buckets').del();
+    const first = await server.call('GET', '/api/boards', { key: actor.key });
+    expect(first.status).toBe(200);
+    expect(policyOf(first.headers)).toBe('"reads";q=3;w=3');
+    expect(first.headers.get('ratelimit')).toMatch(/^"reads";r=2;t=\d+$/);
+    await server.call('GET', '/api/boards', { key: actor.key });
+    await server.call('GET', '/api/boards', { key: actor.key });
+    const limited = await server.call('GET', '/api/boards', { key: actor.key });
+    expectError(limited, 429, 'TOO_MANY_REQUESTS', 'Rate limit reached: at most 3 reads per 3 s per caller, retry later');
+    expect(limited.body.data).toEqual({ retryAfterSeconds: 1, class: 'reads' });
+    expect(limited.headers.get('retry-after')).toBe('1');
+    expect(policyOf(limited.headers)).toBe('"reads";q=3;w=3');
+    expect(limited.headers.get('ratelimit')).toMatch(/^"reads";r=0;t=1$/);
+    // Another caller has its own bucket.
+    const other = await createActor(server);
+    await server.db('rate_limit_buckets').where('key', 'like', `reads:key:${other.key.split('.')[0]}`).del();
+    expect((await server.call('GET', '/api/boards', { key: other.key })).status).toBe(200);
+    // The bucket refills: the same caller is served again.
+    const again = await eventually(
+      () => server.call('GET', '/api/boards', { key: actor.key }),
+      (result) => result.status === 200,
+    );
+    expect(remainingOf(again.headers)).toBeGreaterThanOrEqual(0);
+  });
+
+  it('RATE-3: writes have their own bucket; errors of a limited operation carry the fields too', async () => {
+    const actor = { key: server.adminKey };
+    const name = `rate-${Date.now()}`;
+    const created = await server.call('POST', '/api/boards', { key: actor.key, body: { name, columnCount: 10, isPublic: false } });
+    expect(created.status).toBe(201);
+    expect(policyOf(created.headers)).toBe('"writes";q=2;w=60');
+    const conflict = await server.call('POST', '/api/boards', { key: actor.key, body: { name, columnCount: 10, isPublic: false } });
+    expectError(conflict, 409, 'CONFLICT');
+    expect(conflict.headers.get('ratelimit')).toMatch(/^"writes";r=0;t=\d+$/);
+    const limited = await server.call('POST', '/api/boards', { key: actor.key, body: { name: `${name}-2`, columnCount: 10, isPublic: false } });
+    expectError(limited, 429, 'TOO_MANY_REQUESTS', 'Rate limit reached: at most 2 writes per 60 s per caller, retry later');
+    expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    // Nothing was written by the refused request.
+    expect((await server.call('GET', `/api/boards/by-name/${name}-2`)).status).toBe(404);
+    // Reads of the same caller are not touched by its writes.
+    expect((await server.call('GET', '/api/boards', { key: actor.key })).status).toBe(200);
+  });
+
+  it('RATE-2: anonymous callers are limited per client address; probes are not limited (RATE-3)', async () => {
+    const anonymous = () => server.call('GET', '/api/info', { key: null });
+    const answers = [];
+    for (let i = 0; i < 5; i++) answers.push(await anonymous());
+    expect(answers.some((answer) => answer.status === 429)).toBe(true);
+    for (let i = 0; i < 6; i++) {
+      const probe = await server.call('GET', '/api/health/live', { key: null });
+      expect(probe.status).toBe(200);
+      expect(probe.headers.get('ratelimit')).toBeNull();
+    }
+  });
+
+  it('RATE-2: several instances share one bucket (PostgreSQL)', async () => {
+    if (!process.env.TEST_DATABASE_URL) return;
+    const sibling = await server.startSibling();
+    const actor = await createActor(server);
+    await server.db('rate_limit_buckets').del();
+    const statuses = [];
+    for (let i = 0; i < 4; i++) statuses.push((await (i % 2 ? sibling : server).call('GET', '/api/boards', { key: actor.key })).status);
+    expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+});
