@@ -19,7 +19,8 @@ export interface AuditSource {
   requestId: string | null;
   clientIp: string | null;
   surface: Surface;
-  principal: Pick<Principal, 'userId' | 'username' | 'apiKeyId'> | null;
+  /** The caller; the local CLI has no user (`userId` null, `username` naming the CLI). */
+  principal: Pick<Principal, 'apiKeyId'> & { userId: string | null; username: string | null } | null;
 }
 
 export type AuditAction =

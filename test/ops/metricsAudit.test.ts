@@ -1,6 +1,7 @@
 import { createActor } from '../support/actors';
 import { expectError } from '../support/expect';
 import { call, useTestServer } from '../support/server';
+import { runCli } from '../../src/cli/main';
 
 const metricsToken = 'metrics-token-for-tests';
 const server = useTestServer({ METRICS_TOKEN: metricsToken, METRICS_PORT: '0' });
@@ -148,6 +149,18 @@ describe('AUDIT: the audit log', () => {
     } finally {
       await server.db.raw('ALTER TABLE audit_log DROP CONSTRAINT audit_test_refuse');
     }
+  });
+
+  it('AUDIT-2: the surface: tRPC and the local CLI', async () => {
+    const name = `cli-audit-${Date.now()}`;
+    const { groupId } = (await runCli(['groups', 'create', name], server.db)) as { groupId: string };
+    expect(await audit({ target: groupId })).toEqual([
+      expect.objectContaining({ action: 'group.create', surface: 'cli', actor: { userId: null, apiKeyId: null, name: 'local-admin' }, clientAddress: null }),
+    ]);
+    const board = await server.call('POST', '/api/boards', { body: { name: `trpc-audit-${Date.now()}`, columnCount: 10, isPublic: false } });
+    const renamed = await server.call('POST', '/api/trpc/board.renameBoard', { body: { json: { id: board.body.boardId, name: `trpc-renamed-${Date.now()}` } } });
+    expect(renamed.status).toBe(200);
+    expect((await audit({ target: board.body.boardId, action: 'board.rename' }))[0]).toMatchObject({ surface: 'trpc' });
   });
 
   it('AUDIT-6: admin only, filters and cursor paging', async () => {
