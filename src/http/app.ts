@@ -21,7 +21,7 @@ import type { KeyCompanionLookup } from '../identity/apiKeys';
 import { compress, type EncodedForms } from '../core/contentCoding';
 import { compressionThreshold, negotiateCoding } from './compression';
 import { callerKey, rateClassOf, rateLimitFields, secondsUntilToken } from '../ratelimit/classes';
-import { takeToken } from '../ratelimit/buckets';
+import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
 import { rateLimitHeaders } from '../core/rateLimit';
 import { metrics, observeOperation } from '../observability/metrics';
 import type { Surface } from '../core/operation';
@@ -151,11 +151,11 @@ function surfaceOf(operationId: string): Surface {
  * RATE-2..4: takes one token of the caller's bucket of the operation's class; 429 when it is empty. The answer's
  * RateLimit fields are kept in `track` either way.
  */
-async function limitRate(operation: Operation, method: string, ctx: RequestContext, track: Tracking): Promise<void> {
+async function limitRate(buckets: TokenBuckets, operation: Operation, method: string, ctx: RequestContext, track: Tracking): Promise<void> {
   const rateClass = rateClassOf(operation.operationId!, method);
   const policy = rateClass && ctx.config.rateLimits[rateClass];
   if (!rateClass || !policy) return;
-  const take = await takeToken(ctx.db, `${rateClass}:${callerKey(ctx.principal, ctx.clientIp)}`, policy);
+  const take = await buckets.take(`${rateClass}:${callerKey(ctx.principal, ctx.clientIp)}`, policy);
   track.rateHeaders = rateLimitFields(rateClass, policy, take.tokens);
   if (take.allowed) return;
   metrics.rateLimited.inc({ class: rateClass });
@@ -170,6 +170,8 @@ async function limitRate(operation: Operation, method: string, ctx: RequestConte
 
 interface Dispatcher {
   routes: RouteTable;
+  /** RATE-2: the token buckets of the per-caller limits. */
+  buckets: TokenBuckets;
   validator: OpenAPIValidator;
   handlers: HandlerMap;
   companion?: KeyCompanion;
@@ -216,7 +218,7 @@ async function dispatch(
     }
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
-  await limitRate(operation, request.method, ctx, track);
+  await limitRate(app.buckets, operation, request.method, ctx, track);
   if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type "${headerText(ctx.headers['content-type'])!.split(';')[0]}": send application/json`);
   }
@@ -265,7 +267,13 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const { db, config, logger, lifecycle } = deps;
   const definition = dereferencedDocument();
   const routes = new RouteTable(definition);
-  const dispatcher: Dispatcher = { routes, validator: buildRequestValidator(definition, routes), handlers: deps.handlers, companion: deps.companion };
+  const dispatcher: Dispatcher = {
+    routes,
+    buckets: bucketsFor(db),
+    validator: buildRequestValidator(definition, routes),
+    handlers: deps.handlers,
+    companion: deps.companion,
+  };
 
   const app = express();
   app.disable('x-powered-by');

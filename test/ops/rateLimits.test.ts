@@ -1,4 +1,4 @@
-import { createActor } from '../support/actors';
+import { runCli } from '../../src/cli/main';
 import { expectError } from '../support/expect';
 import { useTestServer } from '../support/server';
 
@@ -18,15 +18,19 @@ async function eventually<T>(attempt: () => Promise<T>, done: (value: T) => bool
   }
 }
 
-describe('RATE: per-caller rate limits', () => {
-  // The admin's own setup calls (users, groups, keys) take from its buckets too: each test starts with full buckets.
-  beforeEach(async () => {
-    await server.db('rate_limit_buckets').del();
-  });
+let callers = 0;
+/** A user with an API key, made with the local admin commands (so the setup takes nothing from the admin's buckets). */
+async function createCaller(): Promise<{ key: string }> {
+  callers += 1;
+  const name = `rate${callers}_${Date.now().toString(36)}`;
+  await runCli(['users', 'create', name, '--password', 'password-123'], server.db);
+  const key = (await runCli(['api-keys', 'create', name], server.db)) as { apiKey: string };
+  return { key: key.apiKey };
+}
 
+describe('RATE: per-caller rate limits', () => {
   it('RATE-2/RATE-4: reads carry RateLimit fields; an empty bucket is a 429 with Retry-After, and it refills (reset)', async () => {
-    const actor = await createActor(server);
-    await server.db('rate_limit_buckets').del();
+    const actor = await createCaller();
     const first = await server.call('GET', '/api/boards', { key: actor.key });
     expect(first.status).toBe(200);
     expect(policyOf(first.headers)).toBe('"reads";q=3;w=3');
@@ -40,8 +44,7 @@ describe('RATE: per-caller rate limits', () => {
     expect(policyOf(limited.headers)).toBe('"reads";q=3;w=3');
     expect(limited.headers.get('ratelimit')).toMatch(/^"reads";r=0;t=1$/);
     // Another caller has its own bucket.
-    const other = await createActor(server);
-    await server.db('rate_limit_buckets').where('key', 'like', `reads:key:${other.key.split('.')[0]}`).del();
+    const other = await createCaller();
     expect((await server.call('GET', '/api/boards', { key: other.key })).status).toBe(200);
     // The bucket refills: the same caller is served again.
     const again = await eventually(
@@ -84,8 +87,7 @@ describe('RATE: per-caller rate limits', () => {
   it('RATE-2: several instances share one bucket (PostgreSQL)', async () => {
     if (!process.env.TEST_DATABASE_URL) return;
     const sibling = await server.startSibling();
-    const actor = await createActor(server);
-    await server.db('rate_limit_buckets').del();
+    const actor = await createCaller();
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await (i % 2 ? sibling : server).call('GET', '/api/boards', { key: actor.key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
