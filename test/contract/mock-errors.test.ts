@@ -49,6 +49,7 @@ for (const op of listOperations(document)) {
   if (op.path.startsWith('/api/trpc/')) for (const status of Object.keys(op.responses)) notComparedYet[`${name} ${status}`] = 'tRPC error envelopes ({error: {message, code, data}}): not compared yet';
   if (!op.path.startsWith('/api/') || op.path === '/api/docs' || op.path === '/api/openapi.json') for (const status of ['400', '401', '404']) if (op.responses[status]) notComparedYet[`${name} ${status}`] = 'an HTML or static page answer, not an error body';
   if (op.responses['400'] && !op.body && !op.parameters.some((p) => p.in === 'path' || p.schema.type === 'integer' || p.schema.enum)) notComparedYet[`${name} 400`] ??= noParameterToBreak;
+  if (op.responses['429']) notComparedYet[`${name} 429`] ??= "the caller's bucket of the operation's class is empty (RATE-2; test/ops/rateLimits sets low limits): this fixture runs the defaults";
 }
 Object.assign(notComparedYet, {
   'PATCH /api/boards/{id}/layouts 412': 'an If-Match that is not the board\'s ETag on a body the server accepts up to that check: not written yet',
@@ -58,6 +59,8 @@ Object.assign(notComparedYet, {
   'PATCH /api/boards/{id}/items/{itemId} 412': 'an If-Match that is not the board\'s ETag, on an item of the board: not written yet',
   'POST /api/auth/login 429': 'the eleventh failed login of a username within the window (test/identity/loginThrottle)',
   'GET /api/boards/{id}/events 429': 'too many open event streams of one caller (test/boards-events)',
+  'GET /metrics 401': 'METRICS_TOKEN set and not sent (test/ops/metricsAudit): this fixture sets no token',
+  'GET /metrics 404': 'METRICS_TOKEN not set: not an error of a request (test/ops/metricsAudit)',
   'POST /api/mcp 406': 'an Accept header without application/json and text/event-stream: not an error body of the REST shape',
   'POST /api/mcp/mcp 406': 'an Accept header without application/json and text/event-stream: not an error body of the REST shape',
   'POST /api/auth/logout 400': 'a logout body is ignored: no request found that provokes it',

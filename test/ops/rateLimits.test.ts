@@ -1,4 +1,5 @@
 import { runCli } from '../../src/cli/main';
+import { databaseBuckets, processBuckets } from '../../src/ratelimit/buckets';
 import { expectError } from '../support/expect';
 import { useTestServer } from '../support/server';
 
@@ -82,6 +83,29 @@ describe('RATE: per-caller rate limits', () => {
       expect(probe.status).toBe(200);
       expect(probe.headers.get('ratelimit')).toBeNull();
     }
+  });
+
+  it('RATE-2: instances taking leases of the shared bucket never serve more than its quota together', async () => {
+    const policy = { quota: 300, windowSeconds: 3600 };
+    const instances = [databaseBuckets(server.db), databaseBuckets(server.db), databaseBuckets(server.db)];
+    let served = 0;
+    let refusals = 0;
+    for (let i = 0; refusals < instances.length * 2 && i < 1000; i++) {
+      const take = await instances[i % instances.length].take('reads:lease-test', policy);
+      if (take.allowed) served += 1;
+      else refusals += 1;
+    }
+    // Leases of 3 (1% of 300): all but the unspent rest of the last leases is served, never more than the quota.
+    expect(served).toBeLessThanOrEqual(300);
+    expect(served).toBeGreaterThanOrEqual(300 - 3 * instances.length);
+  });
+
+  it('RATE-2: the buckets of one process (PGlite) refuse past the quota', async () => {
+    const buckets = processBuckets();
+    const policy = { quota: 5, windowSeconds: 3600 };
+    const takes = [];
+    for (let i = 0; i < 7; i++) takes.push((await buckets.take('x', policy)).allowed);
+    expect(takes).toEqual([true, true, true, true, true, false, false]);
   });
 
   it('RATE-2: several instances share one bucket (PostgreSQL)', async () => {
