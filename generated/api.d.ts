@@ -4409,6 +4409,21 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. */
+        TrpcRateLimited: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
         /**
          * @description No valid API key. The challenge names the API key only (MCP-5): no `Bearer` challenge with `resource_metadata`,
          *     which MCP clients take as the start of an OAuth discovery.
@@ -6107,7 +6122,7 @@ export interface operations {
             403: components["responses"]["TrpcErrorResponse"];
             404: components["responses"]["TrpcErrorResponse"];
             405: components["responses"]["TrpcErrorResponse"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["TrpcRateLimited"];
             500: components["responses"]["TrpcErrorResponse"];
             503: components["responses"]["TrpcErrorResponse"];
         };
@@ -6164,7 +6179,7 @@ export interface operations {
             412: components["responses"]["TrpcErrorResponse"];
             413: components["responses"]["TrpcErrorResponse"];
             415: components["responses"]["TrpcErrorResponse"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["TrpcRateLimited"];
             500: components["responses"]["TrpcErrorResponse"];
             503: components["responses"]["TrpcErrorResponse"];
         };

@@ -44,6 +44,11 @@ describe('RATE: per-caller rate limits', () => {
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(policyOf(limited.headers)).toBe('"reads";q=3;w=3');
     expect(limited.headers.get('ratelimit')).toMatch(/^"reads";r=0;t=1$/);
+    // The tRPC surface answers the same limit as a tRPC error (TOO_MANY_REQUESTS, -32029) with the same headers.
+    const trpc = await server.call('GET', '/api/trpc/board.getAllBoards', { key: actor.key });
+    expect(trpc.status).toBe(429);
+    expect(trpc.body.error.json).toMatchObject({ code: -32029, data: { code: 'TOO_MANY_REQUESTS', httpStatus: 429 } });
+    expect(trpc.headers.get('retry-after')).toBe('1');
     // Another caller has its own bucket.
     const other = await createCaller();
     expect((await server.call('GET', '/api/boards', { key: other.key })).status).toBe(200);
