@@ -108,6 +108,54 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/metrics": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Prometheus metrics
+         * @description METRIC-1..5: the Prometheus text exposition: Node.js and process metrics and the `tessera_*` metrics (requests by
+         *     operationId and status, durations, board writes, revisions, plans, imports, document cache, event streams and
+         *     deliveries, the database pool, rate-limited requests, audit entries, totals).
+         *     On the public port this route answers only when `METRICS_TOKEN` is set, to a request carrying
+         *     `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without `METRICS_TOKEN` it is a 404 here, and
+         *     `METRICS_PORT` serves it without a token on a listener of its own (`METRICS_HOST`, 127.0.0.1 by default).
+         *     Not rate-limited (RATE-3).
+         */
+        get: operations["getMetrics"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/audit": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Read the audit log
+         * @description AUDIT-6: the audit log, newest first, filtered by `actor` (a user id, an API key id or a user name), `action`,
+         *     `target` (the target's id), `since` and `until` (inclusive times). Needs `admin` (403 `Permission denied`).
+         *     Paged as the other lists (HTTP-8): `limit` (default 100), and `Tessera-Next-Cursor` / `Link` naming the next page.
+         */
+        get: operations["listAuditEntries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/auth/login": {
         parameters: {
             query?: never;
@@ -3176,6 +3224,40 @@ export interface components {
                 permission: components["schemas"]["IntegrationPermissionLevel"];
             }[];
         };
+        /** @description One audit log entry (AUDIT-1): what happened, to what, by whom, from where, through which surface, and whether it succeeded. Never a secret. */
+        AuditEntry: {
+            /** @description The entry's id (increasing). */
+            id: string;
+            /** Format: date-time */
+            at: string;
+            /**
+             * @example auth.login
+             * @example apikey.create
+             * @example board.delete
+             */
+            action: string;
+            /** @enum {string} */
+            outcome: "success" | "failure";
+            /** @description The caller; all null for an anonymous caller. */
+            actor: {
+                userId: string | null;
+                apiKeyId: string | null;
+                name: string | null;
+            };
+            clientAddress: string | null;
+            requestId: string | null;
+            /** @enum {string} */
+            surface: "rest" | "trpc" | "mcp" | "page" | "cli";
+            target: {
+                /** @enum {string|null} */
+                type: "user" | "group" | "apikey" | "board" | "settings" | "session" | null;
+                id: string | null;
+            };
+            /** @description Ids, names and counts that describe the change (never a secret). */
+            details: {
+                [key: string]: unknown;
+            };
+        };
         LoginRequest: {
             /** @example admin */
             username: string;
@@ -3856,6 +3938,8 @@ export interface components {
          */
         BadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3884,6 +3968,8 @@ export interface components {
         /** @description No valid credentials (missing, malformed, unknown, wrong or expired API key, or no session). */
         Unauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3900,6 +3986,8 @@ export interface components {
         /** @description The caller lacks a global permission, an API key asked for more than it holds, or a cookie-authenticated write looked cross-site. */
         Forbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3916,6 +4004,8 @@ export interface components {
         /** @description The resource does not exist or the caller may not see it. */
         NotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3932,6 +4022,8 @@ export interface components {
         /** @description The body is larger than the configured limit (BODY_LIMIT; for YAML, YAML_BODY_LIMIT), or a YAML body took longer than YAML_PARSE_TIMEOUT_MS to parse. */
         PayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -3951,6 +4043,8 @@ export interface components {
          */
         UnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4020,6 +4114,31 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description RATE-2: the caller's bucket of the operation's class (reads, writes, imports) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. */
+        RateLimited: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Rate limit reached: at most 5000 writes per 60 s per caller, retry later",
+                 *       "code": "TOO_MANY_REQUESTS",
+                 *       "data": {
+                 *         "retryAfterSeconds": 1,
+                 *         "class": "writes"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The username or the password is wrong (the same answer for both). */
         LoginFailed: {
             headers: {
@@ -4032,6 +4151,8 @@ export interface components {
         /** @description The body could not be read: not JSON, not data of its Content-Encoding, or shorter than its Content-Length. The operation takes no body fields, so nothing else is a 400; nothing was written. */
         MalformedBody: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4041,6 +4162,8 @@ export interface components {
         /** @description The credentials sent do not authenticate (an unknown, wrong, malformed or expired API key, or an expired session); the operation is open to anonymous callers, so sending none is no 401. */
         InvalidCredentials: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4050,6 +4173,8 @@ export interface components {
         /** @description A write authenticated by the session cookie that looked cross-site (SEC-5); nothing was written. This is the only 403 of the routes that use it: on the board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed, and logging out needs no permission. */
         CrossSiteRefused: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4059,6 +4184,8 @@ export interface components {
         /** @description Another user has this username, in any letter case; nothing was written. */
         UsernameConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4075,6 +4202,8 @@ export interface components {
         /** @description The user does not exist. */
         UserNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4084,6 +4213,8 @@ export interface components {
         /** @description The change would leave no user with the `admin` permission (ADMIN-1); nothing was written. */
         LastAdminConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4100,6 +4231,8 @@ export interface components {
         /** @description Another group has this name, in any letter case; nothing was written. */
         GroupNameConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4116,6 +4249,8 @@ export interface components {
         /** @description The group does not exist (or, for a member route, the user or the membership). */
         GroupNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4125,6 +4260,8 @@ export interface components {
         /** @description Called with an API key, the key to revoke holds more than the calling key (scopes beyond its scopes, or a later expiry); or a cookie-authenticated call looked cross-site (SEC-5). Nothing was revoked. */
         ApiKeyRevocationForbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4134,6 +4271,8 @@ export interface components {
         /** @description The API key does not exist, or is not the caller's. */
         ApiKeyNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4143,6 +4282,8 @@ export interface components {
         /** @description The board does not exist or the caller lacks the permission needed (a permission failure never reveals that a board exists). */
         BoardNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4153,6 +4294,8 @@ export interface components {
         BoardDocumentResponse: {
             headers: {
                 ETag: components["headers"]["ETagHeader"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4162,6 +4305,8 @@ export interface components {
         /** @description The write would bind an item to an integration the caller may not use (BIND-1; only integrations not yet bound anywhere on the board are checked), or it was authenticated by the session cookie and looked cross-site (SEC-5); nothing was written. A caller without the permission on the board gets 404 `Board not found` instead. */
         BindingForbidden: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4171,6 +4316,8 @@ export interface components {
         /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4); nothing was written. */
         VersionConflictResponse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4180,6 +4327,8 @@ export interface components {
         /** @description If-Match did not match the board's current ETag; nothing was written. */
         PreconditionFailedResponse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4196,6 +4345,8 @@ export interface components {
         /** @description The board does not exist or the caller may not change it, or the item is not on the board. */
         ItemNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4205,6 +4356,8 @@ export interface components {
         /** @description A concurrent change moved the board between the read and the save of this change (CONC-2), or the ids of a new element are used on another board (PUT-4); nothing was written. */
         ElementConflictResponse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4216,6 +4369,8 @@ export interface components {
             headers: {
                 ETag: components["headers"]["ETagHeader"];
                 Location: components["headers"]["Location"];
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4225,6 +4380,8 @@ export interface components {
         /** @description The board does not exist or the caller may not change it, or the section is not on the board. */
         SectionNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4234,6 +4391,8 @@ export interface components {
         /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2); nothing was written. */
         SectionConflictResponse: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4243,6 +4402,8 @@ export interface components {
         /** @description The board does not exist or the caller lacks the permission needed. */
         boardNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4259,6 +4420,8 @@ export interface components {
         /** @description The board does not exist, the caller may not view it, or the revision is not in its history. */
         revisionNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4283,6 +4446,8 @@ export interface components {
         /** @description The input breaks the procedure's schema, or is not JSON. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcBadRequest: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4292,6 +4457,8 @@ export interface components {
         /** @description The credentials sent do not authenticate (the procedures are open to anonymous callers, so sending none is no 401). The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcUnauthorized: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4301,6 +4468,8 @@ export interface components {
         /** @description The envelope of a 403 of the REST operation a query stands for. None of today's queries answers it: reads refuse nothing as cross-site, and a board whose permissions the caller may not read is not found (404). The body is the tRPC error envelope with the REST message (TRPC-1..4). */
         TrpcForbiddenQuery: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4310,6 +4479,8 @@ export interface components {
         /** @description The board or app does not exist or the caller may not see it, or no procedure has that name. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcNotFoundQuery: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4319,6 +4490,23 @@ export interface components {
         /** @description A mutation procedure was called with GET. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcMutationCalledWithGet: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. */
+        TrpcRateLimited: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
                 [name: string]: unknown;
             };
             content: {
@@ -4328,6 +4516,8 @@ export interface components {
         /** @description An unexpected server fault; never the answer to a client mistake. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcInternalError: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4337,6 +4527,8 @@ export interface components {
         /** @description The database cannot be reached or the instance is shutting down; retry later. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcServiceUnavailable: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4346,6 +4538,8 @@ export interface components {
         /** @description The caller lacks a global permission, a save would bind an integration the caller may not use, or a cookie-authenticated call looked cross-site; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcForbiddenMutation: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4355,6 +4549,8 @@ export interface components {
         /** @description The board or app does not exist or the caller may not change it, or no procedure has that name. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcNotFoundMutation: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4364,6 +4560,8 @@ export interface components {
         /** @description A query procedure was called with POST. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcQueryCalledWithPost: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4373,6 +4571,8 @@ export interface components {
         /** @description Another board or app has the name (or name and href), or ids of new elements are used on another board; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4382,6 +4582,8 @@ export interface components {
         /** @description If-Match did not match the board's current ETag; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcPreconditionFailed: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4391,6 +4593,8 @@ export interface components {
         /** @description The body is larger than the configured limit (BODY_LIMIT). The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcPayloadTooLarge: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4400,6 +4604,8 @@ export interface components {
         /** @description The body is not JSON, or not UTF-8, or of a content encoding the server does not decode. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcUnsupportedMediaType: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4413,6 +4619,8 @@ export interface components {
         McpUnauthorized: {
             headers: {
                 "WWW-Authenticate": "ApiKey realm=\"tessera\"";
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4429,6 +4637,8 @@ export interface components {
         /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6). Nothing was written. */
         ImportConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4438,6 +4648,8 @@ export interface components {
         /** @description Another board has this name, in any letter case (NAME-2); nothing was written. */
         BoardNameConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4454,6 +4666,8 @@ export interface components {
         /** @description The app does not exist or the caller may not use it. */
         AppNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4463,6 +4677,8 @@ export interface components {
         /** @description Another app has this name and href (APP-1); nothing was written. */
         AppConflict: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4479,6 +4695,8 @@ export interface components {
         /** @description The integration does not exist or the caller may not see it. */
         IntegrationNotFound: {
             headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 [name: string]: unknown;
             };
             content: {
@@ -4516,6 +4734,10 @@ export interface components {
     };
     requestBodies: never;
     headers: {
+        /** @description RATE-4: what is left of the caller's bucket of the operation's class (IETF draft-ietf-httpapi-ratelimit-headers): `"<class>";r=<requests left>;t=<seconds until the bucket is full again>`. Sent with every answer of a limited operation once the caller is known (a 401 comes first). */
+        RateLimit: string;
+        /** @description RATE-4: the limit of the operation's class: `"<class>";q=<requests>;w=<window seconds>` (a bucket of `q` requests, refilled evenly over `w` seconds). */
+        RateLimitPolicy: string;
         /** @description HTTP-11: the reference runs only its own inline scripts (named by their hashes) and loads nothing from elsewhere. */
         ContentSecurityPolicy: string;
         /** @description Present when more items follow (HTTP-8): `<path?limit=…&cursor=…>; rel="next"` (RFC 8288), the same request for the next page. */
@@ -4601,6 +4823,8 @@ export interface operations {
             /** @description The running version. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4611,6 +4835,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4626,6 +4851,8 @@ export interface operations {
             /** @description The bundled OpenAPI 3.1 document served by this instance. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4639,6 +4866,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4655,6 +4883,8 @@ export interface operations {
             200: {
                 headers: {
                     "Content-Security-Policy": components["headers"]["ContentSecurityPolicy"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4662,7 +4892,87 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getMetrics: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The metrics. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            /** @description `METRICS_TOKEN` is set and the request does not carry it as a Bearer token. */
+            401: {
+                headers: {
+                    "WWW-Authenticate": "Bearer realm=\"tessera-metrics\"";
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Authentication required",
+                     *       "code": "UNAUTHORIZED",
+                     *       "data": {}
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    listAuditEntries: {
+        parameters: {
+            query?: {
+                actor?: string;
+                action?: string;
+                target?: string;
+                since?: string;
+                until?: string;
+                /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+                cursor?: components["parameters"]["pageCursor"];
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The entries, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["NextPageLink"];
+                    "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuditEntry"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     login: {
@@ -4710,6 +5020,8 @@ export interface operations {
             /** @description Logged out. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4719,6 +5031,7 @@ export interface operations {
             403: components["responses"]["CrossSiteRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4735,6 +5048,8 @@ export interface operations {
             /** @description The caller. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4743,6 +5058,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4766,6 +5082,8 @@ export interface operations {
                 headers: {
                     Link: components["headers"]["NextPageLink"];
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4775,6 +5093,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4796,6 +5115,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4810,6 +5131,7 @@ export interface operations {
             409: components["responses"]["UsernameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4828,6 +5150,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4837,6 +5161,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UserNotFound"];
             409: components["responses"]["LastAdminConflict"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4860,6 +5185,8 @@ export interface operations {
                 headers: {
                     Link: components["headers"]["NextPageLink"];
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4869,6 +5196,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4892,6 +5220,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4906,6 +5236,7 @@ export interface operations {
             409: components["responses"]["GroupNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4924,6 +5255,8 @@ export interface operations {
             /** @description The group. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -4934,6 +5267,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["GroupNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4952,6 +5286,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4961,6 +5297,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["GroupNotFound"];
             409: components["responses"]["LastAdminConflict"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -4985,6 +5322,8 @@ export interface operations {
             /** @description The user is a member. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -4995,6 +5334,7 @@ export interface operations {
             404: components["responses"]["GroupNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5014,6 +5354,8 @@ export interface operations {
             /** @description Removed. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5023,6 +5365,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["GroupNotFound"];
             409: components["responses"]["LastAdminConflict"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5045,6 +5388,8 @@ export interface operations {
             /** @description The group's permissions as stored. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5058,6 +5403,7 @@ export interface operations {
             409: components["responses"]["LastAdminConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5082,6 +5428,8 @@ export interface operations {
                 headers: {
                     Link: components["headers"]["NextPageLink"];
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5091,6 +5439,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5112,6 +5461,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5124,6 +5475,7 @@ export interface operations {
             404: components["responses"]["UserNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5142,6 +5494,8 @@ export interface operations {
             /** @description Revoked. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5150,6 +5504,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["ApiKeyRevocationForbidden"];
             404: components["responses"]["ApiKeyNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5177,6 +5532,8 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5195,6 +5552,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5230,6 +5588,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5255,6 +5614,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -5264,6 +5625,7 @@ export interface operations {
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
             412: components["responses"]["PreconditionFailedResponse"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5285,6 +5647,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5297,6 +5661,7 @@ export interface operations {
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5331,6 +5696,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5362,6 +5728,7 @@ export interface operations {
             404: components["responses"]["ItemNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5399,6 +5766,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5434,6 +5802,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5465,6 +5834,7 @@ export interface operations {
             404: components["responses"]["SectionNotFound"];
             409: components["responses"]["ElementConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5502,6 +5872,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5531,6 +5902,8 @@ export interface operations {
             /** @description The plan. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5545,6 +5918,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5574,6 +5948,8 @@ export interface operations {
             /** @description The plan. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5587,6 +5963,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5611,6 +5988,8 @@ export interface operations {
             /** @description A page of entries. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5620,6 +5999,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["boardNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5642,6 +6022,8 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5651,6 +6033,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5675,6 +6058,8 @@ export interface operations {
             /** @description The differences. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5684,6 +6069,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5716,6 +6102,8 @@ export interface operations {
                     ETag: components["headers"]["ETagHeader"];
                     /** @description JSON `{"integrationIds": [...], "itemIds": [...], "appIds": [...]}`: what the revision held that no longer exists. */
                     "Tessera-Restore-Dropped"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5730,6 +6118,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5752,6 +6141,8 @@ export interface operations {
             /** @description The event stream. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5790,6 +6181,8 @@ export interface operations {
             /** @description The list of readable boards. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5808,6 +6201,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5826,6 +6220,8 @@ export interface operations {
             /** @description The page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5838,6 +6234,8 @@ export interface operations {
             /** @description No such board, or the caller may not view it (the same page, which offers to sign in). */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5845,6 +6243,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5866,6 +6265,8 @@ export interface operations {
             /** @description The style sheet. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5876,6 +6277,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5894,6 +6296,8 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5903,6 +6307,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5926,6 +6331,8 @@ export interface operations {
             /** @description The answer(s). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5935,6 +6342,8 @@ export interface operations {
             /** @description A batch whose calls answered different statuses. */
             207: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5946,6 +6355,7 @@ export interface operations {
             403: components["responses"]["TrpcForbiddenQuery"];
             404: components["responses"]["TrpcNotFoundQuery"];
             405: components["responses"]["TrpcMutationCalledWithGet"];
+            429: components["responses"]["TrpcRateLimited"];
             500: components["responses"]["TrpcInternalError"];
             503: components["responses"]["TrpcServiceUnavailable"];
         };
@@ -5974,6 +6384,8 @@ export interface operations {
             /** @description The answer(s). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5983,6 +6395,8 @@ export interface operations {
             /** @description A batch whose calls answered different statuses. */
             207: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -5998,6 +6412,7 @@ export interface operations {
             412: components["responses"]["TrpcPreconditionFailed"];
             413: components["responses"]["TrpcPayloadTooLarge"];
             415: components["responses"]["TrpcUnsupportedMediaType"];
+            429: components["responses"]["TrpcRateLimited"];
             500: components["responses"]["TrpcInternalError"];
             503: components["responses"]["TrpcServiceUnavailable"];
         };
@@ -6018,6 +6433,8 @@ export interface operations {
             /** @description The JSON-RPC answer. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6027,6 +6444,8 @@ export interface operations {
             /** @description A notification or response was accepted. */
             202: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6034,6 +6453,8 @@ export interface operations {
             /** @description The body breaks this schema (the usual error body), or the MCP transport refused the message (a JSON-RPC error answer). */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6044,6 +6465,8 @@ export interface operations {
             /** @description The client does not accept both application/json and text/event-stream. */
             406: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6052,6 +6475,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6071,6 +6495,8 @@ export interface operations {
             /** @description The JSON-RPC answer. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6080,6 +6506,8 @@ export interface operations {
             /** @description A notification or response was accepted. */
             202: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6087,6 +6515,8 @@ export interface operations {
             /** @description The body breaks this schema (the usual error body), or the MCP transport refused the message (a JSON-RPC error answer). */
             400: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6097,6 +6527,8 @@ export interface operations {
             /** @description The client does not accept both application/json and text/event-stream. */
             406: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6105,6 +6537,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6123,6 +6556,8 @@ export interface operations {
             /** @description The board file. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6133,6 +6568,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6159,6 +6595,8 @@ export interface operations {
             200: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6176,6 +6614,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6202,6 +6641,8 @@ export interface operations {
             /** @description The board was replaced, or was already what the file says (`outcome`), or, with `dryRun=true`, the plan of the import. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6219,6 +6660,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6232,6 +6675,7 @@ export interface operations {
             409: components["responses"]["ImportConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6248,6 +6692,8 @@ export interface operations {
             /** @description The schema. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6264,6 +6710,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6286,6 +6733,8 @@ export interface operations {
                 headers: {
                     Link: components["headers"]["NextPageLink"];
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6294,6 +6743,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6315,6 +6765,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6327,6 +6779,7 @@ export interface operations {
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6351,6 +6804,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6364,6 +6819,7 @@ export interface operations {
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6387,6 +6843,8 @@ export interface operations {
             /** @description Renamed. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6398,6 +6856,7 @@ export interface operations {
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6421,6 +6880,8 @@ export interface operations {
             /** @description Visibility changed. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6431,6 +6892,7 @@ export interface operations {
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6454,6 +6916,8 @@ export interface operations {
             /** @description Settings saved. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6464,6 +6928,7 @@ export interface operations {
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6488,6 +6953,8 @@ export interface operations {
             /** @description Home board set. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6498,6 +6965,7 @@ export interface operations {
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6522,6 +6990,8 @@ export interface operations {
             /** @description Mobile home board set. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6532,6 +7002,7 @@ export interface operations {
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6551,6 +7022,8 @@ export interface operations {
             /** @description The board's grants, users ordered by user id, groups by group id. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6561,6 +7034,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6584,6 +7058,8 @@ export interface operations {
             /** @description The saved grants. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6596,6 +7072,7 @@ export interface operations {
             404: components["responses"]["BoardNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6612,6 +7089,8 @@ export interface operations {
             /** @description The settings. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6621,6 +7100,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6641,6 +7121,8 @@ export interface operations {
             /** @description The merged settings. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6652,6 +7134,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6668,6 +7151,8 @@ export interface operations {
             /** @description The visible apps. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6676,6 +7161,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6696,6 +7182,8 @@ export interface operations {
             /** @description An app with the same name and href existed; the caller now has use access to it. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6706,6 +7194,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6717,6 +7207,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6733,6 +7224,8 @@ export interface operations {
             /** @description The visible apps. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6741,6 +7234,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6761,6 +7255,8 @@ export interface operations {
             /** @description Matching apps. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6769,6 +7265,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6790,6 +7287,8 @@ export interface operations {
             /** @description One page. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6798,6 +7297,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6817,6 +7317,8 @@ export interface operations {
             /** @description The app. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6826,6 +7328,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["AppNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6845,6 +7348,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6853,6 +7358,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AppNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6876,6 +7382,8 @@ export interface operations {
             /** @description The updated app. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6889,6 +7397,7 @@ export interface operations {
             409: components["responses"]["AppConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6908,6 +7417,8 @@ export interface operations {
             /** @description The user and group rows, ordered by id then level. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6918,6 +7429,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AppNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6941,6 +7453,8 @@ export interface operations {
             /** @description The rows now stored. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6953,6 +7467,7 @@ export interface operations {
             404: components["responses"]["AppNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6976,6 +7491,8 @@ export interface operations {
                 headers: {
                     Link: components["headers"]["NextPageLink"];
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6984,6 +7501,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7005,6 +7523,8 @@ export interface operations {
             201: {
                 headers: {
                     Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7018,6 +7538,7 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7037,6 +7558,8 @@ export interface operations {
             /** @description The integration with the caller's flags. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7046,6 +7569,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["IntegrationNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7065,6 +7589,8 @@ export interface operations {
             /** @description Deleted. */
             204: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7073,6 +7599,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["IntegrationNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7092,6 +7619,8 @@ export interface operations {
             /** @description The user and group rows, ordered by id then level. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7102,6 +7631,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["IntegrationNotFound"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7125,6 +7655,8 @@ export interface operations {
             /** @description The rows now stored. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7137,6 +7669,7 @@ export interface operations {
             404: components["responses"]["IntegrationNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -12,6 +12,7 @@ import { systemHandlers } from './system/handlers';
 import { trpcHandlers } from './trpc/handlers';
 import { mcpHandlers } from './mcp/handlers';
 import { pageHandlers } from './pages/handlers';
+import { observabilityHandlers } from './observability/handlers';
 import type { BoardDocumentCache } from './boards/document/cache';
 import type { BoardStateCache } from './boards/document/stateCache';
 import type { HandlerMap } from './core/operation';
@@ -44,4 +45,6 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...trpcHandlers,
   ...mcpHandlers,
   ...pageHandlers,
+
+  ...observabilityHandlers,
 });

@@ -18,6 +18,9 @@ import { trackConnections } from './http/gracefulClose';
 import { createHttpServer } from './http/httpServer';
 import type { Lifecycle } from './core/operation';
 import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
+import { observeInstance } from './observability/metrics';
+import { pruneAudit } from './observability/audit';
+import { startMetricsServer } from './http/metricsServer';
 
 export interface RunningServer {
   url: string;
@@ -26,6 +29,8 @@ export interface RunningServer {
   logger: Logger;
   lifecycle: Lifecycle;
   bootstrap: BootstrapResult;
+  /** METRIC-4: the port of the metrics listener (METRICS_PORT), null when there is none. */
+  metricsPort: number | null;
   /** Graceful stop: refuse new connections, finish in-flight requests, then close the database. */
   stop(): Promise<void>;
 }
@@ -59,7 +64,14 @@ export async function buildApp(deps: { db: Db; config: Config; logger: Logger; l
     boardEvents,
   });
   const app = await createApp({ ...deps, handlers, companion: boardAccessKeyCompanion, errorFormats: [trpcErrorFormat] });
-  return { app, close: () => boardEvents.close() };
+  const unobserve = observeInstance({ db: deps.db, openEventStreams: () => boardEvents.openStreams(), totals: config.metricsTotals });
+  return {
+    app,
+    close: async () => {
+      unobserve();
+      await boardEvents.close();
+    },
+  };
 }
 
 export async function startServer(config: Config, options: { db?: Db; logger?: Logger } = {}): Promise<RunningServer> {
@@ -84,6 +96,15 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
   const { app, close: closeStreams } = await buildApp({ db, config, logger, lifecycle });
 
+  // AUDIT-5: entries past AUDIT_RETENTION_DAYS go at start and then hourly (every instance may do it: deleting
+  // the same old rows twice is harmless).
+  const prune = () =>
+    pruneAudit(db, config.auditRetentionDays).catch((error) => logger.warn({ err: error }, 'audit retention: old entries not deleted'));
+  await prune();
+  const pruning = setInterval(prune, 3_600_000);
+  pruning.unref();
+  const metricsServer = config.metricsPort === null ? null : await startMetricsServer(config.metricsPort, config.metricsHost);
+
   const server = createHttpServer(app);
   const connections = trackConnections(server);
   server.keepAliveTimeout = 5_000;
@@ -102,6 +123,8 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     stopping ??= (async () => {
       lifecycle.shuttingDown = true;
       lifecycle.ready = false;
+      clearInterval(pruning);
+      await metricsServer?.close();
       // Open event streams would hold their connections until the timeout: they end now (EVENT-6).
       await closeStreams();
       await connections.close(config.shutdownGraceMs, config.shutdownTimeoutMs);
@@ -111,5 +134,14 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     return stopping;
   };
 
-  return { url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`, port, db, logger, lifecycle, bootstrap, stop };
+  return {
+    url: `http://${host.includes(':') ? `[${host}]` : host}:${port}`,
+    port,
+    db,
+    logger,
+    lifecycle,
+    bootstrap,
+    metricsPort: metricsServer?.port ?? null,
+    stop,
+  };
 }

@@ -19,6 +19,9 @@ export const tablePolicies: Record<string, TablePolicy> = {
   sessions: { copy: false, reason: 'browser sessions are dropped: everyone signs in again' },
   login_failures: { copy: false, reason: 'login throttling counters are transient' },
   event_stream_leases: { copy: false, reason: 'open event streams belong to the running instances' },
+  rate_limit_buckets: { copy: false, reason: 'rate-limit buckets refill on their own' },
+  // Who did what, kept when the instance moves (AUDIT-1).
+  audit_log: { copy: true },
   boards: { copy: true },
   layouts: { copy: true },
   sections: { copy: true },

@@ -14,6 +14,8 @@ import type { Principal } from '../identity/principal';
 import { createUser, deleteUser, findUserIdByName, listUsers, setPassword } from '../identity/users';
 import { validateOperationInput, validateSchemaValue } from '../core/requestValidation';
 import { UsageError } from './errors';
+import pino from 'pino';
+import { audited, AuditEvent } from '../observability/audit';
 
 export interface AdminOptions {
   password?: string;
@@ -50,6 +52,17 @@ interface AdminCommand {
   options: (keyof AdminOptions)[];
   run(db: Db, args: string[], options: AdminOptions): Promise<unknown>;
 }
+
+/**
+ * AUDIT-1/2: a local admin command's change and its audit entry in one transaction, surface `cli`, no client address
+ * or request id, the actor named `local-admin` (no user). The entry is in the table; the CLI prints no log line.
+ */
+const cliAudited = <T>(db: Db, event: AuditEvent | ((result: T) => AuditEvent), work: (trx: Db) => Promise<T>) =>
+  audited<T>(
+    { db, logger: pino({ level: 'silent' }), requestId: null, clientIp: null, surface: 'cli', principal: { userId: null, username: 'local-admin', apiKeyId: null } },
+    event,
+    work,
+  );
 
 // The CLI acts with full rights on the local database, like a database administrator would.
 const operator: Principal = {
@@ -96,7 +109,10 @@ const adminCommands: AdminCommand[] = [
       const groupIds = await Promise.all((options.group ?? []).map((g) => requireGroupId(db, g)));
       const body = { username: name, password: options.password, ...(options.email !== undefined && { email: options.email }), ...(groupIds.length > 0 && { groupIds }) };
       validateOperationInput('createUser', { body });
-      return { userId: await createUser(db, body) };
+      const userId = await cliAudited<string>(db, (id) => ({ action: 'user.create', targetType: 'user', targetId: id, details: { username: name } }), (trx) =>
+        createUser(trx, body),
+      );
+      return { userId };
     },
   },
   {
@@ -105,7 +121,8 @@ const adminCommands: AdminCommand[] = [
     args: [username],
     options: [],
     async run(db, [name]) {
-      await deleteUser(db, await requireUserId(db, name), null);
+      const userId = await requireUserId(db, name);
+      await cliAudited(db, { action: 'user.delete', targetType: 'user', targetId: userId }, (trx) => deleteUser(trx, userId, null));
       return { deleted: true };
     },
   },
@@ -117,7 +134,8 @@ const adminCommands: AdminCommand[] = [
     async run(db, [name], options) {
       if (options.password === undefined) throw new UsageError('Missing --password');
       validateSchemaValue('Password', options.password, 'password');
-      await setPassword(db, await requireUserId(db, name), options.password);
+      const userId = await requireUserId(db, name);
+      await cliAudited(db, { action: 'user.password', targetType: 'user', targetId: userId }, (trx) => setPassword(trx, userId, options.password!));
       return { updated: true };
     },
   },
@@ -129,7 +147,10 @@ const adminCommands: AdminCommand[] = [
     options: [],
     async run(db, [name]) {
       validateOperationInput('createGroup', { body: { name } });
-      return { groupId: await createGroup(db, name, null) };
+      const groupId = await cliAudited<string>(db, (id) => ({ action: 'group.create', targetType: 'group', targetId: id, details: { name } }), (trx) =>
+        createGroup(trx, name, null),
+      );
+      return { groupId };
     },
   },
   {
@@ -139,7 +160,7 @@ const adminCommands: AdminCommand[] = [
     options: [],
     async run(db, [name]) {
       const groupId = await requireGroupId(db, name);
-      await db('groups').where({ id: groupId }).del();
+      await cliAudited(db, { action: 'group.delete', targetType: 'group', targetId: groupId }, (trx) => trx('groups').where({ id: groupId }).del());
       return { deleted: true };
     },
   },
@@ -149,7 +170,8 @@ const adminCommands: AdminCommand[] = [
     args: [group, username],
     options: [],
     async run(db, [groupName, user]) {
-      await addMember(db, await requireGroupId(db, groupName), await requireUserId(db, user));
+      const [groupId, userId] = [await requireGroupId(db, groupName), await requireUserId(db, user)];
+      await cliAudited(db, { action: 'group.member.add', targetType: 'group', targetId: groupId, details: { userId } }, (trx) => addMember(trx, groupId, userId));
       return { added: true };
     },
   },
@@ -159,7 +181,10 @@ const adminCommands: AdminCommand[] = [
     args: [group, username],
     options: [],
     async run(db, [groupName, user]) {
-      await removeMember(db, await requireGroupId(db, groupName), await requireUserId(db, user));
+      const [groupId, userId] = [await requireGroupId(db, groupName), await requireUserId(db, user)];
+      await cliAudited(db, { action: 'group.member.remove', targetType: 'group', targetId: groupId, details: { userId } }, (trx) =>
+        removeMember(trx, groupId, userId),
+      );
       return { removed: true };
     },
   },
@@ -172,7 +197,10 @@ const adminCommands: AdminCommand[] = [
       const groupId = await requireGroupId(db, groupName);
       const body = { permissions: permissionsFrom(permissions) };
       validateOperationInput('setGroupPermissions', { params: { groupId }, body });
-      return { permissions: await setGroupPermissions(db, groupId, body.permissions) };
+      const granted = await cliAudited(db, { action: 'group.permissions', targetType: 'group', targetId: groupId, details: { permissions: body.permissions } }, (trx) =>
+        setGroupPermissions(trx, groupId, body.permissions),
+      );
+      return { permissions: granted };
     },
   },
   {
@@ -188,7 +216,11 @@ const adminCommands: AdminCommand[] = [
         ...(options.expiresAt !== undefined && { expiresAt: options.expiresAt }),
       };
       validateOperationInput('createApiKey', { body });
-      return insertApiKey(db, { userId: body.userId, name: body.name ?? null, scopes: body.scopes ?? null, expiresAt: body.expiresAt ?? null });
+      return cliAudited<Awaited<ReturnType<typeof insertApiKey>>>(
+        db,
+        (key) => ({ action: 'apikey.create', targetType: 'apikey', targetId: key.id, details: { userId: key.userId, name: key.name, scopes: key.scopes, expiresAt: key.expiresAt } }),
+        (trx) => insertApiKey(trx, { userId: body.userId, name: body.name ?? null, scopes: body.scopes ?? null, expiresAt: body.expiresAt ?? null }),
+      );
     },
   },
   {
@@ -204,7 +236,7 @@ const adminCommands: AdminCommand[] = [
     args: [{ name: 'key-id', what: 'key id' }],
     options: [],
     async run(db, [keyId]) {
-      await deleteApiKey(db, operator, keyId);
+      await cliAudited(db, { action: 'apikey.revoke', targetType: 'apikey', targetId: keyId }, (trx) => deleteApiKey(trx, operator, keyId));
       return { deleted: true };
     },
   },

@@ -38,7 +38,45 @@ export interface Config {
   readyTimeoutMs: number;
   /** Validate every response against the OpenAPI document (tests turn this on). */
   validateResponses: boolean;
+  /** RATE-5: the per-caller token buckets by class (RATE_LIMIT_READS, _WRITES, _IMPORTS as `<quota>/<seconds>`); null = not limited. */
+  rateLimits: { reads: RateLimitPolicy | null; writes: RateLimitPolicy | null; imports: RateLimitPolicy | null };
+  /** METRIC-4: the Bearer token that opens GET /metrics on the public port (null: 404 there). */
+  metricsToken: string | null;
+  /** METRIC-4: a separate listener serving only /metrics, without a token (null: none), and its address. */
+  metricsPort: number | null;
+  metricsHost: string;
+  /** METRIC-5: whether the scrape reports totals of boards, items and users. */
+  metricsTotals: boolean;
+  /** AUDIT-5: audit entries older than this many days are deleted (0 keeps them all). */
+  auditRetentionDays: number;
 }
+
+/** A token bucket: `quota` requests per `windowSeconds`, as a burst of `quota` refilled evenly over the window. */
+export interface RateLimitPolicy {
+  quota: number;
+  windowSeconds: number;
+}
+
+/** RATE-5: `<quota>/<seconds>` (`600/60`), a bare quota per minute (`600`), or `0`/`off` for no limit. */
+function rateFrom(env: NodeJS.ProcessEnv, name: string, fallback: RateLimitPolicy): RateLimitPolicy | null {
+  const raw = env[name]?.trim();
+  if (raw === undefined || raw === '') return fallback;
+  if (raw === '0' || /^off$/i.test(raw)) return null;
+  const match = /^(\d{1,9})(?:\s*\/\s*(\d{1,7}))?$/.exec(raw);
+  const quota = Number(match?.[1]);
+  const windowSeconds = Number(match?.[2] ?? 60);
+  if (!match || quota < 1 || windowSeconds < 1) {
+    throw new ConfigError(`${name} must be <requests>/<seconds> (such as 600/60), a number of requests per minute, or 0 for no limit, got "${raw}"`);
+  }
+  return { quota, windowSeconds };
+}
+
+/** RATE-5: the defaults, far above what one person or script needs and what the test suites and schemathesis send. */
+export const defaultRateLimits = {
+  reads: { quota: 20_000, windowSeconds: 60 },
+  writes: { quota: 5_000, windowSeconds: 60 },
+  imports: { quota: 600, windowSeconds: 60 },
+} as const satisfies Record<string, RateLimitPolicy>;
 
 /**
  * How long a wait on PostgreSQL may last (DB-1): a frozen or unreachable database answers 503 once one runs out,
@@ -117,5 +155,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     readyTimeoutMs: intFrom(env, 'READY_TIMEOUT_MS', 2_000, 1, 600_000),
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
+    rateLimits: {
+      reads: rateFrom(env, 'RATE_LIMIT_READS', defaultRateLimits.reads),
+      writes: rateFrom(env, 'RATE_LIMIT_WRITES', defaultRateLimits.writes),
+      imports: rateFrom(env, 'RATE_LIMIT_IMPORTS', defaultRateLimits.imports),
+    },
+    metricsToken: env.METRICS_TOKEN || null,
+    metricsPort: env.METRICS_PORT ? intFrom(env, 'METRICS_PORT', 0, 0, 65535) : null,
+    metricsHost: env.METRICS_HOST || '127.0.0.1',
+    metricsTotals: boolFrom(env, 'METRICS_TOTALS', true),
+    auditRetentionDays: intFrom(env, 'AUDIT_RETENTION_DAYS', 365, 0, 100_000),
   };
 }

@@ -82,6 +82,8 @@ export interface RequestContext {
   clientIp: string;
   headers: IncomingHttpHeaders;
   lifecycle: Lifecycle;
+  /** The surface the request came through (AUDIT-2): the REST API, tRPC, MCP or the board page. */
+  surface: Surface;
   /**
    * Runs an operation of this API for the same caller exactly as a request to it would run (its security
    * requirement, request validation, its handler): how the tRPC and MCP surfaces reach the services, so every rule
@@ -89,6 +91,9 @@ export interface RequestContext {
    */
   invoke(operationId: OperationId, input: InvokeInput): Promise<InvokeResult>;
 }
+
+/** Where a request or command came from (AUDIT-2). */
+export type Surface = 'rest' | 'trpc' | 'mcp' | 'page' | 'cli';
 
 export interface InvokeInput {
   params?: Record<string, string>;

@@ -20,6 +20,11 @@ import type { HandlerMap, InvokeInput, InvokeResult, Lifecycle, OperationId, Req
 import type { KeyCompanionLookup } from '../identity/apiKeys';
 import { compress, type EncodedForms } from '../core/contentCoding';
 import { compressionThreshold, negotiateCoding } from './compression';
+import { callerKey, rateClassOf, rateLimitFields, secondsUntilToken } from '../ratelimit/classes';
+import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
+import { rateLimitHeaders } from '../core/rateLimit';
+import { metrics, observeOperation } from '../observability/metrics';
+import type { Surface } from '../core/operation';
 
 /**
  * A lookup the API-key check may run in its own query for the resource a request is about (see KeyCompanionLookup):
@@ -126,8 +131,47 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
   return query;
 }
 
+/** What the pipeline learns of a request on its way (for the metrics and the answer's headers). */
+interface Tracking {
+  /** The routed operation (METRIC-2 labels by it, never by the raw path). */
+  operationId?: string;
+  /** RATE-4: the RateLimit fields of a limited operation, sent with whatever it answers. */
+  rateHeaders?: Record<string, string>;
+}
+
+/** AUDIT-2: the surface of a request, from the operation it was routed to. */
+function surfaceOf(operationId: string): Surface {
+  if (operationId.startsWith('trpc')) return 'trpc';
+  if (operationId.startsWith('mcp')) return 'mcp';
+  if (operationId === 'getBoardPage' || operationId === 'getIndexPage' || operationId === 'getPageAsset') return 'page';
+  return 'rest';
+}
+
+/**
+ * RATE-2..4: takes one token of the caller's bucket of the operation's class; 429 when it is empty. The answer's
+ * RateLimit fields are kept in `track` either way.
+ */
+async function limitRate(buckets: TokenBuckets, operation: Operation, method: string, ctx: RequestContext, track: Tracking): Promise<void> {
+  const rateClass = rateClassOf(operation.operationId!, method);
+  const policy = rateClass && ctx.config.rateLimits[rateClass];
+  if (!rateClass || !policy) return;
+  const take = await buckets.take(`${rateClass}:${callerKey(ctx.principal, ctx.clientIp)}`, policy);
+  track.rateHeaders = rateLimitFields(rateClass, policy, take.tokens);
+  if (take.allowed) return;
+  metrics.rateLimited.inc({ class: rateClass });
+  const retryAfterSeconds = secondsUntilToken(policy, take.tokens);
+  throw new ApiError(
+    'TOO_MANY_REQUESTS',
+    `Rate limit reached: at most ${policy.quota} ${rateClass} per ${policy.windowSeconds} s per caller, retry later`,
+    { retryAfterSeconds, class: rateClass },
+    rateLimitHeaders({ policy: rateClass, quota: policy.quota, windowSeconds: policy.windowSeconds, retryAfterSeconds }),
+  );
+}
+
 interface Dispatcher {
   routes: RouteTable;
+  /** RATE-2: the token buckets of the per-caller limits. */
+  buckets: TokenBuckets;
   validator: OpenAPIValidator;
   handlers: HandlerMap;
   companion?: KeyCompanion;
@@ -144,7 +188,13 @@ interface Dispatcher {
  * operation of the path (the body is not sent); OPTIONS answers 204 with `Allow`; a 405 names the allowed methods in
  * `Allow` (HTTP-5).
  */
-async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestContext, readBody: (() => Promise<unknown>) | null): Promise<Reply> {
+async function dispatch(
+  app: Dispatcher,
+  request: BackendRequest,
+  ctx: RequestContext,
+  readBody: (() => Promise<unknown>) | null,
+  track: Tracking,
+): Promise<Reply> {
   if (request.method === 'OPTIONS') {
     const allow = app.routes.allowedMethods(request.path);
     if (allow.length === 0) throw new ApiError('NOT_FOUND', 'Not found');
@@ -156,6 +206,8 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
     throw new ApiError('NOT_FOUND', 'Not found');
   }
   const { operation } = match;
+  track.operationId = operation.operationId;
+  ctx.surface = surfaceOf(operation.operationId!);
   if (!ignoresCredentials(operation)) {
     const companionId = app.companion?.idOf(operation, match.rawParams);
     try {
@@ -166,6 +218,7 @@ async function dispatch(app: Dispatcher, request: BackendRequest, ctx: RequestCo
     }
     assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
+  await limitRate(app.buckets, operation, request.method, ctx, track);
   if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type "${headerText(ctx.headers['content-type'])!.split(';')[0]}": send application/json`);
   }
@@ -197,7 +250,14 @@ async function invokeOperation(app: Dispatcher, operationId: OperationId, input:
   assertStorableInput({ body: input.body, query, params });
   const coerced = validateInvocation(app.validator, operation, { params, query, body: input.body }, ctx.headers as Record<string, string | string[]>);
   const handler = app.handlers[operationId] as OperationHandler;
-  const reply = await handler(coerced, ctx);
+  let reply: Reply;
+  try {
+    reply = await handler(coerced, ctx);
+  } catch (error) {
+    observeOperation(operationId, error instanceof ApiError ? error.status : 500, null);
+    throw error;
+  }
+  observeOperation(operationId, reply.status, null);
   const body =
     reply.body instanceof PreSerializedJson ? JSON.parse(reply.body.bytes().toString()) : reply.body instanceof TextBody ? reply.body.text : reply.body;
   return { status: reply.status, body, headers: reply.headers ?? {} };
@@ -207,7 +267,13 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const { db, config, logger, lifecycle } = deps;
   const definition = dereferencedDocument();
   const routes = new RouteTable(definition);
-  const dispatcher: Dispatcher = { routes, validator: buildRequestValidator(definition, routes), handlers: deps.handlers, companion: deps.companion };
+  const dispatcher: Dispatcher = {
+    routes,
+    buckets: bucketsFor(db),
+    validator: buildRequestValidator(definition, routes),
+    handlers: deps.handlers,
+    companion: deps.companion,
+  };
 
   const app = express();
   app.disable('x-powered-by');
@@ -233,6 +299,15 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     // HTTP-11: no answer is content-sniffed, and none is stored by a cache unless sendReply or its handler says so.
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
+    // METRIC-2: every answer counts, by the operation it was routed to (set by dispatch) and its status.
+    const track: Tracking = {};
+    res.locals.track = track;
+    const startedAt = process.hrtime.bigint();
+    res.on('finish', () => {
+      let operation = track.operationId ?? 'unrouted';
+      if (operation === 'importBoard' && req.query.dryRun === 'true') operation = 'planImportBoard';
+      observeOperation(operation, res.statusCode, Number(process.hrtime.bigint() - startedAt) / 1e9);
+    });
     // The access log line is at info: below that level there is nothing to time or write.
     if (logger.isLevelEnabled('info')) {
       const started = process.hrtime.bigint();
@@ -282,6 +357,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
       },
       headers: req.headers,
       lifecycle,
+      surface: 'rest',
       invoke: (operationId, input) => invokeOperation(dispatcher, operationId, input, ctx),
     };
     try {
@@ -299,7 +375,10 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
         },
         ctx,
         hasBody(req) ? bodyReader(req, res) : null,
+        res.locals.track,
       );
+      const rateHeaders = (res.locals.track as Tracking).rateHeaders;
+      if (rateHeaders) for (const [name, value] of Object.entries(rateHeaders)) res.setHeader(name, value);
       res.locals.userId = ctx.principal?.userId;
       if (reply.body instanceof ResponseTakeover) {
         if (lifecycle.shuttingDown) res.setHeader('Connection', 'close');
@@ -317,6 +396,9 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   // Every error leaves as {message, code, data}; stack traces and SQL stay in the log.
   app.use((error: unknown, req: Request, res: Response, _next: NextFunction) => {
     const reply = toErrorReply(error, logger, res.locals.requestId, req);
+    // RATE-4: the RateLimit fields go with the errors of a limited operation too (a 429 sets its own).
+    const rateHeaders = (res.locals.track as Tracking | undefined)?.rateHeaders;
+    if (rateHeaders && !res.headersSent) for (const [name, value] of Object.entries(rateHeaders)) res.setHeader(name, value);
     const format = deps.errorFormats?.find((candidate) => req.path.startsWith(candidate.prefix));
     const apiError = error instanceof ApiError ? error : new ApiError(reply.status === 503 ? 'SERVICE_UNAVAILABLE' : 'INTERNAL_SERVER_ERROR', (reply.body as { message: string }).message);
     sendReply(req, res, format ? { ...reply, body: format.body(apiError, req.path) } : reply, sending).catch((sendError) => {

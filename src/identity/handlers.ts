@@ -10,6 +10,7 @@ import { passwordMatches } from './secrets';
 import { clearedSessionCookie, createSession, deleteSession, readCookie, sessionCookie, sessionCookieName } from './sessions';
 import { createUser, deleteUser, listUsers } from './users';
 import { unauthorized, notFound } from '../core/errors';
+import { audited, recordAudit } from '../observability/audit';
 
 export const identityHandlers = {
   async login({ body }, ctx) {
@@ -19,10 +20,16 @@ export const identityHandlers = {
       .whereRaw('lower(username) = lower(?)', [body.username])
       .first('id', 'passwordHash');
     if (!(await passwordMatches(body.password, user?.passwordHash ?? null)) || !user) {
+      // AUDIT-1: a failed login, with the name tried and the client address (never the password).
+      await recordAudit(db, ctx, { action: 'auth.login', outcome: 'failure', targetType: 'user', targetId: user?.id ?? null, details: { username: body.username } });
       throw unauthorized('Invalid username or password');
     }
     await loginSucceeded(db, body.username, ctx.clientIp);
-    const session = await createSession(db, user.id, config.sessionTtlSeconds);
+    const session = await audited(
+      { ...ctx, db, principal: { userId: user.id, username: body.username, apiKeyId: null } },
+      { action: 'auth.login', targetType: 'user', targetId: user.id, details: { username: body.username } },
+      (trx) => createSession(trx, user.id, config.sessionTtlSeconds),
+    );
     const principal = await loadPrincipal(db, user.id, { authMethod: 'session', apiKeyId: null, scopes: null });
     if (!principal) throw unauthorized('Invalid username or password');
     ctx.logger.info({ userId: user.id }, 'login');
@@ -40,7 +47,7 @@ export const identityHandlers = {
 
   async logout(_input, ctx) {
     const token = readCookie(ctx.headers.cookie, sessionCookieName);
-    if (token) await deleteSession(ctx.db, token);
+    if (token) await audited(ctx, { action: 'auth.logout', targetType: 'session' }, (trx) => deleteSession(trx, token));
     return { status: 204, body: undefined, headers: { 'Set-Cookie': clearedSessionCookie(ctx.config.cookieSecure) } };
   },
 
@@ -67,14 +74,18 @@ export const identityHandlers = {
     const principal = requirePrincipal(ctx);
     assertPermission(principal, 'admin');
     assertMayCreatePassword(principal);
-    const userId = await createUser(ctx.db, body);
+    const userId = await audited<string>(
+      ctx,
+      (id) => ({ action: 'user.create', targetType: 'user', targetId: id, details: { username: body.username, groupIds: body.groupIds ?? [] } }),
+      (trx) => createUser(trx, body),
+    );
     return { status: 201, body: { userId }, headers: { Location: `/api/users/${userId}` } };
   },
 
   async deleteUser({ params }, ctx) {
     const principal = requirePrincipal(ctx);
     assertPermission(principal, 'admin');
-    await deleteUser(ctx.db, params.userId, principal.userId);
+    await audited(ctx, { action: 'user.delete', targetType: 'user', targetId: params.userId }, (trx) => deleteUser(trx, params.userId, principal.userId));
     return { status: 204, body: undefined };
   },
 
@@ -87,7 +98,11 @@ export const identityHandlers = {
   async createGroup({ body }, ctx) {
     const principal = requirePrincipal(ctx);
     assertPermission(principal, 'admin');
-    const groupId = await createGroup(ctx.db, body.name, principal.userId);
+    const groupId = await audited<string>(
+      ctx,
+      (id) => ({ action: 'group.create', targetType: 'group', targetId: id, details: { name: body.name } }),
+      (trx) => createGroup(trx, body.name, principal.userId),
+    );
     return { status: 201, body: { groupId }, headers: { Location: `/api/groups/${groupId}` } };
   },
 
@@ -98,25 +113,34 @@ export const identityHandlers = {
 
   async deleteGroup({ params }, ctx) {
     assertPermission(requirePrincipal(ctx), 'admin');
-    await deleteGroup(ctx.db, params.groupId);
+    await audited(ctx, { action: 'group.delete', targetType: 'group', targetId: params.groupId }, (trx) => deleteGroup(trx, params.groupId));
     return { status: 204, body: undefined };
   },
 
   async addGroupMember({ params, body }, ctx) {
     assertPermission(requirePrincipal(ctx), 'admin');
-    await addMember(ctx.db, params.groupId, body.userId);
+    await audited(ctx, { action: 'group.member.add', targetType: 'group', targetId: params.groupId, details: { userId: body.userId } }, (trx) =>
+      addMember(trx, params.groupId, body.userId),
+    );
     return { status: 204, body: undefined };
   },
 
   async removeGroupMember({ params }, ctx) {
     assertPermission(requirePrincipal(ctx), 'admin');
-    await removeMember(ctx.db, params.groupId, params.userId);
+    await audited(ctx, { action: 'group.member.remove', targetType: 'group', targetId: params.groupId, details: { userId: params.userId } }, (trx) =>
+      removeMember(trx, params.groupId, params.userId),
+    );
     return { status: 204, body: undefined };
   },
 
   async setGroupPermissions({ params, body }, ctx) {
     assertPermission(requirePrincipal(ctx), 'admin');
-    return { status: 200, body: { permissions: await setGroupPermissions(ctx.db, params.groupId, body.permissions) } };
+    const permissions = await audited<Awaited<ReturnType<typeof setGroupPermissions>>>(
+      ctx,
+      (granted) => ({ action: 'group.permissions', targetType: 'group', targetId: params.groupId, details: { permissions: granted } }),
+      (trx) => setGroupPermissions(trx, params.groupId, body.permissions),
+    );
+    return { status: 200, body: { permissions } };
   },
 
   async listApiKeys({ query }, ctx) {
@@ -135,7 +159,17 @@ export const identityHandlers = {
       throw notFound('User not found');
     }
     const bounds = boundsOfNewKey(principal, { scopes: body?.scopes, expiresAt: body?.expiresAt });
-    const key = await insertApiKey(ctx.db, { userId, name: body?.name, ...bounds });
+    // AUDIT-1: the key's id, owner, scopes and expiry; never its token.
+    const key = await audited<Awaited<ReturnType<typeof insertApiKey>>>(
+      ctx,
+      (created) => ({
+        action: 'apikey.create',
+        targetType: 'apikey',
+        targetId: created.id,
+        details: { userId: created.userId, name: created.name, scopes: created.scopes, expiresAt: created.expiresAt },
+      }),
+      (trx) => insertApiKey(trx, { userId, name: body?.name, ...bounds }),
+    );
     return {
       status: 201,
       headers: { Location: `/api/api-keys/${key.id}` },
@@ -144,7 +178,8 @@ export const identityHandlers = {
   },
 
   async deleteApiKey({ params }, ctx) {
-    await deleteApiKey(ctx.db, requirePrincipal(ctx), params.keyId);
+    const principal = requirePrincipal(ctx);
+    await audited(ctx, { action: 'apikey.revoke', targetType: 'apikey', targetId: params.keyId }, (trx) => deleteApiKey(trx, principal, params.keyId));
     return { status: 204, body: undefined };
   },
 } satisfies Partial<HandlerMap>;

@@ -1,3 +1,4 @@
+import { audited } from '../observability/audit';
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
@@ -12,6 +13,9 @@ export const settingsHandlers = {
 
   async updateServerBoardSettings({ body }, ctx) {
     assertPermission(requirePrincipal(ctx), 'admin');
-    return { status: 200, body: await updateServerBoardSettings(ctx.db, body) };
+    const settings = await audited(ctx, { action: 'settings.update', targetType: 'settings', details: { fields: Object.keys(body ?? {}) } }, (trx) =>
+      updateServerBoardSettings(trx, body),
+    );
+    return { status: 200, body: settings };
   },
 } satisfies Partial<HandlerMap>;

@@ -9,6 +9,7 @@
  * An entry keeps its compressed forms (HTTP-7), counted against the same budget: each coding is paid once per entry.
  */
 import { EncodedForms } from '../../core/contentCoding';
+import { metrics } from '../../observability/metrics';
 
 export interface CachedDocument {
   /** The UTF-8 bytes of the document, in parts (model.ts serializeState). */
@@ -65,6 +66,8 @@ export class BoardDocumentCache {
   /** The entry under `key`, else the one `build` makes, started once for all the requests that ask meanwhile. */
   async getOrBuild(key: string, build: () => Promise<CachedDocument>): Promise<CachedDocument> {
     const hit = this.get(key);
+    // METRIC-3: document cache hits and misses.
+    metrics.documentCache.inc({ result: hit ? 'hit' : 'miss' });
     if (hit) return hit;
     let pending = this.building.get(key);
     if (!pending) {

@@ -5,6 +5,7 @@
  * delivery and on every heartbeat, so a caller who loses access gets no further events.
  */
 import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
+import { metrics } from '../../observability/metrics';
 import type { Logger } from 'pino';
 import { ApiError } from '../../core/errors';
 import { rateLimitHeaders } from '../../core/rateLimit';
@@ -167,6 +168,13 @@ export class BoardEventHub {
   }
 
   /** Ends every stream (graceful shutdown) and stops listening. */
+  /** METRIC-3: the streams open on this instance. */
+  openStreams(): number {
+    let count = 0;
+    for (const streams of this.streams.values()) count += streams.size;
+    return count;
+  }
+
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
@@ -293,6 +301,9 @@ export class BoardEventHub {
         for (const entry of entries) {
           if (!this.write(stream, changeEvent(entryAsSeenBy(entry, stream.principal)))) return;
           stream.lastRevision = entry.revision;
+          // METRIC-3: events delivered, and the time from the entry (written on any instance) to this delivery.
+          metrics.eventsDelivered.inc();
+          metrics.eventDeliveryLag.observe(Math.max(0, (Date.now() - new Date(entry.at).getTime()) / 1000));
         }
         if (entries.length === batchSize) behind = true;
       }),

@@ -1,3 +1,4 @@
+import { audited } from '../../observability/audit';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { stringify } from 'yaml';
@@ -29,14 +30,29 @@ export const boardFileHandlers = ({ caches }: { caches: BoardCaches }) =>
     },
 
     async importBoard({ query, body }, ctx) {
-      const outcome = await importBoardFile(ctx.db, {
-        principal: requirePrincipal(ctx),
-        file: body,
-        onConflict: query.onConflict ?? 'fail',
-        dryRun: query.dryRun ?? false,
-        history: historyContext(ctx, 'importBoard'),
-        caches,
-      });
+      const dryRun = query.dryRun ?? false;
+      const run = (db: typeof ctx.db) =>
+        importBoardFile(db, {
+          principal: requirePrincipal(ctx),
+          file: body,
+          onConflict: query.onConflict ?? 'fail',
+          dryRun,
+          history: historyContext(ctx, 'importBoard'),
+          caches,
+        });
+      // AUDIT-1: an import that writes is audited in its transaction; a dry run writes nothing and is not.
+      const outcome = dryRun
+        ? await run(ctx.db)
+        : await audited<Awaited<ReturnType<typeof importBoardFile>>>(
+            ctx,
+            (done) => ({
+              action: 'board.import',
+              targetType: 'board',
+              targetId: done.kind === 'plan' ? null : done.boardId,
+              details: done.kind === 'plan' ? {} : { name: done.name, outcome: done.kind, onConflict: query.onConflict ?? 'fail' },
+            }),
+            run,
+          );
       if (outcome.kind === 'plan') return { status: 200, body: outcome.plan };
       const result = { boardId: outcome.boardId, name: outcome.name, outcome: outcome.kind };
       if (outcome.kind === 'created') return { status: 201, body: result, headers: { Location: `/api/boards/${outcome.boardId}` } };

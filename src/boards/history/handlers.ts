@@ -1,3 +1,4 @@
+import { audited } from '../../observability/audit';
 import type { HandlerMap } from '../../core/operation';
 import { headerList, PreSerializedJson, requirePrincipal } from '../../core/operation';
 import { planBoardLayouts, planBoardSave } from '../document/plan';
@@ -44,7 +45,8 @@ export const boardHistoryHandlers = ({ boardDocuments, boardStates }: { boardDoc
   },
 
   async restoreBoard({ params, body }, ctx) {
-    const result = await restoreRevision(ctx.db, {
+    const result = await audited(ctx, { action: 'board.restore', targetType: 'board', targetId: params.id, details: { revision: body.revision } }, (trx) =>
+      restoreRevision(trx, {
       boardId: params.id,
       principal: requirePrincipal(ctx),
       history: historyContext(ctx, 'restoreBoard'),
@@ -52,7 +54,8 @@ export const boardHistoryHandlers = ({ boardDocuments, boardStates }: { boardDoc
       revision: body.revision,
       expectedVersion: body.expectedVersion,
       caches: { states: boardStates, documents: boardDocuments },
-    });
+      }),
+    );
     return { status: 200, body: new PreSerializedJson<BoardDocument>(result.serialized.parts, boardDocuments.formsOf(result.serialized)), headers: { ETag: result.etag, 'Tessera-Restore-Dropped': JSON.stringify(result.dropped) } };
   },
 }) satisfies Partial<HandlerMap>;

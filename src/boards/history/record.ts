@@ -14,6 +14,7 @@ import { loadBoardState } from '../document/store';
 import { BoardSnapshot, diffStates, isEmptyDelta, SnapshotDelta, snapshotOf } from './snapshot';
 import { insertEntry, latestPosition, trimEntries } from './store';
 import { HistorySummary, summarize } from './summary';
+import { metrics } from '../../observability/metrics';
 
 /** Which operation writes, and how many entries a board keeps (BOARD_HISTORY_LIMIT). */
 export interface HistoryContext {
@@ -96,6 +97,15 @@ async function appendEntry(trx: Knex.Transaction, input: EntryInput): Promise<nu
     snapshotBytes,
   });
   await trimEntries(trx, input.boardId, revision, input.history.limit);
+  // METRIC-3: counted once the change commits (a rolled-back write counts nothing).
+  const entries = revision - (latest?.revision ?? 0);
+  trx.executionPromise.then(
+    () => {
+      metrics.boardWrites.inc({ operation: input.history.operation });
+      metrics.revisionsRecorded.inc(entries);
+    },
+    () => {},
+  );
   return revision;
 }
 

@@ -13,6 +13,7 @@ import {
 } from './boards';
 import { getBoardGrants, setBoardGrants } from './grants';
 import { historyContext } from '../history/record';
+import { audited } from '../../observability/audit';
 
 /** Board management routes (list, create, duplicate, rename, visibility, settings, home, delete, grants). */
 export const boardManagementHandlers = {
@@ -22,22 +23,34 @@ export const boardManagementHandlers = {
   },
 
   async createBoard({ body }, ctx) {
-    const boardId = await createBoard(ctx.db, requirePrincipal(ctx), body, historyContext(ctx, 'createBoard'));
+    const boardId = await audited<string>(
+      ctx,
+      (id) => ({ action: 'board.create', targetType: 'board', targetId: id, details: { name: body.name, isPublic: body.isPublic } }),
+      (trx) => createBoard(trx, requirePrincipal(ctx), body, historyContext(ctx, 'createBoard')),
+    );
     return { status: 201, body: { boardId }, headers: { Location: `/api/boards/${boardId}` } };
   },
 
   async duplicateBoard({ params, body }, ctx) {
-    const boardId = await duplicateBoard(ctx.db, requirePrincipal(ctx), params.id, body.name, historyContext(ctx, 'duplicateBoard'));
+    const boardId = await audited<string>(
+      ctx,
+      (id) => ({ action: 'board.duplicate', targetType: 'board', targetId: id, details: { sourceBoardId: params.id, name: body.name } }),
+      (trx) => duplicateBoard(trx, requirePrincipal(ctx), params.id, body.name, historyContext(ctx, 'duplicateBoard')),
+    );
     return { status: 201, body: { boardId }, headers: { Location: `/api/boards/${boardId}` } };
   },
 
   async renameBoard({ params, body }, ctx) {
-    await renameBoard(ctx.db, requirePrincipal(ctx), params.id, body.name, historyContext(ctx, 'renameBoard'));
+    await audited(ctx, { action: 'board.rename', targetType: 'board', targetId: params.id, details: { name: body.name } }, (trx) =>
+      renameBoard(trx, requirePrincipal(ctx), params.id, body.name, historyContext(ctx, 'renameBoard')),
+    );
     return { status: 204, body: undefined };
   },
 
   async changeBoardVisibility({ params, body }, ctx) {
-    await changeBoardVisibility(ctx.db, requirePrincipal(ctx), params.id, body.visibility, historyContext(ctx, 'changeBoardVisibility'));
+    await audited(ctx, { action: 'board.visibility', targetType: 'board', targetId: params.id, details: { visibility: body.visibility } }, (trx) =>
+      changeBoardVisibility(trx, requirePrincipal(ctx), params.id, body.visibility, historyContext(ctx, 'changeBoardVisibility')),
+    );
     return { status: 204, body: undefined };
   },
 
@@ -57,7 +70,9 @@ export const boardManagementHandlers = {
   },
 
   async deleteBoard({ params }, ctx) {
-    await deleteBoard(ctx.db, requirePrincipal(ctx), params.id, { ifMatch: headerList(ctx, 'if-match') });
+    await audited(ctx, { action: 'board.delete', targetType: 'board', targetId: params.id }, (trx) =>
+      deleteBoard(trx, requirePrincipal(ctx), params.id, { ifMatch: headerList(ctx, 'if-match') }),
+    );
     return { status: 204, body: undefined };
   },
 
@@ -66,6 +81,16 @@ export const boardManagementHandlers = {
   },
 
   async setBoardPermissions({ params, body }, ctx) {
-    return { status: 200, body: await setBoardGrants(ctx.db, requirePrincipal(ctx), params.id, body) };
+    const grants = await audited(
+      ctx,
+      {
+        action: 'board.permissions',
+        targetType: 'board',
+        targetId: params.id,
+        details: { users: body.users, groups: body.groups },
+      },
+      (trx) => setBoardGrants(trx, requirePrincipal(ctx), params.id, body),
+    );
+    return { status: 200, body: grants };
   },
 } satisfies Partial<HandlerMap>;

@@ -1,0 +1,64 @@
+/** AUDIT-6: reading the audit log, newest first, filtered and paged (HTTP-8 cursors: the last entry's id). */
+import type { Db } from '../db/database';
+import { AuditEntry } from '../db/models/AuditEntry';
+import { decodeCursor, Page, pageOfRows } from '../core/pages';
+
+export interface AuditQuery {
+  actor?: string;
+  action?: string;
+  target?: string;
+  since?: string;
+  until?: string;
+  limit?: number;
+  cursor?: string;
+}
+
+export interface AuditEntryView {
+  id: string;
+  at: string;
+  action: string;
+  outcome: 'success' | 'failure';
+  actor: { userId: string | null; apiKeyId: string | null; name: string | null };
+  clientAddress: string | null;
+  requestId: string | null;
+  surface: 'rest' | 'trpc' | 'mcp' | 'page' | 'cli';
+  target: { type: 'user' | 'group' | 'apikey' | 'board' | 'settings' | 'session' | null; id: string | null };
+  details: Record<string, unknown>;
+}
+
+const defaultLimit = 100;
+
+export async function listAuditEntries(db: Db, query: AuditQuery): Promise<Page<AuditEntryView>> {
+  const limit = query.limit ?? defaultLimit;
+  const rows = (await db(AuditEntry.tableName)
+    .modify((q) => {
+      if (query.actor !== undefined) {
+        const actor = query.actor;
+        q.where((w) => w.where('actorUserId', actor).orWhere('actorApiKeyId', actor).orWhere('actorName', actor));
+      }
+      if (query.action !== undefined) q.where('action', query.action);
+      if (query.target !== undefined) q.where('targetId', query.target);
+      if (query.since !== undefined) q.where('at', '>=', query.since);
+      if (query.until !== undefined) q.where('at', '<=', query.until);
+      if (query.cursor !== undefined) q.where('id', '<', decodeCursor(query.cursor, ['number'])[0]);
+    })
+    .orderBy('id', 'desc')
+    .limit(limit + 1)) as AuditEntry[];
+  const page = pageOfRows(rows, limit, (row) => [Number(row.id)]);
+  return { items: page.items.map(view), nextCursor: page.nextCursor };
+}
+
+function view(row: AuditEntry): AuditEntryView {
+  return {
+    id: String(row.id),
+    at: new Date(row.at).toISOString(),
+    action: row.action,
+    outcome: row.outcome,
+    actor: { userId: row.actorUserId, apiKeyId: row.actorApiKeyId, name: row.actorName },
+    clientAddress: row.clientAddress,
+    requestId: row.requestId,
+    surface: row.surface as AuditEntryView['surface'],
+    target: { type: row.targetType as AuditEntryView['target']['type'], id: row.targetId },
+    details: row.details ?? {},
+  };
+}
