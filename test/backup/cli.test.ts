@@ -34,7 +34,7 @@ describe('tessera backup / restore (BACKUP-1, BACKUP-4, BACKUP-5)', () => {
     const again = await runTessera(['restore', file], env('b'));
     expectStatus(again, 1);
     expect(again.stderr).toBe(
-      'tessera: The database is not empty (api_keys (1), group_members (1), group_permissions (1), groups (1), users (2)): restore with --force to replace everything it holds\n',
+      'tessera: The database is not empty (api_keys (1), audit_log (1), group_members (1), group_permissions (1), groups (1), users (2)): restore with --force to replace everything it holds\n',
     );
     expectStatus(await runTessera(['restore', file, '--force'], env('b')), 0);
 
