@@ -7,6 +7,7 @@ import { allows, loadBoardAccess } from '../boards/access';
 import { findBoardIdByName } from '../boards/files/exportBoard';
 import { homeBoardId, listBoards } from '../boards/management/boards';
 import { boardListPage, boardPage, pageSecurityHeaders } from './html';
+import { loadPageSources, widenPolicy } from './csp';
 
 /** The page's script (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
@@ -34,7 +35,11 @@ export const pageHandlers = {
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
     const access = boardId === null ? null : await loadBoardAccess(ctx.db, boardId, ctx.principal);
     const status = access && allows(access, 'view') ? 200 : 404;
-    return { status, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
+    if (status === 404) return { status, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
+    // VIEW-5: images and frames allowed only as far as this board's widgets need them.
+    const sources = await loadPageSources(ctx.db, ctx.principal, boardId!);
+    const policy = widenPolicy(pageSecurityHeaders['Content-Security-Policy'], sources);
+    return { status, body: html(boardPage(params.name)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
   },
 
   async getPageAsset({ params }) {

@@ -6,6 +6,7 @@
  */
 import { el, shortTime } from './dom';
 import { drawGrid, type Board, type Marks } from './grid';
+import { updatePingDots, type AppStatusView, type AppView } from './widgets';
 
 interface HistoryEntry {
   revision: number;
@@ -31,13 +32,14 @@ const state: {
   board: Board | null;
   layoutId: string | null;
   viewing: { revision: number; board: Board; diff: Diff } | null;
-  apps: Map<string, { name: string; iconUrl: string }>;
+  apps: Map<string, AppView>;
+  statuses: Map<string, AppStatusView>;
   integrations: Map<string, string>;
   history: HistoryEntry[];
   feed: EventSource | null;
   /** A layout chosen with the switcher stays chosen when the window is resized. */
   chosen: boolean;
-} = { board: null, layoutId: null, viewing: null, apps: new Map(), integrations: new Map(), history: [], feed: null, chosen: false };
+} = { board: null, layoutId: null, viewing: null, apps: new Map(), statuses: new Map(), integrations: new Map(), history: [], feed: null, chosen: false };
 
 async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
   const response = await fetch(path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...(init.headers ?? {}) } });
@@ -52,15 +54,11 @@ function layoutForWidth(board: Board, width: number): string {
 }
 
 async function loadNames(board: Board): Promise<void> {
-  const appIds = [...new Set(board.items.flatMap((item) => (item.kind === 'app' && typeof item.options.appId === 'string' ? [item.options.appId] : [])))];
-  await Promise.all(
-    appIds
-      .filter((id) => !state.apps.has(id))
-      .map(async (id) => {
-        const { status, body } = await api<{ name: string; iconUrl: string }>(`/api/apps/${encodeURIComponent(id)}`);
-        if (status === 200) state.apps.set(id, body);
-      }),
-  );
+  // VIEW-2: the apps the board's widgets name, those the caller may read, in one request.
+  if (board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks')) {
+    const { status, body } = await api<{ apps: AppView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps`);
+    if (status === 200) state.apps = new Map(body.apps.map((app) => [app.id, app]));
+  }
   if (board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0) {
     const { status, body } = await api<{ id: string; name: string }[]>('/api/integrations');
     if (status === 200) for (const integration of body) state.integrations.set(integration.id, integration.name);
@@ -168,7 +166,7 @@ function render(): void {
     el('header', {}, [el('h1', { text: board.pageTitle || board.name }), el('span', { className: 'version', text: `version ${board.version}` })]),
     layoutSwitcher(board),
     el('div', { className: 'workspace' }, [
-      drawGrid(shown, layout, { apps: state.apps, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),
+      drawGrid(shown, layout, { apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),
       historyPanel(),
     ]),
   );
@@ -220,11 +218,29 @@ function follow(boardId: string): void {
   state.feed = feed;
 }
 
+/** PING-5: the server's last reachability checks of the apps whose widgets ask for them, redrawn in place. */
+let statusTimer: number | undefined;
+let quickRetries = 3;
+async function loadStatuses(): Promise<void> {
+  const board = state.board;
+  if (!board || !board.items.some((item) => item.kind === 'app' && item.options.pingEnabled === true)) return;
+  const { status, body } = await api<{ statuses: AppStatusView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps/status`);
+  if (status !== 200) return;
+  state.statuses = new Map(body.statuses.map((entry) => [entry.appId, entry]));
+  updatePingDots(state.statuses);
+  // Unknown results (checks still running) are asked again soon; the others when the server checks again.
+  const waiting = body.statuses.some((entry) => entry.state === 'unknown') && quickRetries-- > 0;
+  window.clearTimeout(statusTimer);
+  statusTimer = window.setTimeout(() => void loadStatuses(), waiting ? 5_000 : 60_000);
+}
+
 async function start(): Promise<void> {
   if ((await loadBoard()) === 'missing') return notFound();
   await loadHistory();
   render();
+  performance.mark('tessera:board-rendered');
   follow(state.board!.id);
+  void loadStatuses();
 }
 
 window.addEventListener('resize', () => {

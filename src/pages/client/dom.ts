@@ -12,6 +12,13 @@ export interface ElementOptions {
   required?: boolean;
   src?: string;
   alt?: string;
+  href?: string;
+  target?: string;
+  rel?: string;
+  referrerpolicy?: string;
+  draggable?: string;
+  sandbox?: string;
+  loading?: string;
 }
 
 export function el(tag: string, options: ElementOptions = {}, children: (Node | string)[] = []): HTMLElement {

@@ -1,0 +1,121 @@
+/**
+ * VIEW-1 `clock`: the time in the item's timezone (or the viewer's), 12/24 h, seconds, date format, custom title.
+ * One timer for the whole page redraws every clock on it once a second.
+ */
+import { el } from '../dom';
+import { flag, text, type WidgetItem } from './types';
+
+export interface ClockOptions {
+  timeZone: string | undefined;
+  timeFormat: string;
+  dateFormat: string | null;
+}
+
+interface Parts {
+  year: number;
+  month: number;
+  day: number;
+  weekday: number;
+  hour: number;
+  minute: number;
+  second: number;
+}
+
+const formatters = new Map<string, { numeric: Intl.DateTimeFormat; names: (month: number, weekday: number) => [string, string, string, string] }>();
+
+/** The timezone when the runtime knows it, else undefined (the viewer's own). */
+export function knownTimeZone(value: unknown): string | undefined {
+  if (typeof value !== 'string' || value === '') return undefined;
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: value });
+    return value;
+  } catch {
+    return undefined;
+  }
+}
+
+function formattersFor(timeZone: string | undefined) {
+  const key = timeZone ?? '';
+  let found = formatters.get(key);
+  if (!found) {
+    const numeric = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: 'numeric', day: 'numeric', weekday: 'short', hour: 'numeric', minute: 'numeric', second: 'numeric', hourCycle: 'h23' });
+    const name = (options: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat(undefined, { ...options, timeZone: 'UTC' });
+    const [monthLong, monthShort, dayLong, dayShort] = [name({ month: 'long' }), name({ month: 'short' }), name({ weekday: 'long' }), name({ weekday: 'short' })];
+    // 2023-01-01 was a Sunday: month m on day 1 of 2023, weekday w on January 1 + w.
+    const names = (month: number, weekday: number): [string, string, string, string] => {
+      const m = new Date(Date.UTC(2023, month - 1, 1));
+      const w = new Date(Date.UTC(2023, 0, 1 + weekday));
+      return [monthLong.format(m), monthShort.format(m), dayLong.format(w), dayShort.format(w)];
+    };
+    formatters.set(key, (found = { numeric, names }));
+  }
+  return found;
+}
+
+function partsOf(date: Date, timeZone: string | undefined): Parts {
+  const values: Record<string, string> = {};
+  for (const part of formattersFor(timeZone).numeric.formatToParts(date)) values[part.type] = part.value;
+  const weekdays = ['Sun', 'Mon', 'Tue', 'Wed', 'Thu', 'Fri', 'Sat'];
+  return {
+    year: Number(values.year),
+    month: Number(values.month),
+    day: Number(values.day),
+    weekday: Math.max(0, weekdays.indexOf(values.weekday)),
+    hour: Number(values.hour) % 24,
+    minute: Number(values.minute),
+    second: Number(values.second),
+  };
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Formats `date` in `timeZone` with day.js-style tokens (YYYY MMMM MMM MM M DD D dddd ddd HH H hh h mm ss A a, [text] kept). Pure. */
+export function formatDate(date: Date, format: string, timeZone: string | undefined): string {
+  const p = partsOf(date, timeZone);
+  const [monthLong, monthShort, dayLong, dayShort] = formattersFor(timeZone).names(p.month, p.weekday);
+  const h12 = p.hour % 12 === 0 ? 12 : p.hour % 12;
+  const tokens: Record<string, string> = {
+    YYYY: String(p.year), YY: two(p.year % 100), MMMM: monthLong, MMM: monthShort, MM: two(p.month), M: String(p.month),
+    DD: two(p.day), D: String(p.day), dddd: dayLong, ddd: dayShort, HH: two(p.hour), H: String(p.hour),
+    hh: two(h12), h: String(h12), mm: two(p.minute), ss: two(p.second), A: p.hour < 12 ? 'AM' : 'PM', a: p.hour < 12 ? 'am' : 'pm',
+  };
+  return format.replace(/\[([^\]]*)]|YYYY|YY|MMMM|MMM|MM|M|DD|D|dddd|ddd|HH|H|hh|h|mm|ss|A|a/g, (match, literal: string | undefined) => literal ?? tokens[match]);
+}
+
+/** The clock's formats from its options (the reference's defaults: 24 h, no seconds, date shown as `dddd, MMMM D`). Pure. */
+export function clockOptions(options: Record<string, unknown>): ClockOptions {
+  const seconds = flag(options, 'showSeconds', false);
+  const timeFormat = text(options, 'customTimeFormat').trim() || (flag(options, 'is24HourFormat', true) ? (seconds ? 'HH:mm:ss' : 'HH:mm') : seconds ? 'h:mm:ss A' : 'h:mm A');
+  const dateFormat = flag(options, 'showDate', true) ? text(options, 'customDateFormat').trim() || text(options, 'dateFormat', 'dddd, MMMM D') : null;
+  return { timeZone: flag(options, 'useCustomTimezone', false) ? knownTimeZone(options.timezone) : undefined, timeFormat, dateFormat };
+}
+
+const faces = new WeakMap<HTMLElement, ClockOptions>();
+let timer: number | undefined;
+
+function draw(face: HTMLElement, options: ClockOptions, now: Date): void {
+  const time = face.querySelector('.clock-time')!;
+  const date = face.querySelector('.clock-date');
+  const shown = formatDate(now, options.timeFormat, options.timeZone);
+  if (time.textContent !== shown) time.textContent = shown;
+  if (date && options.dateFormat) date.textContent = formatDate(now, options.dateFormat, options.timeZone);
+}
+
+function tick(): void {
+  const now = new Date();
+  for (const face of Array.from(document.querySelectorAll<HTMLElement>('.clock-face'))) {
+    const options = faces.get(face);
+    if (options) draw(face, options, now);
+  }
+}
+
+export function renderClock(item: WidgetItem): HTMLElement[] {
+  const options = clockOptions(item.options);
+  const title = flag(item.options, 'customTitleToggle', false) ? text(item.options, 'customTitle').trim() : '';
+  const face = el('div', { className: 'clock-face' }, [el('span', { className: 'clock-time' }), ...(options.dateFormat ? [el('span', { className: 'clock-date' })] : [])]);
+  if (options.timeZone) face.dataset.timeZone = options.timeZone;
+  faces.set(face, options);
+  draw(face, options, new Date());
+  timer ??= window.setInterval(tick, 1000);
+  return [...(title ? [el('span', { className: 'widget-title', text: title })] : []), face];
+}
