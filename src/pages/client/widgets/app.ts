@@ -4,16 +4,16 @@ import { safeImage, safeLink } from './sanitize';
 import { flag, text, type AppStatusView, type AppView, type WidgetContext, type WidgetItem } from './types';
 
 /** A letter badge: the first letter of the name, set as text. */
-export function letterBadge(name: string): HTMLElement {
-  return el('span', { className: 'icon letter', text: (name.trim()[0] ?? '?').toUpperCase(), ariaLabel: name });
+export function letterBadge(name: string, className = 'icon'): HTMLElement {
+  return el('span', { className: `${className} letter`, text: (name.trim()[0] ?? '?').toUpperCase(), ariaLabel: name });
 }
 
 /** An app's icon; replaced by its letter badge when the image does not load (missing, refused by the CSP, broken). */
 export function appIcon(app: AppView, className = 'icon'): HTMLElement {
   const src = safeImage(app.iconUrl);
-  if (!src) return letterBadge(app.name);
+  if (!src) return letterBadge(app.name, className);
   const image = el('img', { className, src, alt: '', referrerpolicy: 'no-referrer', draggable: 'false' }) as HTMLImageElement;
-  image.addEventListener('error', () => image.replaceWith(letterBadge(app.name)), { once: true });
+  image.addEventListener('error', () => image.replaceWith(letterBadge(app.name, className)), { once: true });
   return image;
 }
 
