@@ -138,9 +138,9 @@ describe('board page widgets (VIEW-1..6)', () => {
   it('VIEW-1 app: the icon, the name, the description as text, the link in a new tab, the ping dot from the server', async () => {
     const { page } = opened;
     const app = tile(page, board.ids.app);
-    await app.locator('img.icon').evaluate((img: HTMLImageElement) => img.complete || new Promise((resolve) => img.addEventListener('load', resolve)));
+    await app.locator('img.icon').evaluate((img: any) => img.complete || new Promise((resolve) => img.addEventListener('load', resolve)));
     expect(await app.locator('img.icon').getAttribute('src')).toBe('https://icons.example.com/good.png');
-    expect(await app.locator('img.icon').evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(1);
+    expect(await app.locator('img.icon').evaluate((img: any) => img.naturalWidth)).toBe(1);
     const link = app.locator('a.app-link');
     expect(await link.getAttribute('href')).toBe('https://media.example.com/web');
     expect(await link.getAttribute('target')).toBe('_blank');
@@ -182,7 +182,7 @@ describe('board page widgets (VIEW-1..6)', () => {
     expect(first).toMatch(/^\d\d:\d\d:\d\d$/);
     // The text changes (polled; nothing asserts how fast).
     await opened.page.waitForFunction(
-      ([id, before]) => document.querySelector(`.tile[data-item-id="${id}"] .clock-time`)?.textContent !== before,
+      ([id, before]) => (globalThis as any).document.querySelector(`.tile[data-item-id="${id}"] .clock-time`)?.textContent !== before,
       [board.ids.clock, first] as const,
       { polling: 200, timeout: 10_000 },
     );
@@ -199,17 +199,17 @@ describe('board page widgets (VIEW-1..6)', () => {
     expect(await note.locator('strong').innerText()).toBe('bold');
     expect(await note.locator('li').count()).toBe(2);
     expect(await note.locator('a[href="https://docs.example.com"]').getAttribute('rel')).toBe('noopener noreferrer');
-    const found = await note.evaluate((root) => {
-      const all = Array.from(root.querySelectorAll('*'));
+    const found = await note.evaluate((root: any) => {
+      const all: any[] = Array.from(root.querySelectorAll('*'));
       return {
         dangerous: all.filter((e) => ['SCRIPT', 'IFRAME', 'SVG', 'svg', 'MATH', 'math', 'FORM', 'OBJECT', 'EMBED', 'STYLE', 'INPUT', 'BUTTON'].includes(e.tagName)).map((e) => e.tagName),
-        handlers: all.flatMap((e) => Array.from(e.attributes).filter((a) => a.name.toLowerCase().startsWith('on')).map((a) => `${e.tagName} ${a.name}`)),
+        handlers: all.flatMap((e) => Array.from(e.attributes as any[]).filter((a: any) => a.name.toLowerCase().startsWith('on')).map((a: any) => `${e.tagName} ${a.name}`)),
         styles: all.filter((e) => e.hasAttribute('style')).length,
         badUrls: all.flatMap((e) => ['href', 'src', 'action', 'data'].map((n) => e.getAttribute(n) ?? '').filter((v) => /^\s*(javascript|data:text|vbscript)/i.test(v.replace(/[\s\u0000-\u001f]/g, '')))),
       };
     });
     expect(found).toEqual({ dangerous: [], handlers: [], styles: 0, badUrls: [] });
-    expect(await page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await page.evaluate(() => (globalThis as any).__xss)).toBeUndefined();
   });
 
   it('VIEW-1, VIEW-4 iframe: sandboxed with the options permissions; a non-http(s) address is a labelled placeholder', async () => {
@@ -233,9 +233,9 @@ describe('board page widgets (VIEW-1..6)', () => {
   });
 
   it('VIEW-3: no payload ran anywhere on the page: no dialog, no page error, no request off the instance but the icon and embed hosts', async () => {
-    expect(await opened.page.evaluate(() => (window as any).__xss)).toBeUndefined();
+    expect(await opened.page.evaluate(() => (globalThis as any).__xss)).toBeUndefined();
     // A sanitized `<img src=x>` may stay (an image of the instance), never with its handler: no element holds one.
-    const handlers = await opened.page.locator('#app *').evaluateAll((all) => all.flatMap((e) => Array.from(e.attributes).filter((a) => a.name.startsWith('on')).map((a) => a.name)));
+    const handlers = await opened.page.locator('#app *').evaluateAll((all: any[]) => all.flatMap((e: any) => Array.from(e.attributes as any[]).filter((a: any) => a.name.startsWith('on')).map((a: any) => a.name)));
     expect(handlers).toEqual([]);
     expect(opened.dialogs).toEqual([]);
     expect(opened.errors).toEqual([]);

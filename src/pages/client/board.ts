@@ -237,8 +237,9 @@ async function loadStatuses(): Promise<void> {
 async function start(): Promise<void> {
   if ((await loadBoard()) === 'missing') return notFound();
   await loadHistory();
+  performance.mark('tessera:board-loaded');
   render();
-  performance.mark('tessera:board-rendered');
+  performance.mark('tessera:board-rendered'); // VIEW-7: what scripts/bench/page-render.ts measures
   follow(state.board!.id);
   void loadStatuses();
 }

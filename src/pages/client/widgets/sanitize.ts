@@ -34,31 +34,35 @@ export function safeFrameUrl(value: unknown): URL | null {
   }
 }
 
-let hooked = false;
+let configured = false;
 
-/** VIEW-3: HTML made from markdown, as inert elements. */
-export function sanitizeHtml(html: string): DocumentFragment {
-  if (!hooked) {
-    hooked = true;
-    DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-      if (node.tagName === 'A') {
-        const href = node.getAttribute('href');
-        if (href !== null && !/^mailto:/i.test(href) && safeLink(href) === null) node.removeAttribute('href');
-        node.setAttribute('rel', 'noopener noreferrer');
-        node.setAttribute('target', '_blank');
-      }
-      if (node.tagName === 'IMG') {
-        const src = node.getAttribute('src');
-        if (src !== null && safeImage(src) === null) node.removeAttribute('src');
-        node.setAttribute('referrerpolicy', 'no-referrer');
-      }
-    });
-  }
-  return DOMPurify.sanitize(html, {
+/** DOMPurify set up once (a configuration passed on every call is parsed again on every call). */
+function configure(): void {
+  configured = true;
+  DOMPurify.setConfig({
     RETURN_DOM_FRAGMENT: true,
     USE_PROFILES: { html: true },
     FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'frame', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math', 'template'],
     FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'xlink:href'],
     ALLOW_DATA_ATTR: false,
   });
+  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
+    if (node.tagName === 'A') {
+      const href = node.getAttribute('href');
+      if (href !== null && !/^mailto:/i.test(href) && safeLink(href) === null) node.removeAttribute('href');
+      node.setAttribute('rel', 'noopener noreferrer');
+      node.setAttribute('target', '_blank');
+    }
+    if (node.tagName === 'IMG') {
+      const src = node.getAttribute('src');
+      if (src !== null && safeImage(src) === null) node.removeAttribute('src');
+      node.setAttribute('referrerpolicy', 'no-referrer');
+    }
+  });
+}
+
+/** VIEW-3: HTML made from markdown, as inert elements. */
+export function sanitizeHtml(html: string): DocumentFragment {
+  if (!configured) configure();
+  return DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment;
 }
