@@ -3150,6 +3150,7 @@ export interface components {
             appId: components["schemas"]["Id"];
             /** @enum {string} */
             state: "up" | "down" | "unknown";
+            /** Format: int32 */
             httpStatus: number | null;
             /** Format: date-time */
             checkedAt: string | null;
