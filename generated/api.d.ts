@@ -914,13 +914,13 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                file: "board.js" | "board.css";
+                file: "board.js" | "board.css" | "markdown.js";
             };
             cookie?: never;
         };
         /**
          * The board page's script and style sheet
-         * @description The board page's script and style sheet, built from src/pages/client. No authentication.
+         * @description The board page's script and style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) it loads only for a board with a notebook widget (VIEW-3). No authentication.
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -5852,7 +5852,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                file: "board.js" | "board.css";
+                file: "board.js" | "board.css" | "markdown.js";
             };
             cookie?: never;
         };

@@ -13,11 +13,13 @@ import { buildSync } from 'esbuild';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'client/index.js'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/markdown.js', 'client/index.js'];
 
 function generateInto(dir: string): void {
   mkdirSync(path.join(dir, 'pages'), { recursive: true });
-  buildPageScript(path.join(dir, 'pages', 'board.js'));
+  buildPageScript('board.ts', path.join(dir, 'pages', 'board.js'));
+  // VIEW-3: marked and DOMPurify in a script of their own, loaded only by a page that shows a notebook.
+  buildPageScript('widgets/markdown.ts', path.join(dir, 'pages', 'markdown.js'));
   buildClient(path.join(dir, 'client', 'index.js'));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   execFileSync(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '--ext', 'json', '-o', path.join(dir, 'openapi.json')], {
@@ -49,9 +51,9 @@ function generateInto(dir: string): void {
 }
 
 /** The board preview page's script (PAGE-1), bundled and minified by esbuild from src/pages/client. */
-function buildPageScript(outfile: string): void {
+function buildPageScript(entry: string, outfile: string): void {
   buildSync({
-    entryPoints: [path.join(root, 'src/pages/client/board.ts')],
+    entryPoints: [path.join(root, 'src/pages/client', entry)],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -124,7 +126,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js and client/index.js written');
+  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, pages/markdown.js and client/index.js written');
 }
 
 function safeRead(file: string): string {

@@ -76,6 +76,7 @@ async function main(): Promise<void> {
     const origin = new URL(server.url).origin;
     const times: number[] = [];
     const draws: number[] = [];
+    const notes: number[] = [];
     try {
       for (let round = 0; round <= rounds; round++) {
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -83,6 +84,8 @@ async function main(): Promise<void> {
         await page.goto(`${server.url}/boards/${encodeURIComponent(doc.name)}`);
         await page.waitForFunction(() => performance.getEntriesByName('tessera:board-rendered').length > 0, undefined, { polling: 20, timeout: 60_000 });
         const ms = await page.evaluate(() => performance.getEntriesByName('tessera:board-rendered')[0].startTime);
+        await page.waitForFunction(() => performance.getEntriesByName('tessera:notes-rendered').length > 0, undefined, { polling: 20, timeout: 60_000 });
+        notes.push(await page.evaluate(() => performance.getEntriesByName('tessera:notes-rendered')[0].startTime));
         const drawMs = await page.evaluate(() => performance.getEntriesByName('tessera:board-rendered')[0].startTime - performance.getEntriesByName('tessera:board-loaded')[0].startTime);
         const tiles = await page.locator('.tile').count();
         if (tiles !== count) throw new Error(`expected ${count} tiles, drew ${tiles}`);
@@ -94,12 +97,15 @@ async function main(): Promise<void> {
     }
     const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
     const script = gzipped('generated/pages/board.js');
+    const markdownScript = gzipped('generated/pages/markdown.js');
     const style = gzipped('src/pages/client/board.css');
     console.log(`First render of a ${count}-item board (navigation start to drawn, ${rounds} rounds after a warm-up):`);
     console.log(`  median ${median(times).toFixed(0)} ms; rounds: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
     console.log(`  of which drawing the loaded board (data in, tiles drawn): median ${median(draws).toFixed(0)} ms; rounds: ${draws.map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(`  notebooks filled in (markdown.js loaded, ${Math.ceil(count / 6)} notes rendered): median ${median(notes).toFixed(0)} ms from navigation start`);
     console.log(`  load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
     console.log(`Page script generated/pages/board.js: ${(script.raw / 1024).toFixed(1)} KiB, ${(script.gzip / 1024).toFixed(1)} KiB gzipped`);
+    console.log(`Markdown script generated/pages/markdown.js (loaded only for boards with a notebook): ${(markdownScript.raw / 1024).toFixed(1)} KiB, ${(markdownScript.gzip / 1024).toFixed(1)} KiB gzipped`);
     console.log(`Page style src/pages/client/board.css: ${(style.raw / 1024).toFixed(1)} KiB, ${(style.gzip / 1024).toFixed(1)} KiB gzipped`);
   } finally {
     await server.stop();

@@ -12,6 +12,7 @@ import { loadPageSources, widenPolicy } from './csp';
 /** The page's script (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
   'board.js': { file: path.join(__dirname, '../../generated/pages/board.js'), type: 'text/javascript; charset=utf-8' },
+  'markdown.js': { file: path.join(__dirname, '../../generated/pages/markdown.js'), type: 'text/javascript; charset=utf-8' },
   'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
 };
 

@@ -195,6 +195,8 @@ describe('board page widgets (VIEW-1..6)', () => {
   it('VIEW-1, VIEW-3 notebook: markdown as elements; every payload of the XSS list inert', async () => {
     const { page } = opened;
     const note = tile(page, board.ids.notebook).locator('.notebook-content');
+    // The markdown renderer is a script of its own, loaded because the board shows a notebook.
+    await page.waitForSelector(`.tile[data-item-id="${board.ids.notebook}"] .notebook-content:not([data-pending]) h1`);
     expect(await note.locator('h1').innerText()).toBe('Plans');
     expect(await note.locator('strong').innerText()).toBe('bold');
     expect(await note.locator('li').count()).toBe(2);
@@ -241,4 +243,20 @@ describe('board page widgets (VIEW-1..6)', () => {
     expect(opened.errors).toEqual([]);
     expect(opened.offsite).toEqual([]);
   });
+});
+
+it('VIEW-3: a board without a notebook never loads the markdown script', async () => {
+  const name = unique('plain-');
+  const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
+  const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+  const clock = unique('clock');
+  expectOk(await server.call('PUT', `/api/boards/${boardId}`, { body: { sections: doc.sections, items: [item(clock, [position(doc.layouts[0].id, doc.sections[0].id)])] } }));
+  const { page } = await openPage();
+  const requested: string[] = [];
+  page.on('request', (request) => requested.push(new URL(request.url()).pathname));
+  await page.goto(`${server.directUrl}/boards/${name}`);
+  await page.waitForSelector(`.tile[data-item-id="${clock}"] .clock-time`);
+  expect(requested).toContain('/assets/board.js');
+  expect(requested).not.toContain('/assets/markdown.js');
+  await page.close();
 });

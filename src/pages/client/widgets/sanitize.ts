@@ -1,9 +1,8 @@
 /**
- * The page's one place for markup and addresses that come from a board (VIEW-3, VIEW-5): every other string is set
- * as text. Markdown goes through DOMPurify (no script, no event handler, no style, no form, no frame, no link or image
- * that is not http(s), mailto or relative); links, images and frames are checked here before they are set.
+ * The page's checks of addresses that come from a board (VIEW-1, VIEW-3, VIEW-4): links, images and frames are
+ * checked here before they are set. Markup is made only in markdown.ts, which uses these checks too; every other
+ * string is set as text.
  */
-import DOMPurify from 'dompurify';
 
 const scheme = /^([a-z][a-z0-9+.-]*):/i;
 
@@ -32,37 +31,4 @@ export function safeFrameUrl(value: unknown): URL | null {
   } catch {
     return null;
   }
-}
-
-let configured = false;
-
-/** DOMPurify set up once (a configuration passed on every call is parsed again on every call). */
-function configure(): void {
-  configured = true;
-  DOMPurify.setConfig({
-    RETURN_DOM_FRAGMENT: true,
-    USE_PROFILES: { html: true },
-    FORBID_TAGS: ['style', 'form', 'input', 'button', 'textarea', 'select', 'option', 'iframe', 'frame', 'object', 'embed', 'link', 'meta', 'base', 'svg', 'math', 'template'],
-    FORBID_ATTR: ['style', 'srcset', 'action', 'formaction', 'xlink:href'],
-    ALLOW_DATA_ATTR: false,
-  });
-  DOMPurify.addHook('afterSanitizeAttributes', (node) => {
-    if (node.tagName === 'A') {
-      const href = node.getAttribute('href');
-      if (href !== null && !/^mailto:/i.test(href) && safeLink(href) === null) node.removeAttribute('href');
-      node.setAttribute('rel', 'noopener noreferrer');
-      node.setAttribute('target', '_blank');
-    }
-    if (node.tagName === 'IMG') {
-      const src = node.getAttribute('src');
-      if (src !== null && safeImage(src) === null) node.removeAttribute('src');
-      node.setAttribute('referrerpolicy', 'no-referrer');
-    }
-  });
-}
-
-/** VIEW-3: HTML made from markdown, as inert elements. */
-export function sanitizeHtml(html: string): DocumentFragment {
-  if (!configured) configure();
-  return DOMPurify.sanitize(html, { RETURN_DOM_FRAGMENT: true }) as unknown as DocumentFragment;
 }
