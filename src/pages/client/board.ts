@@ -6,7 +6,7 @@
  */
 import { el, shortTime } from './dom';
 import { drawGrid, type Board, type Marks } from './grid';
-import { updatePingDots, type AppStatusView, type AppView } from './widgets';
+import { preloadMarkdown, updatePingDots, type AppStatusView, type AppView } from './widgets';
 
 interface HistoryEntry {
   revision: number;
@@ -54,6 +54,8 @@ function layoutForWidth(board: Board, width: number): string {
 }
 
 async function loadNames(board: Board): Promise<void> {
+  // VIEW-3: the markdown script loads while the rest of the board does.
+  if (board.items.some((item) => item.kind === 'notebook')) preloadMarkdown().catch(() => undefined);
   // VIEW-2: the apps the board's widgets name, those the caller may read, in one request.
   if (board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks')) {
     const { status, body } = await api<{ apps: AppView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps`);

@@ -12,6 +12,7 @@ import type { WidgetContext, WidgetItem } from './types';
 
 export type { AppStatusView, AppView, WidgetContext } from './types';
 export { updatePingDots } from './app';
+export { loadRenderer as preloadMarkdown } from './notebook';
 
 const renderers: Record<string, (item: WidgetItem, ctx: WidgetContext) => HTMLElement[]> = {
   app: renderApp,

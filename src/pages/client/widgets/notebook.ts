@@ -12,7 +12,8 @@ let loading: Promise<void> | null = null;
 
 const renderer = () => (window as unknown as { tesseraMarkdown?: MarkdownRenderer }).tesseraMarkdown;
 
-function loadRenderer(): Promise<void> {
+/** Starts loading the markdown script (the page calls it as soon as it knows the board shows a notebook). */
+export function loadRenderer(): Promise<void> {
   loading ??= new Promise<void>((resolve, reject) => {
     const script = document.createElement('script');
     script.src = '/assets/markdown.js';
