@@ -83,6 +83,10 @@ async function seed() {
     expectOk(await server.call('POST', '/api/apps', { body: { name: unique('App'), iconUrl: 'https://icons.example.com/good.png', ...fields } }), 201).appId as string;
   const good = await app({ name: unique('Jellyfin'), href: 'https://media.example.com/web', description: `${xss} Films`, pingUrl });
   const broken = await app({ name: `${xss}${unique('Nas')}`, iconUrl: 'https://icons.example.com/missing.png', href: 'https://nas.example.com' });
+  // An app row written past the API's address rules (APP-6), as an old or hand-edited database could hold: the page
+  // checks addresses again before it sets them.
+  const forged = unique('forged');
+  await server.db('apps').insert({ id: forged, name: unique('Forged'), iconUrl: 'javascript:window.__xss=30', href: ' JavaScript:window.__xss=31' });
   const name = unique('widgets-');
   const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
   const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
@@ -96,7 +100,7 @@ async function seed() {
         items: [
           item(ids.app, at(0, 0), { kind: 'app', options: { appId: good, openInNewTab: true, descriptionDisplayMode: 'normal', pingEnabled: true } }),
           item(ids.broken, at(2, 0), { kind: 'app', options: { appId: broken, openInNewTab: false } }),
-          item(ids.bookmarks, at(4, 0, 4, 2), { kind: 'bookmarks', options: { title: `${xss} Links`, layout: 'row', items: [good, broken, 'no-such-app'] } }),
+          item(ids.bookmarks, at(4, 0, 4, 2), { kind: 'bookmarks', options: { title: `${xss} Links`, layout: 'row', items: [good, broken, 'no-such-app', forged] } }),
           item(ids.clock, at(8, 0), {
             kind: 'clock',
             options: { customTitleToggle: true, customTitle: `${xss} Tokyo`, is24HourFormat: true, showSeconds: true, useCustomTimezone: true, timezone: 'Asia/Tokyo', showDate: true, dateFormat: 'DD/MM/YYYY' },
@@ -167,6 +171,8 @@ describe('board page widgets (VIEW-1..6)', () => {
     expect(await bookmarks.locator('.bookmarks').getAttribute('class')).toContain('layout-row');
     const links = bookmarks.locator('a.bookmark');
     expect(await links.count()).toBe(2);
+    // The forged app (javascript: link and icon) is drawn without a link and with its letter.
+    expect(await bookmarks.locator('div.bookmark .icon.letter').count()).toBe(1);
     expect(await links.evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('target')]))).toEqual([
       ['https://media.example.com/web', '_blank'],
       ['https://nas.example.com', '_blank'],
@@ -239,6 +245,7 @@ describe('board page widgets (VIEW-1..6)', () => {
     // A sanitized `<img src=x>` may stay (an image of the instance), never with its handler: no element holds one.
     const handlers = await opened.page.locator('#app *').evaluateAll((all: any[]) => all.flatMap((e: any) => Array.from(e.attributes as any[]).filter((a: any) => a.name.startsWith('on')).map((a: any) => a.name)));
     expect(handlers).toEqual([]);
+    expect(await opened.page.locator('#app [href*="script:" i], #app [src*="script:" i]').count()).toBe(0);
     expect(opened.dialogs).toEqual([]);
     expect(opened.errors).toEqual([]);
     expect(opened.offsite).toEqual([]);
