@@ -85,7 +85,7 @@ async function main(): Promise<void> {
         await page.waitForFunction(() => performance.getEntriesByName('tessera:board-rendered').length > 0, undefined, { polling: 20, timeout: 60_000 });
         const ms = await page.evaluate(() => performance.getEntriesByName('tessera:board-rendered')[0].startTime);
         // Notes are drawn with the board when markdown.js loaded first, else when it arrives (mark `tessera:notes-rendered`).
-        await page.waitForFunction(() => document.querySelectorAll('.notebook-content[data-pending]').length === 0, undefined, { polling: 20, timeout: 60_000 });
+        await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.notebook-content[data-pending]').length === 0, undefined, { polling: 20, timeout: 60_000 });
         notes.push(await page.evaluate(() => (performance.getEntriesByName('tessera:notes-rendered')[0] ?? performance.getEntriesByName('tessera:board-rendered')[0]).startTime));
         const drawMs = await page.evaluate(() => performance.getEntriesByName('tessera:board-rendered')[0].startTime - performance.getEntriesByName('tessera:board-loaded')[0].startTime);
         const tiles = await page.locator('.tile').count();
