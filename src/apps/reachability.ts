@@ -39,6 +39,27 @@ export function stateOfAnswer(httpStatus: number | null): 'up' | 'down' {
   return httpStatus !== null && httpStatus < 500 ? 'up' : 'down';
 }
 
+/** A stored result as the rules read it. */
+export interface StoredCheck {
+  url: string;
+  checkedAt: Date | string | null;
+  claimedAt: Date | string | null;
+}
+
+/**
+ * PING-2: whether a check of `url` may be due, by this instance's clock: never checked, checked at another address,
+ * or checked longer than the interval ago, and not claimed by a check younger than the lease. Only a filter, so that
+ * an answer whose results are fresh writes nothing: the claim statement decides again by the database's clock. Pure.
+ */
+export function mayBeDue(stored: StoredCheck | undefined, url: string, now: number, config: PingConfig): boolean {
+  if (!stored) return true;
+  const time = (value: Date | string | null) => (value === null ? null : new Date(value).getTime());
+  const claimed = time(stored.claimedAt);
+  if (claimed !== null && claimed > now - (config.timeoutMs * 2 + 1000)) return false;
+  const checked = time(stored.checkedAt);
+  return stored.url !== url || checked === null || checked < now - config.intervalMs;
+}
+
 /** PING-3: one check, bounded by `timeoutMs` in all (both requests together); redirects are answers, not followed. */
 export async function checkAddress(url: string, timeoutMs: number): Promise<{ state: 'up' | 'down'; httpStatus: number | null }> {
   const signal = AbortSignal.timeout(timeoutMs);
@@ -109,37 +130,44 @@ async function recordResult(db: Db, appId: string, url: string, result: { state:
 }
 
 /**
- * PING-1..5: the statuses of `targets` (app id and the address it is checked at): due checks are claimed and run
- * (bounded), and the answer waits for them at most one timeout; a check still running then is stored when it ends
- * and shows its previous result now. A result stored for another address than the app's current one is `unknown`.
+ * PING-1..5: the statuses of `targets` (app id and the address it is checked at): stored results are read; the checks
+ * that may be due are claimed (the database decides) and run (bounded), and the answer waits for them at most one
+ * timeout; a check still running then is stored when it ends and shows its previous result now. A result stored for
+ * another address than the app's current one is `unknown`. An answer whose results are all fresh writes nothing.
  */
 export async function appStatuses(db: Db, targets: readonly { appId: string; url: string | null }[], config: PingConfig): Promise<AppStatus[]> {
   const checkable = targets.filter((t): t is { appId: string; url: string } => t.url !== null);
-  const claimed = new Set(await claimDueChecks(db, checkable, config));
-  const limiter = limiterFor(config);
-  const checks = checkable
-    .filter((t) => claimed.has(t.appId))
-    .map((t) =>
-      limiter
-        .run(() => checkAddress(t.url, config.timeoutMs))
-        .then((result) => recordResult(db, t.appId, t.url, result))
-        .catch(() => undefined), // the claim's lease runs out and another viewer checks again
-    );
-  if (checks.length > 0) {
+  type Row = StoredCheck & { appId: string; state: ReachabilityState; httpStatus: number | null };
+  const read = async (): Promise<Map<string, Row>> => {
+    if (checkable.length === 0) return new Map();
+    const rows: Row[] = await db('app_reachability')
+      .modify(whereAmong, 'appId', checkable.map((t) => t.appId))
+      .select('appId', 'url', 'state', 'httpStatus', 'checkedAt', 'claimedAt');
+    return new Map(rows.map((row) => [row.appId, row]));
+  };
+  let stored = await read();
+  const now = Date.now();
+  const due = checkable.filter((t) => mayBeDue(stored.get(t.appId), t.url, now, config));
+  const claimed = new Set(await claimDueChecks(db, due, config));
+  if (claimed.size > 0) {
+    const limiter = limiterFor(config);
+    const checks = due
+      .filter((t) => claimed.has(t.appId))
+      .map((t) =>
+        limiter
+          .run(() => checkAddress(t.url, config.timeoutMs))
+          .then((result) => recordResult(db, t.appId, t.url, result))
+          .catch(() => undefined), // the claim's lease runs out and another viewer checks again
+      );
     let timer: NodeJS.Timeout | undefined;
     const bound = new Promise<void>((resolve) => (timer = setTimeout(resolve, config.timeoutMs + 250)));
     await Promise.race([Promise.all(checks), bound]);
     clearTimeout(timer);
+    stored = await read();
   }
-  const rows: { appId: string; url: string; state: ReachabilityState; httpStatus: number | null; checkedAt: Date | string | null }[] = checkable.length
-    ? await db('app_reachability')
-        .modify(whereAmong, 'appId', checkable.map((t) => t.appId))
-        .select('appId', 'url', 'state', 'httpStatus', 'checkedAt')
-    : [];
-  const stored = new Map(rows.map((row) => [row.appId, row]));
   return [...targets]
     .sort((a, b) => (a.appId < b.appId ? -1 : a.appId > b.appId ? 1 : 0))
-    .map((target) => {
+    .map((target): AppStatus => {
       const row = stored.get(target.appId);
       if (!target.url || !row || row.url !== target.url || row.checkedAt === null) return { appId: target.appId, state: 'unknown', httpStatus: null, checkedAt: null };
       return { appId: target.appId, state: row.state, httpStatus: row.httpStatus, checkedAt: new Date(row.checkedAt).toISOString() };

@@ -4,7 +4,7 @@
  */
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { CheckLimiter, pingTarget, stateOfAnswer } from '../../src/apps/reachability';
+import { CheckLimiter, mayBeDue, pingTarget, stateOfAnswer } from '../../src/apps/reachability';
 import { pingedAppIds } from '../../src/apps/boardApps';
 import { pageSources, widenPolicy } from '../../src/pages/csp';
 import { pageSecurityHeaders } from '../../src/pages/html';
@@ -143,6 +143,11 @@ describe('PING: GET /api/boards/{id}/apps/status', () => {
     }
     expect(up.hits.length).toBe(1);
 
+    // Fresh results are answered without writing: the stored row is not touched by further questions.
+    const before = await server.db('app_reachability').where({ appId }).first();
+    await Promise.all([statusOf(boardId), statusOf(other, null)]);
+    expect(await server.db('app_reachability').where({ appId }).first()).toEqual(before);
+
     await server.db('app_reachability').where({ appId }).update({ checkedAt: new Date(Date.now() - 3_600_000) });
     await statusOf(boardId);
     for (; up.hits.length < 2; ) await new Promise((resolve) => setTimeout(resolve, 50));
@@ -185,6 +190,18 @@ describe('PING and VIEW pure rules', () => {
     expect(pingTarget({ pingUrl: null, href: 'https://jf.example.com/web' })).toBe('https://jf.example.com/web');
     expect(pingTarget({ pingUrl: null, href: '/relative' })).toBeNull();
     expect(pingTarget({ pingUrl: null, href: null })).toBeNull();
+  });
+
+  it('PING-2: a check may be due when never made, made at another address or too long ago, and not claimed within the lease', () => {
+    const config = { intervalMs: 60_000, timeoutMs: 1_000, concurrency: 8 };
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    const ago = (ms: number) => new Date(now - ms).toISOString();
+    expect(mayBeDue(undefined, 'http://a/', now, config)).toBe(true);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: ago(10_000), claimedAt: null }, 'http://a/', now, config)).toBe(false);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: ago(61_000), claimedAt: null }, 'http://a/', now, config)).toBe(true);
+    expect(mayBeDue({ url: 'http://old/', checkedAt: ago(10_000), claimedAt: null }, 'http://a/', now, config)).toBe(true);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: null, claimedAt: ago(2_000) }, 'http://a/', now, config)).toBe(false);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: null, claimedAt: ago(3_001) }, 'http://a/', now, config)).toBe(true);
   });
 
   it('PING-3: below 500 is up, 500 and more or no answer is down', () => {
