@@ -853,6 +853,64 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/{id}/apps": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * The apps a board's widgets show
+         * @description VIEW-2: the app records the board's `app` widgets (`options.appId`) and `bookmarks` widgets (`options.items`)
+         *     name, as the board page draws them, in one request: only the apps the caller may read as `GET /api/apps/{id}`
+         *     decides (use access, or a vouched placement on a public board: APP-3); the others are left out. View
+         *     permission on the board (public boards without credentials); 404 `Board not found` otherwise.
+         */
+        get: operations["listBoardApps"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/apps/status": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Reachability of a board's apps
+         * @description PING-1..5: whether the apps shown by the board's `app` widgets with `pingEnabled: true` answer, as the server
+         *     last checked them. Only apps on this board, only those the caller may read (VIEW-2), and only widgets that ask
+         *     for it: never a way to make the server check an address of the caller's choosing.
+         *
+         *     The server checks an app's `pingUrl` (else its `href` when that is an absolute http(s) URL) with a `HEAD` request
+         *     (a `GET` when `HEAD` is refused with 405 or 501), never following redirects, within `PING_TIMEOUT_MS`, at most
+         *     `PING_CONCURRENCY` checks at once per instance, and at most once per app per `PING_INTERVAL_S` across every
+         *     viewer and every instance (the last result and its time are stored in the database). A check still running
+         *     when the answer is due shows the previous result (or `unknown`) and is stored when it ends. View permission
+         *     on the board (public boards without credentials); 404 `Board not found` otherwise.
+         */
+        get: operations["getBoardAppStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/": {
         parameters: {
             query?: never;
@@ -935,13 +993,13 @@ export interface paths {
             query?: never;
             header?: never;
             path: {
-                file: "board.js" | "list.js" | "board.css";
+                file: "board.js" | "list.js" | "board.css" | "markdown.js";
             };
             cookie?: never;
         };
         /**
          * The pages' scripts and style sheet
-         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client. No authentication.
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3). No authentication.
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -3142,6 +3200,57 @@ export interface components {
                 groupId: components["schemas"]["Id"];
                 permission: components["schemas"]["AppPermissionLevel"];
             }[];
+        };
+        /** @description An app as a board page draws it (VIEW-2); its ping address is not included. */
+        BoardApp: {
+            id: components["schemas"]["Id"];
+            name: string;
+            description: string | null;
+            iconUrl: string;
+            href: string | null;
+        };
+        /**
+         * @description The apps the board's `app` and `bookmarks` widgets name that the caller may read (VIEW-2), ordered by name then id. An app the caller may not read is left out, as is an id naming no app.
+         * @example {
+         *       "apps": [
+         *         {
+         *           "id": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "name": "Jellyfin",
+         *           "description": "Media server for the living room",
+         *           "iconUrl": "https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg",
+         *           "href": "https://jellyfin.example.com"
+         *         }
+         *       ]
+         *     }
+         */
+        BoardApps: {
+            apps: components["schemas"]["BoardApp"][];
+        };
+        /** @description The last reachability check of one app (PING-1..5). `up`: the app's address answered with an HTTP status below 500 (a redirect counts as an answer and is not followed); `down`: a status of 500 or more, no answer within the timeout, or no connection; `unknown`: not checked yet (or its address changed since the last check), or the app has no absolute http(s) address to check. */
+        AppStatus: {
+            appId: components["schemas"]["Id"];
+            /** @enum {string} */
+            state: "up" | "down" | "unknown";
+            /** Format: int32 */
+            httpStatus: number | null;
+            /** Format: date-time */
+            checkedAt: string | null;
+        };
+        /**
+         * @description The reachability of the apps that the board's `app` widgets with `pingEnabled: true` name and that the caller may read (PING-1), ordered by app id.
+         * @example {
+         *       "statuses": [
+         *         {
+         *           "appId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "state": "up",
+         *           "httpStatus": 200,
+         *           "checkedAt": "2026-11-25T21:00:00.000Z"
+         *         }
+         *       ]
+         *     }
+         */
+        AppStatuses: {
+            statuses: components["schemas"]["AppStatus"][];
         };
         /**
          * @description An integration the caller can see, with the caller's access flags. Secrets are never returned.
@@ -6169,6 +6278,68 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    listBoardApps: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The apps. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardApps"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardAppStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The statuses. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AppStatuses"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getIndexPage: {
         parameters: {
             query?: never;
@@ -6287,7 +6458,7 @@ export interface operations {
             query?: never;
             header?: never;
             path: {
-                file: "board.js" | "list.js" | "board.css";
+                file: "board.js" | "list.js" | "board.css" | "markdown.js";
             };
             cookie?: never;
         };

@@ -13,12 +13,14 @@ import { buildSync } from 'esbuild';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/list.js', 'client/index.js'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/list.js', 'pages/markdown.js', 'client/index.js'];
 
 function generateInto(dir: string): void {
   mkdirSync(path.join(dir, 'pages'), { recursive: true });
-  buildPageScript('board', path.join(dir, 'pages', 'board.js'));
-  buildPageScript('list', path.join(dir, 'pages', 'list.js'));
+  buildPageScript('board.ts', path.join(dir, 'pages', 'board.js'));
+  buildPageScript('list.ts', path.join(dir, 'pages', 'list.js'));
+  // VIEW-3: marked and DOMPurify in a script of their own, loaded only by a page that shows a notebook.
+  buildPageScript('widgets/markdown.ts', path.join(dir, 'pages', 'markdown.js'));
   buildClient(path.join(dir, 'client', 'index.js'));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   execFileSync(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '--ext', 'json', '-o', path.join(dir, 'openapi.json')], {
@@ -49,10 +51,10 @@ function generateInto(dir: string): void {
   writeFileSync(path.join(dir, 'docs.html'), docs);
 }
 
-/** A page's script (PAGE-1: the board page; NAV-3: the board list), bundled and minified by esbuild from src/pages/client. */
-function buildPageScript(entry: 'board' | 'list', outfile: string): void {
+/** A page's script (PAGE-1: the board page; NAV-3: the board list; VIEW-3: the markdown renderer), bundled and minified by esbuild from src/pages/client. */
+function buildPageScript(entry: string, outfile: string): void {
   buildSync({
-    entryPoints: [path.join(root, `src/pages/client/${entry}.ts`)],
+    entryPoints: [path.join(root, 'src/pages/client', entry)],
     bundle: true,
     minify: true,
     format: 'iife',
@@ -125,7 +127,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js and client/index.js written');
+  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, list.js, markdown.js and client/index.js written');
 }
 
 function safeRead(file: string): string {

@@ -4,6 +4,7 @@ import { assertPermission } from '../identity/principal';
 import { appGrantTables, assertAppAccess } from './access';
 import { createOrReferenceApp, deleteApp, listVisibleApps, pageVisibleApps, readApp, searchVisibleApps, updateApp } from './apps';
 import { readGrants, replaceGrants } from '../access/grants';
+import { boardAppStatuses, listBoardApps } from './boardApps';
 import { fieldsNotApplied, normalizeAppInput, normalizeNewApp } from './validation';
 
 /** App routes (spec "App routes"). */
@@ -57,6 +58,14 @@ export const appHandlers = {
   async deleteApp({ params }, ctx) {
     await deleteApp(ctx.db, requirePrincipal(ctx), params.id);
     return { status: 204, body: undefined };
+  },
+
+  async listBoardApps({ params }, ctx) {
+    return { status: 200, body: { apps: await listBoardApps(ctx.db, ctx.principal, params.id) } };
+  },
+
+  async getBoardAppStatus({ params }, ctx) {
+    return { status: 200, body: { statuses: await boardAppStatuses(ctx.db, ctx.principal, params.id, ctx.config.ping) } };
   },
 
   async getAppPermissions({ params }, ctx) {

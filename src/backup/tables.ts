@@ -20,6 +20,7 @@ export const tablePolicies: Record<string, TablePolicy> = {
   login_failures: { copy: false, reason: 'login throttling counters are transient' },
   event_stream_leases: { copy: false, reason: 'open event streams belong to the running instances' },
   rate_limit_buckets: { copy: false, reason: 'rate-limit buckets refill on their own' },
+  app_reachability: { copy: false, reason: 'app reachability results are checked again on the next view' },
   // Who did what, kept when the instance moves (AUDIT-1).
   audit_log: { copy: true },
   boards: { copy: true },

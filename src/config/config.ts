@@ -32,6 +32,8 @@ export interface Config {
   eventHeartbeatMs: number;
   eventStreamsPerCaller: number;
   eventMaxBufferedBytes: number;
+  /** App reachability (PING-*): at most one check per app per interval, each bounded in time, a few at once per instance. */
+  ping: PingConfig;
   /** DB-1: how long a connection of the pool, a new connection and one statement may be waited for. */
   databaseTimeouts: DatabaseTimeouts;
   /** DB-1: how long readiness waits for the database's answer before it answers 503. */
@@ -94,6 +96,15 @@ export interface DatabaseTimeouts {
   statementMs: number;
 }
 
+export interface PingConfig {
+  /** PING_INTERVAL_S: a result younger than this is served as stored; an older one is checked again. */
+  intervalMs: number;
+  /** PING_TIMEOUT_MS: how long one check may take before the app counts as down. */
+  timeoutMs: number;
+  /** PING_CONCURRENCY: checks running at once on one instance. */
+  concurrency: number;
+}
+
 export const defaultDatabaseTimeouts: DatabaseTimeouts = { acquireMs: 10_000, connectMs: 5_000, statementMs: 15_000 };
 
 export class ConfigError extends Error {}
@@ -148,6 +159,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     eventHeartbeatMs: intFrom(env, 'EVENT_HEARTBEAT_MS', 15_000, 100, 3_600_000),
     eventStreamsPerCaller: intFrom(env, 'EVENT_STREAMS_PER_CALLER', 16, 1, 100_000),
     eventMaxBufferedBytes: intFrom(env, 'EVENT_MAX_BUFFERED_KB', 256, 1, 1_048_576) * 1024,
+    ping: {
+      intervalMs: intFrom(env, 'PING_INTERVAL_S', 60, 1, 86_400) * 1000,
+      timeoutMs: intFrom(env, 'PING_TIMEOUT_MS', 3_000, 100, 60_000),
+      concurrency: intFrom(env, 'PING_CONCURRENCY', 8, 1, 256),
+    },
     databaseTimeouts: {
       acquireMs: intFrom(env, 'DB_ACQUIRE_TIMEOUT_MS', defaultDatabaseTimeouts.acquireMs, 1, 600_000),
       connectMs: intFrom(env, 'DB_CONNECT_TIMEOUT_MS', defaultDatabaseTimeouts.connectMs, 1, 600_000),

@@ -9,7 +9,8 @@ import * as instanceId from './migrations/0006_instance_id';
 import * as boardChangeNotify from './migrations/0007_board_change_notify';
 import * as historyJson from './migrations/0008_history_json';
 import * as ops from './migrations/0010_ops';
-import * as eventStreamLeases from './migrations/0011_event_stream_leases';
+import * as appReachability from './migrations/0011_app_reachability';
+import * as eventStreamLeases from './migrations/0012_event_stream_leases';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -22,7 +23,8 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0007_board_change_notify': boardChangeNotify,
   '0008_history_json': historyJson,
   '0010_ops': ops,
-  '0011_event_stream_leases': eventStreamLeases,
+  '0011_app_reachability': appReachability,
+  '0012_event_stream_leases': eventStreamLeases,
 };
 
 /** Every migration of this build, in order. */

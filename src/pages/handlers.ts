@@ -9,11 +9,13 @@ import { isPhoneRequest, resolveHomeBoard } from '../boards/home/resolve';
 import { loadHomeCandidates } from '../boards/home/store';
 import { listBoards } from '../boards/management/boards';
 import { boardListPage, boardPage, pageSecurityHeaders } from './html';
+import { loadPageSources, widenPolicy } from './csp';
 
 /** The page's scripts (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
   'board.js': { file: path.join(__dirname, '../../generated/pages/board.js'), type: 'text/javascript; charset=utf-8' },
   'list.js': { file: path.join(__dirname, '../../generated/pages/list.js'), type: 'text/javascript; charset=utf-8' },
+  'markdown.js': { file: path.join(__dirname, '../../generated/pages/markdown.js'), type: 'text/javascript; charset=utf-8' },
   'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
 };
 
@@ -51,8 +53,11 @@ export const pageHandlers = {
   async getBoardPage({ params }, ctx) {
     // PAGE-3: a board the caller may not view answers as a missing one, with the same page (which offers to sign in).
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
-    const status = (await viewableName(ctx, boardId)) !== null ? 200 : 404;
-    return { status, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
+    if ((await viewableName(ctx, boardId)) === null) return { status: 404, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
+    // VIEW-5: images and frames allowed only as far as this board's widgets need them.
+    const sources = await loadPageSources(ctx.db, ctx.principal, boardId!);
+    const policy = widenPolicy(pageSecurityHeaders['Content-Security-Policy'], sources);
+    return { status: 200, body: html(boardPage(params.name)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
   },
 
   /** NAV-6: the board's custom CSS as a style sheet of this instance, so the page's CSP (style-src 'self') governs it. */

@@ -11,6 +11,7 @@ import { drawerToggle, historyDrawer } from './layout';
 import { applyLook, type Look } from './look';
 import { drawTopbar } from './nav';
 import { signInForm } from './signin';
+import { preloadMarkdown, updatePingDots, type AppStatusView, type AppView } from './widgets';
 
 interface HistoryEntry {
   revision: number;
@@ -36,13 +37,14 @@ const state: {
   board: Board | null;
   layoutId: string | null;
   viewing: { revision: number; board: Board; diff: Diff } | null;
-  apps: Map<string, { name: string; iconUrl: string }>;
+  apps: Map<string, AppView>;
+  statuses: Map<string, AppStatusView>;
   integrations: Map<string, string>;
   history: HistoryEntry[];
   feed: EventSource | null;
   /** A layout chosen with the switcher stays chosen when the window is resized. */
   chosen: boolean;
-} = { board: null, layoutId: null, viewing: null, apps: new Map(), integrations: new Map(), history: [], feed: null, chosen: false };
+} = { board: null, layoutId: null, viewing: null, apps: new Map(), statuses: new Map(), integrations: new Map(), history: [], feed: null, chosen: false };
 
 /** PAGE-2: the layout for this window: the widest breakpoint the window reaches. */
 function layoutForWidth(board: Board, width: number): string {
@@ -51,15 +53,13 @@ function layoutForWidth(board: Board, width: number): string {
 }
 
 async function loadNames(board: Board): Promise<void> {
-  const appIds = [...new Set(board.items.flatMap((item) => (item.kind === 'app' && typeof item.options.appId === 'string' ? [item.options.appId] : [])))];
-  await Promise.all(
-    appIds
-      .filter((id) => !state.apps.has(id))
-      .map(async (id) => {
-        const { status, body } = await api<{ name: string; iconUrl: string }>(`/api/apps/${encodeURIComponent(id)}`);
-        if (status === 200) state.apps.set(id, body);
-      }),
-  );
+  // VIEW-3: the markdown script loads while the rest of the board does.
+  if (board.items.some((item) => item.kind === 'notebook')) preloadMarkdown().catch(() => undefined);
+  // VIEW-2: the apps the board's widgets name, those the caller may read, in one request.
+  if (board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks')) {
+    const { status, body } = await api<{ apps: AppView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps`);
+    if (status === 200) state.apps = new Map(body.apps.map((app) => [app.id, app]));
+  }
   if (board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0) {
     const { status, body } = await api<{ id: string; name: string }[]>('/api/integrations');
     if (status === 200) for (const integration of body) state.integrations.set(integration.id, integration.name);
@@ -167,7 +167,7 @@ function render(): void {
     el('header', {}, [el('h1', { text: board.pageTitle || board.name }), el('span', { className: 'version', text: `version ${board.version}` }), drawerToggle()]),
     layoutSwitcher(board),
     el('div', { className: 'workspace' }, [
-      drawGrid(shown, layout, { apps: state.apps, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),
+      drawGrid(shown, layout, { apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),
       historyDrawer(historyPanel()),
     ]),
   );
@@ -202,12 +202,31 @@ function follow(boardId: string): void {
   state.feed = feed;
 }
 
+/** PING-5: the server's last reachability checks of the apps whose widgets ask for them, redrawn in place. */
+let statusTimer: number | undefined;
+let quickRetries = 3;
+async function loadStatuses(): Promise<void> {
+  const board = state.board;
+  if (!board || !board.items.some((item) => item.kind === 'app' && item.options.pingEnabled === true)) return;
+  const { status, body } = await api<{ statuses: AppStatusView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps/status`);
+  if (status !== 200) return;
+  state.statuses = new Map(body.statuses.map((entry) => [entry.appId, entry]));
+  updatePingDots(state.statuses);
+  // Unknown results (checks still running) are asked again soon; the others when the server checks again.
+  const waiting = body.statuses.some((entry) => entry.state === 'unknown') && quickRetries-- > 0;
+  window.clearTimeout(statusTimer);
+  statusTimer = window.setTimeout(() => void loadStatuses(), waiting ? 5_000 : 60_000);
+}
+
 async function start(): Promise<void> {
   if ((await loadBoard()) === 'missing') return notFound();
   await loadHistory();
+  performance.mark('tessera:board-loaded');
   render();
+  performance.mark('tessera:board-rendered'); // VIEW-7: what scripts/bench/page-render.ts measures
   void drawTopbar(boardName); // NAV-3, NAV-4
   follow(state.board!.id);
+  void loadStatuses();
 }
 
 window.addEventListener('resize', () => {

@@ -14,6 +14,12 @@ export interface ElementOptions {
   alt?: string;
   href?: string;
   role?: string;
+  target?: string;
+  rel?: string;
+  referrerpolicy?: string;
+  draggable?: string;
+  sandbox?: string;
+  loading?: string;
 }
 
 export function el(tag: string, options: ElementOptions = {}, children: (Node | string)[] = []): HTMLElement {

@@ -4,6 +4,7 @@
  */
 import { el } from './dom';
 import { rememberSection, sectionOpen } from './layout';
+import { renderWidget, widgetLabel, type WidgetContext } from './widgets';
 
 export interface Position {
   layoutId: string;
@@ -50,20 +51,9 @@ export interface Marks {
   added: Item[];
 }
 
-interface Names {
-  apps: Map<string, { name: string; iconUrl: string }>;
+interface Names extends WidgetContext {
   integrations: Map<string, string>;
   marks: Marks | null;
-}
-
-/** Icons are shown only when they come from this instance (PAGE-5: nothing is loaded from elsewhere). */
-function ownIcon(url: string): boolean {
-  if (url.startsWith('data:image/')) return true;
-  try {
-    return new URL(url, location.href).origin === location.origin;
-  } catch {
-    return false;
-  }
 }
 
 function place(element: HTMLElement, p: { xOffset: number; yOffset: number; width: number; height: number }): HTMLElement {
@@ -73,19 +63,12 @@ function place(element: HTMLElement, p: { xOffset: number; yOffset: number; widt
 }
 
 function tile(item: Item, position: Position, names: Names, mark: string): HTMLElement {
-  const parts: HTMLElement[] = [el('span', { className: 'kind', text: item.kind })];
-  if (item.kind === 'app' && typeof item.options.appId === 'string') {
-    const app = names.apps.get(item.options.appId);
-    const label = app?.name ?? 'app not readable';
-    parts.push(
-      app && ownIcon(app.iconUrl) ? el('img', { className: 'icon', src: app.iconUrl, alt: '' }) : el('span', { className: 'icon letter', text: label.slice(0, 1).toUpperCase() }),
-      el('span', { className: 'app', text: label }),
-    );
-  }
+  // VIEW-1: the widget's own renderer (src/pages/client/widgets/), a labelled placeholder for kinds not drawn.
+  const parts = renderWidget(item, names);
   if (item.integrationIds.length > 0) {
     parts.push(el('span', { className: 'integrations', text: item.integrationIds.map((id) => names.integrations.get(id) ?? id).join(', ') }));
   }
-  return place(el('div', { className: `tile${mark}`, dataset: { itemId: item.id }, title: `${item.kind} ${item.id}` }, parts), position);
+  return place(el('div', { className: `tile widget-${item.kind}${mark}`, dataset: { itemId: item.id, kind: item.kind }, ariaLabel: widgetLabel(item.kind) }, parts), position);
 }
 
 function sectionGrid(board: Board, layout: Layout, sectionId: string, columns: number, names: Names): HTMLElement {

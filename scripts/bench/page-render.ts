@@ -1,0 +1,119 @@
+/**
+ * npx tsx scripts/bench/page-render.ts [--items 200] [--rounds 7]
+ *
+ * The board page's first render (VIEW-7) in headless Debian chromium (playwright-core): a board of `--items` tiles
+ * of every kind the page draws (apps with icons and ping dots, bookmarks, clocks, notebooks, iframes) and
+ * placeholders, on a 12-column layout, served by an in-process server on PGlite in memory. Each round opens a fresh
+ * page and reads the `tessera:board-rendered` mark (and `tessera:board-loaded`, set just before drawing) the page sets once the board is drawn: milliseconds from the start
+ * of navigation, including the HTML, script, style, the board document, its apps and its history. Prints the median
+ * and each round, and the gzipped sizes of the page's script and style sheet. Requests off the instance are
+ * refused (icons then show as letters, frames stay empty), so nothing here depends on a network. Asserts nothing.
+ */
+import { readFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parseArgs } from 'node:util';
+import { gzipSync } from 'node:zlib';
+import pino from 'pino';
+import { chromium } from 'playwright-core';
+import { loadConfig } from '../../src/config/config';
+import { createDatabase } from '../../src/db/database';
+import { startServer } from '../../src/server';
+import { apiClient } from './seed';
+
+const root = path.resolve(__dirname, '..', '..');
+const { values } = parseArgs({ options: { items: { type: 'string', default: '200' }, rounds: { type: 'string', default: '7' } } });
+const count = Number(values.items);
+const rounds = Number(values.rounds);
+
+function gzipped(file: string): { raw: number; gzip: number } {
+  const text = readFileSync(path.join(root, file));
+  return { raw: text.length, gzip: gzipSync(text, { level: 9 }).length };
+}
+
+async function main(): Promise<void> {
+  const adminKey = `bench0001.${'b'.repeat(32)}`;
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: adminKey };
+  // PGlite in memory, or the PostgreSQL of DATABASE_URL (give it a database of its own: the bench leaves its rows).
+  const db = createDatabase({ databaseUrl: process.env.DATABASE_URL ?? null, pgliteDir: null });
+  const server = await startServer(config, { db, logger: pino({ level: 'silent' }) });
+  const api = apiClient(server.url, adminKey);
+  try {
+    const apps: string[] = [];
+    for (let i = 0; i < 20; i++) {
+      const created = await api('POST', '/api/apps', { name: `Bench app ${i}`, iconUrl: `https://icons.bench.invalid/${i}.svg`, href: `https://app${i}.bench.invalid`, pingUrl: 'http://127.0.0.1:9/' });
+      apps.push(created.appId);
+    }
+    const { boardId } = await api('POST', '/api/boards', { name: `page-bench-${Date.now()}`, columnCount: 12, isPublic: true });
+    const doc = await api('GET', `/api/boards/${boardId}`);
+    const [layout, section] = [doc.layouts[0].id, doc.sections[0].id];
+    const kinds: [string, (i: number) => Record<string, unknown>][] = [
+      ['app', (i) => ({ appId: apps[i % apps.length], pingEnabled: i % 2 === 0, descriptionDisplayMode: 'normal' })],
+      ['bookmarks', (i) => ({ title: `Links ${i}`, layout: 'column', items: [apps[i % 20], apps[(i + 1) % 20], apps[(i + 2) % 20]] })],
+      ['clock', (i) => ({ showSeconds: true, useCustomTimezone: true, timezone: ['Europe/Paris', 'Asia/Tokyo', 'America/New_York'][i % 3] })],
+      ['notebook', (i) => ({ content: `# Note ${i}\n\n**Bold**, _italic_ and [a link](https://example.com/${i}).\n\n- one\n- two\n\n\`code\`` })],
+      ['iframe', () => ({ embedUrl: 'https://frames.bench.invalid/panel' })],
+      ['weather', () => ({})],
+    ];
+    const items = Array.from({ length: count }, (_, i) => {
+      const [kind, options] = kinds[i % kinds.length];
+      return {
+        id: `bench-item-${i}`,
+        kind,
+        options: options(i),
+        integrationIds: [],
+        advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
+        layouts: [{ layoutId: layout, sectionId: section, xOffset: (i * 2) % 12, yOffset: Math.floor((i * 2) / 12) * 2, width: 2, height: 2 }],
+      };
+    });
+    await api('PUT', `/api/boards/${boardId}`, { sections: doc.sections, items });
+
+    const browser = await chromium.launch({
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    });
+    const origin = new URL(server.url).origin;
+    const times: number[] = [];
+    const draws: number[] = [];
+    const notes: number[] = [];
+    try {
+      for (let round = 0; round <= rounds; round++) {
+        const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+        await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+        await page.goto(`${server.url}/boards/${encodeURIComponent(doc.name)}`);
+        await page.waitForFunction(() => performance.getEntriesByName('tessera:board-rendered').length > 0, undefined, { polling: 20, timeout: 60_000 });
+        const ms = await page.evaluate(() => performance.getEntriesByName('tessera:board-rendered')[0].startTime);
+        // Notes are drawn with the board when markdown.js loaded first, else when it arrives (mark `tessera:notes-rendered`).
+        await page.waitForFunction(() => (globalThis as any).document.querySelectorAll('.notebook-content[data-pending]').length === 0, undefined, { polling: 20, timeout: 60_000 });
+        notes.push(await page.evaluate(() => (performance.getEntriesByName('tessera:notes-rendered')[0] ?? performance.getEntriesByName('tessera:board-rendered')[0]).startTime));
+        const drawMs = await page.evaluate(() => performance.getEntriesByName('tessera:board-rendered')[0].startTime - performance.getEntriesByName('tessera:board-loaded')[0].startTime);
+        const tiles = await page.locator('.tile').count();
+        if (tiles !== count) throw new Error(`expected ${count} tiles, drew ${tiles}`);
+        if (round > 0) times.push(ms), draws.push(drawMs); // round 0 warms the server and the browser up
+        await page.close();
+      }
+    } finally {
+      await browser.close();
+    }
+    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+    const script = gzipped('generated/pages/board.js');
+    const markdownScript = gzipped('generated/pages/markdown.js');
+    const style = gzipped('src/pages/client/board.css');
+    console.log(`First render of a ${count}-item board (navigation start to drawn, ${rounds} rounds after a warm-up):`);
+    console.log(`  median ${median(times).toFixed(0)} ms; rounds: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(`  of which drawing the loaded board (data in, tiles drawn): median ${median(draws).toFixed(0)} ms; rounds: ${draws.map((t) => t.toFixed(0)).join(', ')} ms`);
+    console.log(`  notebooks filled in (markdown.js loaded, ${Math.ceil(count / 6)} notes rendered): median ${median(notes).toFixed(0)} ms from navigation start`);
+    console.log(`  load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
+    console.log(`Page script generated/pages/board.js: ${(script.raw / 1024).toFixed(1)} KiB, ${(script.gzip / 1024).toFixed(1)} KiB gzipped`);
+    console.log(`Markdown script generated/pages/markdown.js (loaded only for boards with a notebook): ${(markdownScript.raw / 1024).toFixed(1)} KiB, ${(markdownScript.gzip / 1024).toFixed(1)} KiB gzipped`);
+    console.log(`Page style src/pages/client/board.css: ${(style.raw / 1024).toFixed(1)} KiB, ${(style.gzip / 1024).toFixed(1)} KiB gzipped`);
+  } finally {
+    await server.stop();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});

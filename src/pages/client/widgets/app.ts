@@ -1,0 +1,59 @@
+/** VIEW-1 `app`: the app's icon (a letter badge when the image fails), name, description, link and ping dot. */
+import { el } from '../dom';
+import { safeImage, safeLink } from './sanitize';
+import { flag, text, type AppStatusView, type AppView, type WidgetContext, type WidgetItem } from './types';
+
+/** A letter badge: the first letter of the name, set as text. */
+export function letterBadge(name: string, className = 'icon'): HTMLElement {
+  return el('span', { className: `${className} letter`, text: (name.trim()[0] ?? '?').toUpperCase(), ariaLabel: name });
+}
+
+/** An app's icon; replaced by its letter badge when the image does not load (missing, refused by the CSP, broken). */
+export function appIcon(app: AppView, className = 'icon'): HTMLElement {
+  const src = safeImage(app.iconUrl);
+  if (!src) return letterBadge(app.name, className);
+  const image = el('img', { className, src, alt: '', referrerpolicy: 'no-referrer', draggable: 'false' }) as HTMLImageElement;
+  image.addEventListener('error', () => image.replaceWith(letterBadge(app.name, className)), { once: true });
+  return image;
+}
+
+const stateLabel = (status: AppStatusView | undefined) =>
+  !status || status.state === 'unknown' ? 'Not checked yet' : status.state === 'up' ? `Up (HTTP ${status.httpStatus})` : status.httpStatus ? `Down (HTTP ${status.httpStatus})` : 'Down (no answer)';
+
+/** PING-5: the dot shows the server's last check; `updatePingDots` redraws the dots in place when statuses arrive. */
+function pingDot(appId: string, status: AppStatusView | undefined): HTMLElement {
+  const label = stateLabel(status);
+  return el('span', { className: 'ping', dataset: { appId, state: status?.state ?? 'unknown' }, title: label, ariaLabel: label });
+}
+
+export function updatePingDots(statuses: Map<string, AppStatusView>): void {
+  for (const dot of Array.from(document.querySelectorAll<HTMLElement>('.ping[data-app-id]'))) {
+    const status = statuses.get(dot.dataset.appId!);
+    const label = stateLabel(status);
+    dot.dataset.state = status?.state ?? 'unknown';
+    dot.title = label;
+    dot.setAttribute('aria-label', label);
+  }
+}
+
+/** A link to `href` (http(s) or relative only), in a new tab when asked; a plain box when there is no usable link. */
+export function appLink(href: string | null, newTab: boolean, className: string, children: HTMLElement[]): HTMLElement {
+  const target = safeLink(href);
+  if (!target) return el('div', { className }, children);
+  return el('a', { className, href: target, ...(newTab ? { target: '_blank', rel: 'noopener noreferrer' } : {}) }, children);
+}
+
+export function renderApp(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
+  const appId = text(item.options, 'appId');
+  const app = ctx.apps.get(appId);
+  if (!app) return [el('span', { className: 'widget-title', text: 'App' }), el('span', { className: 'placeholder-note', text: 'This app is not available to you.' })];
+  const mode = text(item.options, 'descriptionDisplayMode', 'hidden');
+  const layout = text(item.options, 'layout', 'column');
+  const parts: HTMLElement[] = [appIcon(app)];
+  if (flag(item.options, 'showTitle', true)) parts.push(el('span', { className: 'app-name', text: app.name }));
+  if (mode === 'normal' && app.description) parts.push(el('span', { className: 'app-description', text: app.description }));
+  const link = appLink(app.href, flag(item.options, 'openInNewTab', true), `app-link layout-${['row', 'row-reverse', 'column-reverse'].includes(layout) ? layout : 'column'}`, parts);
+  link.setAttribute('aria-label', app.name);
+  if (mode === 'tooltip' && app.description) link.title = app.description;
+  return flag(item.options, 'pingEnabled', false) ? [link, pingDot(app.id, ctx.statuses.get(app.id))] : [link];
+}

@@ -1,0 +1,30 @@
+/**
+ * The widget renderers of the board page (VIEW-1): one module per kind the page draws, a placeholder for every other
+ * kind (VIEW-6). Each returns the tile's content; every board string is set as text, markup only through sanitize.ts.
+ */
+import { renderApp } from './app';
+import { renderBookmarks } from './bookmarks';
+import { renderClock } from './clock';
+import { renderIframe } from './iframe';
+import { renderNotebook } from './notebook';
+import { kindTitle, renderPlaceholder } from './placeholder';
+import type { WidgetContext, WidgetItem } from './types';
+
+export type { AppStatusView, AppView, WidgetContext } from './types';
+export { updatePingDots } from './app';
+export { loadRenderer as preloadMarkdown } from './notebook';
+
+const renderers: Record<string, (item: WidgetItem, ctx: WidgetContext) => HTMLElement[]> = {
+  app: renderApp,
+  bookmarks: renderBookmarks,
+  clock: renderClock,
+  notebook: renderNotebook,
+  iframe: renderIframe,
+};
+
+export function renderWidget(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
+  return (renderers[item.kind] ?? renderPlaceholder)(item, ctx);
+}
+
+/** A tile's accessible label: the kind's title, never its bare name. */
+export const widgetLabel = (kind: string) => kindTitle(kind);

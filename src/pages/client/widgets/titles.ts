@@ -1,0 +1,15 @@
+/** VIEW-6: the title a placeholder shows for a widget kind. Pure (no DOM). */
+const words: Record<string, string> = { dns: 'DNS', rss: 'RSS', vpn: 'VPN', gpu: 'GPU', cpu: 'CPU', ical: 'iCal', ha: 'HA' };
+
+/** `dnsHoleSummary` → "DNS hole summary", `smartHome-entityState` → "Smart home: Entity state". Pure. */
+export function kindTitle(kind: string): string {
+  const sentence = (part: string) =>
+    part
+      .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+      .split(/[\s_]+/)
+      .filter(Boolean)
+      .map((word, i) => words[word.toLowerCase()] ?? (i === 0 ? word[0].toUpperCase() + word.slice(1).toLowerCase() : word.toLowerCase()))
+      .join(' ');
+  const parts = kind.split('-').filter(Boolean).map(sentence);
+  return parts.length ? parts.join(': ') : 'Widget';
+}

@@ -1,0 +1,52 @@
+/**
+ * VIEW-5: the board page's Content-Security-Policy, widened only as far as the board's widgets need: images from
+ * `https:` (app icons, markdown images) and from the `http:` origins of the board's own app icons, frames only
+ * from the origins of its iframe widgets. Script, style and connections stay the instance's own (PAGE-5).
+ */
+import type { Db } from '../db/database';
+import type { Principal } from '../identity/principal';
+import { listBoardApps } from '../apps/boardApps';
+
+export interface PageSources {
+  /** `http:` origins of app icons (https: icons are allowed as a class). */
+  imageOrigins: string[];
+  /** http(s) origins of iframe widgets' embed URLs. */
+  frameOrigins: string[];
+}
+
+function originOf(value: unknown, protocols: readonly string[]): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const url = new URL(value.trim());
+    return protocols.includes(url.protocol) ? url.origin : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The sources a board's widgets need, from its readable apps and its iframe items' options. Pure. */
+export function pageSources(apps: readonly { iconUrl: string }[], frameOptions: readonly unknown[]): PageSources {
+  const imageOrigins = new Set(apps.flatMap((app) => originOf(app.iconUrl, ['http:']) ?? []));
+  const frameOrigins = new Set(
+    frameOptions.flatMap((options) => originOf(typeof options === 'object' && options !== null ? (options as Record<string, unknown>).embedUrl : null, ['http:', 'https:']) ?? []),
+  );
+  return { imageOrigins: [...imageOrigins].sort(), frameOrigins: [...frameOrigins].sort() };
+}
+
+/** The base policy with `img-src` widened and `frame-src` added for these sources. Pure. */
+export function widenPolicy(policy: string, sources: PageSources): string {
+  const directives = policy.split(';').map((d) => d.trim()).filter(Boolean);
+  const out = directives.map((directive) => (directive.startsWith('img-src ') ? `img-src 'self' data: https: ${sources.imageOrigins.join(' ')}`.trim() : directive));
+  if (!out.some((d) => d.startsWith('img-src '))) out.push(`img-src 'self' data: https: ${sources.imageOrigins.join(' ')}`.trim());
+  if (sources.frameOrigins.length > 0) out.push(`frame-src ${sources.frameOrigins.join(' ')}`);
+  return out.join('; ');
+}
+
+/** What the board page of `boardId` needs, as the caller may read it (the caller has view access). Two queries more. */
+export async function loadPageSources(db: Db, principal: Principal | null, boardId: string): Promise<PageSources> {
+  const [apps, frames] = await Promise.all([
+    listBoardApps(db, principal, boardId),
+    db('items').where({ boardId, kind: 'iframe' }).select('options') as Promise<{ options: unknown }[]>,
+  ]);
+  return pageSources(apps, frames.map((row) => row.options));
+}

@@ -1,0 +1,256 @@
+/**
+ * The apps a board page draws (VIEW-2) and their reachability (PING-1..5), over HTTP on the real app; the checked
+ * addresses are small HTTP servers of this test on loopback, counting what they are asked.
+ */
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { CheckLimiter, mayBeDue, pingTarget, stateOfAnswer } from '../../src/apps/reachability';
+import { pingedAppIds } from '../../src/apps/boardApps';
+import { pageSources, widenPolicy } from '../../src/pages/csp';
+import { pageSecurityHeaders } from '../../src/pages/html';
+import { createActor } from '../support/actors';
+import { expectError } from '../support/expect';
+import { useTestServer } from '../support/server';
+import { unique } from '../support/unique';
+import { expectOk, grantBoard, item, position } from '../boards-document/helpers';
+
+const server = useTestServer({ PING_TIMEOUT_MS: '1000' });
+
+interface Target {
+  url: string;
+  hits: { method: string; path: string }[];
+  close(): Promise<void>;
+}
+
+/** A loopback HTTP server answering every request with `answer`, recording what it was asked. */
+async function target(answer: (req: http.IncomingMessage, res: http.ServerResponse) => void): Promise<Target> {
+  const hits: Target['hits'] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const srv = http.createServer((req, res) => {
+    hits.push({ method: req.method!, path: req.url! });
+    answer(req, res);
+  });
+  srv.on('connection', (socket) => (sockets.add(socket), socket.on('close', () => sockets.delete(socket))));
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(srv.address() as AddressInfo).port}/health`;
+  return { url, hits, close: () => new Promise<void>((resolve) => (sockets.forEach((s) => s.destroy()), srv.close(() => resolve()))) };
+}
+const targets: Target[] = [];
+afterAll(async () => Promise.all(targets.map((t) => t.close())));
+const answering = async (answer: Parameters<typeof target>[0]) => {
+  const t = await target(answer);
+  targets.push(t);
+  return t;
+};
+
+async function createApp(fields: Record<string, unknown>, key = server.adminKey): Promise<string> {
+  const created = expectOk(await server.call('POST', '/api/apps', { key, body: { name: unique('App'), iconUrl: 'https://icons.example.com/a.svg', ...fields } }), 201);
+  return created.appId;
+}
+
+/** A board (admin-created) whose items are written by `key`. */
+async function boardWith(widgets: { kind: string; options: Record<string, unknown> }[], options: { isPublic?: boolean; key?: string; boardId?: string } = {}) {
+  let boardId = options.boardId;
+  if (!boardId) boardId = expectOk(await server.call('POST', '/api/boards', { body: { name: unique('pingb-'), columnCount: 12, isPublic: options.isPublic ?? true } }), 201).boardId as string;
+  const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+  const items = widgets.map((w, i) => item(unique('it'), [position(doc.layouts[0].id, doc.sections[0].id, i % 12, Math.floor(i / 12))], w));
+  expectOk(await server.call('PUT', `/api/boards/${boardId}`, { key: options.key ?? server.adminKey, body: { sections: doc.sections, items: [...doc.items, ...items] } }));
+  return boardId;
+}
+
+const statusOf = async (boardId: string, key: string | null = server.adminKey) => server.call('GET', `/api/boards/${boardId}/apps/status`, { key });
+
+/** Asks again until a result is stored (a check still running answers its previous result, PING-4). */
+async function settled(boardId: string, appId: string) {
+  for (;;) {
+    const entry = expectOk(await statusOf(boardId)).statuses.find((s: any) => s.appId === appId);
+    if (entry?.state !== 'unknown') return entry;
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
+describe('VIEW-2: GET /api/boards/{id}/apps', () => {
+  it('VIEW-2: lists the apps of app and bookmarks widgets the caller may read, by name; anonymous callers see vouched apps of public boards', async () => {
+    const [a, b] = [await createApp({ name: unique('Zeta'), href: 'https://z.example.com' }), await createApp({ name: unique('Alpha'), description: 'first' })];
+    const boardId = await boardWith([
+      { kind: 'app', options: { appId: a } },
+      { kind: 'bookmarks', options: { items: [b, a, 'no-such-app', 42] } },
+      { kind: 'clock', options: { appId: b } },
+    ]);
+    const anonymous = expectOk(await server.call('GET', `/api/boards/${boardId}/apps`, { key: null }));
+    expect(anonymous.apps.map((app: any) => app.id)).toEqual([b, a]);
+    expect(anonymous.apps[0]).toEqual({ id: b, name: expect.stringContaining('Alpha'), description: 'first', iconUrl: 'https://icons.example.com/a.svg', href: null });
+    expect(anonymous.apps[0]).not.toHaveProperty('pingUrl');
+  });
+
+  it('VIEW-2: an app the writer could not use is left out; a private board is 404 `Board not found` for others', async () => {
+    const writer = await createActor(server, { permissions: [] });
+    const hidden = await createApp({});
+    const boardId = expectOk(await server.call('POST', '/api/boards', { body: { name: unique('pingb-'), columnCount: 12, isPublic: true } }), 201).boardId;
+    await grantBoard(server, boardId, writer.userId, 'modify');
+    await boardWith([{ kind: 'app', options: { appId: hidden } }], { boardId, key: writer.key });
+    expect(expectOk(await server.call('GET', `/api/boards/${boardId}/apps`, { key: null })).apps).toEqual([]);
+    expect(expectOk(await server.call('GET', `/api/boards/${boardId}/apps`, { key: writer.key })).apps).toEqual([]);
+    expect(expectOk(await server.call('GET', `/api/boards/${boardId}/apps`)).apps.map((app: any) => app.id)).toEqual([hidden]);
+
+    const privateBoard = await boardWith([{ kind: 'app', options: { appId: hidden } }], { isPublic: false });
+    expectError(await server.call('GET', `/api/boards/${privateBoard}/apps`, { key: null }), 404, 'NOT_FOUND', 'Board not found');
+    expectError(await server.call('GET', `/api/boards/${privateBoard}/apps`, { key: writer.key }), 404, 'NOT_FOUND', 'Board not found');
+    expectError(await server.call('GET', `/api/boards/no-such-board/apps`), 404, 'NOT_FOUND', 'Board not found');
+  });
+});
+
+describe('PING: GET /api/boards/{id}/apps/status', () => {
+  it('PING-1: only apps of app widgets with pingEnabled, only those the caller may read; nothing else is asked', async () => {
+    const up = await answering((_req, res) => res.writeHead(200).end('ok'));
+    const quiet = await answering((_req, res) => res.writeHead(200).end());
+    const pinged = await createApp({ pingUrl: up.url });
+    const notPinged = await createApp({ pingUrl: quiet.url });
+    const viewer = await createActor(server, { permissions: [] });
+    const boardId = await boardWith([
+      { kind: 'app', options: { appId: pinged, pingEnabled: true } },
+      { kind: 'app', options: { appId: notPinged, pingEnabled: false } },
+      { kind: 'bookmarks', options: { items: [notPinged], pingEnabled: true } },
+    ], { isPublic: false });
+    await grantBoard(server, boardId, viewer.userId, 'view');
+
+    // The viewer may view the board but not read the app (no use access, not on a public board): nothing checked.
+    expect(expectOk(await statusOf(boardId, viewer.key))).toEqual({ statuses: [] });
+    expect(up.hits).toEqual([]);
+    expectError(await statusOf(boardId, null), 404, 'NOT_FOUND', 'Board not found');
+    expect(up.hits).toEqual([]);
+
+    const entry = await settled(boardId, pinged);
+    expect(entry).toEqual({ appId: pinged, state: 'up', httpStatus: 200, checkedAt: expect.any(String) });
+    expect(expectOk(await statusOf(boardId)).statuses.map((s: any) => s.appId)).toEqual([pinged]);
+    expect(up.hits).toEqual([{ method: 'HEAD', path: '/health' }]);
+    expect(quiet.hits).toEqual([]);
+  });
+
+  it('PING-2: at most one check per app per interval, whoever asks and however often; a stale result is checked again', async () => {
+    const up = await answering((_req, res) => res.writeHead(204).end());
+    const appId = await createApp({ pingUrl: up.url });
+    const boardId = await boardWith([{ kind: 'app', options: { appId, pingEnabled: true } }, { kind: 'app', options: { appId, pingEnabled: true } }]);
+    const other = await boardWith([{ kind: 'app', options: { appId, pingEnabled: true } }]);
+    await Promise.all([statusOf(boardId), statusOf(boardId, null), statusOf(other), statusOf(other, null)]);
+    await settled(boardId, appId);
+    if (process.env.TEST_DATABASE_URL) {
+      // A second instance on the same database sees the stored result and checks nothing.
+      const sibling = await server.startSibling();
+      const fromSibling = expectOk(await sibling.call('GET', `/api/boards/${boardId}/apps/status`));
+      expect(fromSibling.statuses[0]).toMatchObject({ appId, state: 'up', httpStatus: 204 });
+      await sibling.stop();
+    }
+    expect(up.hits.length).toBe(1);
+
+    // Fresh results are answered without writing: the stored row is not touched by further questions.
+    const before = await server.db('app_reachability').where({ appId }).first();
+    await Promise.all([statusOf(boardId), statusOf(other, null)]);
+    expect(await server.db('app_reachability').where({ appId }).first()).toEqual(before);
+
+    await server.db('app_reachability').where({ appId }).update({ checkedAt: new Date(Date.now() - 3_600_000) });
+    await statusOf(boardId);
+    for (; up.hits.length < 2; ) await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(up.hits.length).toBe(2);
+  });
+
+  it('PING-3: redirects are answers, never followed; 5xx, refused connections and timeouts are down; HEAD refused falls back to GET', async () => {
+    const elsewhere = await answering((_req, res) => res.writeHead(200).end());
+    const redirecting = await answering((_req, res) => res.writeHead(302, { Location: elsewhere.url.replace('127.0.0.1', 'localhost') }).end());
+    const failing = await answering((_req, res) => res.writeHead(503).end());
+    const headless = await answering((req, res) => res.writeHead(req.method === 'HEAD' ? 405 : 200).end());
+    const silent = await answering(() => undefined); // never answers
+    const closed = await answering((_req, res) => res.end());
+    const closedUrl = closed.url;
+    await closed.close();
+    const apps = {
+      redirect: await createApp({ pingUrl: redirecting.url }),
+      failing: await createApp({ pingUrl: failing.url }),
+      headless: await createApp({ pingUrl: headless.url }),
+      silent: await createApp({ pingUrl: silent.url }),
+      closed: await createApp({ pingUrl: closedUrl }),
+      relative: await createApp({ href: '/local/app' }),
+    };
+    const boardId = await boardWith(Object.values(apps).map((appId) => ({ kind: 'app', options: { appId, pingEnabled: true } })));
+    expect(await settled(boardId, apps.redirect)).toMatchObject({ state: 'up', httpStatus: 302 });
+    expect(elsewhere.hits).toEqual([]);
+    expect(await settled(boardId, apps.failing)).toMatchObject({ state: 'down', httpStatus: 503 });
+    expect(await settled(boardId, apps.headless)).toMatchObject({ state: 'up', httpStatus: 200 });
+    expect(headless.hits.map((h) => h.method)).toEqual(['HEAD', 'GET']);
+    expect(await settled(boardId, apps.closed)).toMatchObject({ state: 'down', httpStatus: null });
+    expect(await settled(boardId, apps.silent)).toMatchObject({ state: 'down', httpStatus: null });
+    // An app without an absolute http(s) address is never checked.
+    expect(expectOk(await statusOf(boardId)).statuses.find((s: any) => s.appId === apps.relative)).toEqual({ appId: apps.relative, state: 'unknown', httpStatus: null, checkedAt: null });
+  });
+});
+
+describe('PING and VIEW pure rules', () => {
+  it('PING-2: the address checked is the ping URL, else an absolute http(s) link', () => {
+    expect(pingTarget({ pingUrl: 'http://jf.internal:8096', href: 'https://jf.example.com' })).toBe('http://jf.internal:8096/');
+    expect(pingTarget({ pingUrl: null, href: 'https://jf.example.com/web' })).toBe('https://jf.example.com/web');
+    expect(pingTarget({ pingUrl: null, href: '/relative' })).toBeNull();
+    expect(pingTarget({ pingUrl: null, href: null })).toBeNull();
+  });
+
+  it('PING-2: a check may be due when never made, made at another address or too long ago, and not claimed within the lease', () => {
+    const config = { intervalMs: 60_000, timeoutMs: 1_000, concurrency: 8 };
+    const now = Date.parse('2026-11-25T12:00:00Z');
+    const ago = (ms: number) => new Date(now - ms).toISOString();
+    expect(mayBeDue(undefined, 'http://a/', now, config)).toBe(true);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: ago(10_000), claimedAt: null }, 'http://a/', now, config)).toBe(false);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: ago(61_000), claimedAt: null }, 'http://a/', now, config)).toBe(true);
+    expect(mayBeDue({ url: 'http://old/', checkedAt: ago(10_000), claimedAt: null }, 'http://a/', now, config)).toBe(true);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: null, claimedAt: ago(2_000) }, 'http://a/', now, config)).toBe(false);
+    expect(mayBeDue({ url: 'http://a/', checkedAt: null, claimedAt: ago(3_001) }, 'http://a/', now, config)).toBe(true);
+  });
+
+  it('PING-3: below 500 is up, 500 and more or no answer is down', () => {
+    expect([200, 302, 404, 499, 500, 503, null].map(stateOfAnswer)).toEqual(['up', 'up', 'up', 'up', 'down', 'down', 'down']);
+  });
+
+  it('PING-1: only app widgets with pingEnabled true name apps to check', () => {
+    expect(
+      pingedAppIds([
+        { kind: 'app', options: { appId: 'a', pingEnabled: true } },
+        { kind: 'app', options: { appId: 'a', pingEnabled: true } },
+        { kind: 'app', options: { appId: 'b', pingEnabled: 'true' } },
+        { kind: 'bookmarks', options: { items: ['c'], pingEnabled: true } },
+        { kind: 'app', options: null },
+      ]),
+    ).toEqual(['a']);
+  });
+
+  it('PING-4: the limiter runs at most its limit at once', async () => {
+    const limiter = new CheckLimiter(2);
+    let running = 0;
+    let most = 0;
+    const gates: (() => void)[] = [];
+    const tasks = Array.from({ length: 5 }, () =>
+      limiter.run(async () => {
+        most = Math.max(most, ++running);
+        await new Promise<void>((resolve) => gates.push(resolve));
+        running--;
+      }),
+    );
+    while (gates.length > 0 || running > 0) {
+      await new Promise((resolve) => setImmediate(resolve));
+      gates.shift()?.();
+    }
+    await Promise.all(tasks);
+    expect(most).toBe(2);
+  });
+
+  it('VIEW-5: the page policy allows https: images, the http origins of app icons and the origins of iframe widgets only', () => {
+    const sources = pageSources(
+      [{ iconUrl: 'http://nas.lan:5000/icon.png' }, { iconUrl: 'https://cdn.example.com/x.svg' }, { iconUrl: '/local.png' }, { iconUrl: 'data:image/png;base64,AA' }],
+      [{ embedUrl: 'https://grafana.example.com/d/1' }, { embedUrl: 'javascript:alert(1)' }, { embedUrl: 'http://cam.lan/live' }, null, { embedUrl: 7 }],
+    );
+    expect(sources).toEqual({ imageOrigins: ['http://nas.lan:5000'], frameOrigins: ['http://cam.lan', 'https://grafana.example.com'] });
+    const policy = widenPolicy(pageSecurityHeaders['Content-Security-Policy'], sources);
+    expect(policy).toContain("img-src 'self' data: https: http://nas.lan:5000;");
+    expect(policy).toContain('frame-src http://cam.lan https://grafana.example.com');
+    expect(policy).toContain("script-src 'self';");
+    expect(widenPolicy(pageSecurityHeaders['Content-Security-Policy'], { imageOrigins: [], frameOrigins: [] })).not.toContain('frame-src');
+  });
+});
+
