@@ -376,7 +376,8 @@ describe('board page as a start page (NAV-*)', () => {
     expect(await page.evaluate(() => (globalThis as any).document.body.style.backgroundImage)).toBe(''); // a javascript: address is not an image
     expect(await page.locator('script').count()).toBe(1);
     expect(dialogs).toEqual([]);
-    expect(offsite).toEqual([]);
+    // Only the app's own icon comes from elsewhere (VIEW-5): nothing the custom CSS or the settings name.
+    expect(offsite).toEqual(['https://cdn.example.com/jellyfin.svg']);
     expect(errors).toEqual([]);
 
     // A change of the settings arrives through the change feed, without reloading.
