@@ -5,7 +5,7 @@
 import { clockOptions, formatDate, knownTimeZone } from '../../src/pages/client/widgets/clockFormat';
 import { framePolicy } from '../../src/pages/client/widgets/sanitize';
 import { kindTitle } from '../../src/pages/client/widgets/titles';
-import { safeImage, safeLink } from '../../src/pages/client/widgets/sanitize';
+import { safeIcon, safeImage, safeLink } from '../../src/pages/client/widgets/sanitize';
 
 const at = new Date('2026-03-04T05:06:07Z'); // a Wednesday
 
@@ -65,5 +65,9 @@ describe('VIEW-3 addresses', () => {
     expect(safeImage('data:image/png;base64,AA')).toBe('data:image/png;base64,AA');
     expect(safeImage('data:image/svg+xml,<svg onload=alert(1)>')).toBeNull();
     expect(safeImage('javascript:alert(1)')).toBeNull();
+    // An app icon is only ever an <img> source, where an SVG's script never runs: SVG data icons are shown.
+    expect(safeIcon('data:image/svg+xml,<svg/>')).toBe('data:image/svg+xml,<svg/>');
+    expect(safeIcon('javascript:alert(1)')).toBeNull();
+    expect(safeIcon('https://cdn.example.com/a.svg')).toBe('https://cdn.example.com/a.svg');
   });
 });

@@ -234,6 +234,7 @@ describe('board page widgets (VIEW-1..6)', () => {
     const weather = tile(opened.page, board.ids.weather);
     expect(await weather.locator('.widget-title').innerText()).toBe('Weather');
     expect(await weather.getAttribute('aria-label')).toBe('Weather');
+    expect(await weather.locator('.placeholder-note').innerText()).toBe('Shows data this page does not fetch.');
     const dns = tile(opened.page, board.ids.dns);
     expect(await dns.locator('.widget-title').innerText()).toBe('DNS hole summary');
     expect(await dns.locator('.widget-subtitle').innerText()).toBe(`${xss} Pi-hole`);

@@ -1,6 +1,6 @@
 /** VIEW-1 `app`: the app's icon (a letter badge when the image fails), name, description, link and ping dot. */
 import { el } from '../dom';
-import { safeImage, safeLink } from './sanitize';
+import { safeIcon, safeLink } from './sanitize';
 import { flag, text, type AppStatusView, type AppView, type WidgetContext, type WidgetItem } from './types';
 
 /** A letter badge: the first letter of the name, set as text. */
@@ -10,7 +10,7 @@ export function letterBadge(name: string, className = 'icon'): HTMLElement {
 
 /** An app's icon; replaced by its letter badge when the image does not load (missing, refused by the CSP, broken). */
 export function appIcon(app: AppView, className = 'icon'): HTMLElement {
-  const src = safeImage(app.iconUrl);
+  const src = safeIcon(app.iconUrl);
   if (!src) return letterBadge(app.name, className);
   const image = el('img', { className, src, alt: '', referrerpolicy: 'no-referrer', draggable: 'false' }) as HTMLImageElement;
   image.addEventListener('error', () => image.replaceWith(letterBadge(app.name, className)), { once: true });

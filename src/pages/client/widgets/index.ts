@@ -23,7 +23,8 @@ const renderers: Record<string, (item: WidgetItem, ctx: WidgetContext) => HTMLEl
 };
 
 export function renderWidget(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
-  return (renderers[item.kind] ?? renderPlaceholder)(item, ctx);
+  const render = renderers[item.kind];
+  return render ? render(item, ctx) : renderPlaceholder(item);
 }
 
 /** A tile's accessible label: the kind's title, never its bare name. */

@@ -16,9 +16,18 @@ export function safeLink(value: unknown): string | null {
   return found[1].toLowerCase() === 'http' || found[1].toLowerCase() === 'https' ? url : null;
 }
 
-/** An image address: what safeLink allows, or a `data:image/` URL (APP-6). */
+/** An image address in markdown (VIEW-3): what safeLink allows, or a `data:image/` URL that is not SVG. */
 export function safeImage(value: unknown): string | null {
   if (typeof value === 'string' && /^data:image\//i.test(value.trim()) && !/^data:image\/svg/i.test(value.trim())) return value.trim();
+  return safeLink(value);
+}
+
+/**
+ * An app's icon (VIEW-1): what safeLink allows, or any `data:image/` URL (APP-6), SVG included: the icon is only
+ * ever the `src` of an `<img>`, where an SVG's script never runs (dashboard icon sets are mostly SVG).
+ */
+export function safeIcon(value: unknown): string | null {
+  if (typeof value === 'string' && /^data:image\//i.test(value.trim())) return value.trim();
   return safeLink(value);
 }
 
