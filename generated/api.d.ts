@@ -1805,6 +1805,7 @@ export interface components {
          *       "name": "home-lab",
          *       "version": 3,
          *       "isPublic": false,
+         *       "managedBy": null,
          *       "creatorId": "q1w2e3r4t5y6u7i8o9p0a1s2",
          *       "creator": {
          *         "id": "q1w2e3r4t5y6u7i8o9p0a1s2",
@@ -1875,6 +1876,7 @@ export interface components {
         BoardDocument: components["schemas"]["BoardSettings"] & {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            managedBy: components["schemas"]["ManagedBy"];
             /** Format: int32 */
             version: number;
             isPublic: boolean;
@@ -2552,6 +2554,7 @@ export interface components {
                 apiKeyId: string | null;
             };
             summary: components["schemas"]["HistorySummary"];
+            origin?: components["schemas"]["HistoryOrigin"];
         };
         /**
          * @example {
@@ -2791,6 +2794,7 @@ export interface components {
          *       "name": "home-lab",
          *       "logoImageUrl": null,
          *       "isPublic": false,
+         *       "managedBy": null,
          *       "creator": {
          *         "id": "k2m9q0c7v4r1s8t5u6w3x0y1",
          *         "name": "alice",
@@ -2810,6 +2814,7 @@ export interface components {
         BoardSummary: {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            managedBy: components["schemas"]["ManagedBy"];
             logoImageUrl: components["schemas"]["NullableText"];
             isPublic: boolean;
             /** @description Null once the creating user was deleted. */
@@ -3199,6 +3204,12 @@ export interface components {
         NullableText: string | null;
         /** @example #fa5252 */
         HexColor: string;
+        /**
+         * @description The source the board is declared in (a repository, a directory), set by a set apply or by provisioning
+         *     (FLEET-1); null for a board no source manages. Only boards of the same label are ever pruned (FLEET-6).
+         * @example github.com/example/dashboards
+         */
+        ManagedBy: string | null;
         PlainText: string;
         CssClassList: string[];
         /** @enum {string} */
@@ -3232,6 +3243,21 @@ export interface components {
             added: components["schemas"]["Count"];
             removed: components["schemas"]["Count"];
             updated: components["schemas"]["Count"];
+        };
+        /**
+         * @description Where a change came from (FLEET-8), on entries written by a set apply (`POST /api/boards/apply`): the set's
+         *     `managedBy`, and the commit id and subject the client sent (`tessera apply` sends `git rev-parse HEAD` and the
+         *     subject of `git log -1`, or `--message`), so a revision maps to a commit.
+         * @example {
+         *       "managedBy": "github.com/example/dashboards",
+         *       "commit": "3f1c2a9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f",
+         *       "message": "Add the media board"
+         *     }
+         */
+        HistoryOrigin: {
+            managedBy: components["schemas"]["ManagedBy"];
+            commit: string | null;
+            message: string | null;
         };
         FieldChange: {
             from: unknown;
@@ -3734,6 +3760,7 @@ export interface components {
              * @default false
              */
             isPublic: boolean;
+            managedBy?: components["schemas"]["ManagedBy"];
             settings?: components["schemas"]["FileSettings"];
             /** @description The breakpoint layouts, identified by name. */
             layouts: components["schemas"]["FileLayout"][];

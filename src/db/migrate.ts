@@ -8,6 +8,7 @@ import * as boardHistory from './migrations/0005_board_history';
 import * as instanceId from './migrations/0006_instance_id';
 import * as boardChangeNotify from './migrations/0007_board_change_notify';
 import * as historyJson from './migrations/0008_history_json';
+import * as fleet from './migrations/0009_fleet';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -19,6 +20,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0006_instance_id': instanceId,
   '0007_board_change_notify': boardChangeNotify,
   '0008_history_json': historyJson,
+  '0009_fleet': fleet,
 };
 
 /** Every migration of this build, in order. */

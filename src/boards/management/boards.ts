@@ -24,6 +24,7 @@ export interface BoardSummary {
   name: string;
   logoImageUrl: string | null;
   isPublic: boolean;
+  managedBy: string | null;
   creator: { id: string; name: string; image: null; email: string | null } | null;
   isHome: boolean;
   isMobileHome: boolean;
@@ -65,6 +66,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
       'boards.name',
       'boards.logoImageUrl',
       'boards.isPublic',
+      'boards.managedBy',
       'boards.creatorId',
       'users.username as creatorName',
       'users.email as creatorEmail',
@@ -94,6 +96,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
         name: string;
         logoImageUrl: string | null;
         isPublic: boolean;
+        managedBy: string | null;
         creatorId: string | null;
         creatorName: string | null;
         creatorEmail: string | null;
@@ -115,6 +118,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
     name: row.name,
     logoImageUrl: row.logoImageUrl,
     isPublic: row.isPublic,
+    managedBy: row.managedBy,
     creator: row.creatorId && row.creatorName !== null ? { id: row.creatorId, name: row.creatorName, image: null, email: emailAsSeenBy(reader, row.creatorId, row.creatorEmail) } : null,
     isHome: me?.homeBoardId === row.id,
     isMobileHome: me?.mobileHomeBoardId === row.id,
