@@ -1089,6 +1089,43 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a set of board files as one (plan, apply, prune)
+         * @description Applies every board file of the set in **one transaction: all or nothing** (FLEET-2). Each file is applied as
+         *     `POST /api/boards/import?onConflict=replace` applies it: the board of the file's name is updated (full access,
+         *     404 `Board not found` without), or created (`board-create`, 403 `Permission denied` without), with every rule
+         *     of the import (stale `source` base: 409; bindings the caller may not add: 403; unknown integrations and
+         *     invalid files: 400; board limits). Every error names the board it is about: the message starts with
+         *     `Board <name>: ` and `data.board` holds the name (FLEET-4); nothing of the set is written.
+         *
+         *     - Every board written carries `managedBy`; a board another source manages is a 409 `Board <name>: Board is
+         *       managed by <label>` (FLEET-3); a board no source manages is taken over.
+         *     - A board the file does not change gets no new revision and keeps its version (FLEET-5).
+         *     - `prune=true` deletes the boards of the same `managedBy` that no file names (FLEET-6), which needs full
+         *       access on each (403 naming the board); boards of the label the caller cannot view are left alone.
+         *     - Names are unique in a set (letter case ignored): a repeated name is a 400. At most 200 files (400), and the
+         *       body is bounded by `BODY_LIMIT` (413).
+         *     - `origin` (commit id and subject) is kept in the history entry of every board written (FLEET-8).
+         *
+         *     `dryRun=true` does all of it, answers the plan and writes nothing; a real run answers the same plan of what it
+         *     did. YAML bodies are accepted as for the import.
+         */
+        post: operations["applyBoardSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards": {
         parameters: {
             query?: never;
@@ -3831,6 +3868,126 @@ export interface components {
             ignored: components["schemas"]["IgnoredPart"][];
             warnings: components["schemas"]["PlanWarning"][];
         };
+        /** @description The commit the set was taken from (FLEET-8), kept in the history entry of every board the apply writes. */
+        BoardSetOrigin: {
+            commit?: string | null;
+            message?: string | null;
+        };
+        /**
+         * @description A set of board files applied as one (FLEET-2): the label of the source they are declared in, and the files (the
+         *     board file format, `GET /api/schemas/board-file.json`). At most 200 files; the body is bounded by `BODY_LIMIT`
+         *     (10 MiB by default, 413 beyond) as every body.
+         * @example {
+         *       "managedBy": "github.com/example/dashboards",
+         *       "origin": {
+         *         "commit": "3f1c2a9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f",
+         *         "message": "Add the media board"
+         *       },
+         *       "boards": [
+         *         {
+         *           "apiVersion": "tessera/v1",
+         *           "kind": "Board",
+         *           "name": "media",
+         *           "layouts": [
+         *             {
+         *               "name": "Base",
+         *               "columnCount": 12,
+         *               "breakpoint": 0
+         *             }
+         *           ],
+         *           "sections": [
+         *             {
+         *               "id": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *               "kind": "empty",
+         *               "xOffset": 0,
+         *               "yOffset": 0
+         *             }
+         *           ],
+         *           "items": []
+         *         }
+         *       ]
+         *     }
+         */
+        BoardSetRequest: {
+            /** @description The source label written on every board of the set; only boards of this label are pruned. */
+            managedBy: string;
+            origin?: components["schemas"]["BoardSetOrigin"];
+            boards: components["schemas"]["BoardFile"][];
+        };
+        /** @description What the apply does (or did) to one board, in the shape of an import plan. */
+        BoardSetEntry: {
+            name: components["schemas"]["BoardName"];
+            /** @enum {string} */
+            action: "create" | "update" | "unchanged" | "delete";
+            /** @description The board written or deleted; null for a create in a dry run (and the new board's id after a real one). */
+            boardId: string | null;
+            /**
+             * Format: int32
+             * @description The board's version before the apply; null for a create.
+             */
+            version: number | null;
+            changes: components["schemas"]["BoardChanges"];
+            ignored: components["schemas"]["IgnoredPart"][];
+            warnings: components["schemas"]["PlanWarning"][];
+        };
+        /**
+         * @description One plan for the whole set (FLEET-2), as a dry run answers it and as a real run did it: one entry per file in
+         *     the request's order, then the pruned boards, and a summary.
+         * @example {
+         *       "managedBy": "github.com/example/dashboards",
+         *       "dryRun": true,
+         *       "boards": [
+         *         {
+         *           "name": "media",
+         *           "action": "update",
+         *           "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "version": 7,
+         *           "changes": {
+         *             "sections": {
+         *               "added": [],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "items": {
+         *               "added": [
+         *                 "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *               ],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "layouts": {
+         *               "added": [],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "board": {}
+         *           },
+         *           "ignored": [],
+         *           "warnings": []
+         *         }
+         *       ],
+         *       "summary": {
+         *         "create": 0,
+         *         "update": 1,
+         *         "unchanged": 0,
+         *         "delete": 0,
+         *         "changed": true
+         *       }
+         *     }
+         */
+        BoardSetPlan: {
+            managedBy: string;
+            dryRun: boolean;
+            boards: components["schemas"]["BoardSetEntry"][];
+            summary: {
+                create: number;
+                update: number;
+                unchanged: number;
+                delete: number;
+                /** @description Whether the apply writes (or wrote) anything. */
+                changed: boolean;
+            };
+        };
         /** @description Text or null; blank (whitespace-only) text is stored as null. */
         PatchText: string | null;
         BoardUserGrant: {
@@ -6094,6 +6251,96 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    applyBoardSet: {
+        parameters: {
+            query?: {
+                /** @description Answer the plan and write nothing. */
+                dryRun?: boolean;
+                /** @description Also delete the boards of the same `managedBy` that the set does not name. */
+                prune?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardSetRequest"];
+                "application/yaml": components["schemas"]["BoardSetRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan of the set (what a dry run would do, or what the apply did). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardSetPlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A board needs a permission the caller lacks (creating, binding, pruning); nothing was written. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Board media: Permission denied",
+                     *       "code": "FORBIDDEN",
+                     *       "data": {
+                     *         "board": "media"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A board of the set exists but the caller may not write it; nothing was written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Board media: Board not found",
+                     *       "code": "NOT_FOUND",
+                     *       "data": {
+                     *         "board": "media"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A board moved since its file's base, another source manages it, or a name was taken meanwhile; nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Board media: This board was modified by another request. Reload the latest board and retry.",
+                     *       "code": "CONFLICT",
+                     *       "data": {
+                     *         "board": "media"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     listBoards: {

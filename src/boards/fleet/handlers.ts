@@ -1,0 +1,21 @@
+import type { HandlerMap } from '../../core/operation';
+import { requirePrincipal } from '../../core/operation';
+import { historyContext } from '../history/record';
+import { applyBoardSet } from './setApply';
+
+/** A fleet of boards as code (FLEET-*): the set apply. */
+export const boardFleetHandlers = {
+  async applyBoardSet({ query, body }, ctx) {
+    const history = historyContext(ctx, 'applyBoardSet');
+    const plan = await applyBoardSet(ctx.db, {
+      principal: requirePrincipal(ctx),
+      managedBy: body.managedBy,
+      files: body.boards,
+      dryRun: query.dryRun ?? false,
+      prune: query.prune ?? false,
+      // FLEET-8
+      history: { ...history, origin: { managedBy: body.managedBy, commit: body.origin?.commit ?? null, message: body.origin?.message ?? null } },
+    });
+    return { status: 200, body: plan };
+  },
+} satisfies Partial<HandlerMap>;
