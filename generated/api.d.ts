@@ -3978,11 +3978,16 @@ export interface components {
         BoardSetPlan: {
             managedBy: string;
             dryRun: boolean;
+            /** @description The files' entries (at most 200), then one per pruned board. */
             boards: components["schemas"]["BoardSetEntry"][];
             summary: {
+                /** Format: int32 */
                 create: number;
+                /** Format: int32 */
                 update: number;
+                /** Format: int32 */
                 unchanged: number;
+                /** Format: int32 */
                 delete: number;
                 /** @description Whether the apply writes (or wrote) anything. */
                 changed: boolean;
