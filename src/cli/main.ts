@@ -9,7 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { addAdminCommands, runCli } from './admin';
 import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
 import { addConvertCommand } from './convert';
-import { addBoardCommands } from './remote/commands';
+import { addBoardCommands, addFleetCommands } from './remote/commands';
 
 export { runCli };
 
@@ -39,6 +39,7 @@ function buildProgram(setStatus: (status: number) => void): Command {
     setStatus(exitStatus.ok);
   });
   addBoardCommands(program, async (work) => setStatus(await work()));
+  addFleetCommands(program, async (work) => setStatus(await work()));
   addConvertCommand(program, async (work) => setStatus(await work()));
   return program;
 }
