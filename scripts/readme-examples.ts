@@ -9,7 +9,7 @@
  * Shell blocks run one after the other in one bash session (as a reader types them into one terminal), with curl
  * failing on HTTP errors (`--fail-with-body`); the `npx tessera` admin commands use their own DATA_DIR. TypeScript
  * blocks are type-checked with tsc (strict, nodenext) and run with tsx, each as a plain `.ts` file in the repository
- * (so `tessera/client` resolves as it does in a project that installed this package).
+ * (so `tessera-boards/client` resolves as it does in a project that installed this package).
  *
  * test/readme/readme.test.ts calls `runReadmeExamples` against a test server.
  */
@@ -104,7 +104,7 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
 /** Runs the README's `run` examples against `target`; one result per shell session and per TypeScript block. */
 export async function runReadmeExamples(target: ExampleTarget, readme = readFileSync(path.join(root, 'README.md'), 'utf8')): Promise<ExampleRun[]> {
   const examples = readmeExamples(readme).filter((example) => example.run);
-  // Inside the repository (git-ignored), so that `npx tessera` and `tessera/client` resolve to this package.
+  // Inside the repository (git-ignored), so that `npx tessera` and `tessera-boards/client` resolve to this package.
   mkdirSync(path.join(root, '.tessera-test'), { recursive: true });
   const workDir = mkdtempSync(path.join(root, '.tessera-test', 'readme-'));
   const env = {
