@@ -1126,6 +1126,55 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/{id}/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How a provisioned board differs from its file
+         * @description For a board provisioning wrote (DRIFT-1): the changes from its file to the board as it stands (`added`: what
+         *     the live board has and the file does not), in the shape of a plan's changes, and whether another writer wrote
+         *     it since the file was last applied (`drifted`, DRIFT-2). View access (404 `Board not found` without); 404
+         *     `Board is not provisioned` for a board no provisioning source wrote; 409 when the file cannot be read now.
+         */
+        get: operations["getBoardDrift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/provisioning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Provisioning status of each source directory
+         * @description The provisioning sources (`PROVISIONING_DIR`, `PROVISIONING_CONFIG`) as the last apply on any instance left them
+         *     (PROV-3): when the directory was last applied, what changed, and the problems that kept it from being applied
+         *     (a file that cannot be parsed, with its line, or that the apply refused); the boards then stay as the last
+         *     good apply left them. Needs `admin` (403 `Permission denied`).
+         */
+        get: operations["getProvisioningStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards": {
         parameters: {
             query?: never;
@@ -1139,7 +1188,9 @@ export interface paths {
          *     other callers see public boards, boards they created and boards on which they or one of their groups hold
          *     a grant. Anonymous callers see public boards only. Ordered by creation.
          *     `isHome` / `isMobileHome` compare with the caller's own home boards; `userPermissions` and
-         *     `groupPermissions` are the caller's own rows (its groups' rows only).
+         *     `groupPermissions` are the caller's own rows (its groups' rows only). `drifted=true` lists only provisioned
+         *     boards written by another writer since provisioning last applied their file (DRIFT-2; `GET
+         *     /api/boards/{id}/drift` says what changed).
          */
         get: operations["listBoards"];
         put?: never;
@@ -3993,6 +4044,99 @@ export interface components {
                 changed: boolean;
             };
         };
+        /**
+         * @example {
+         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "managedBy": "provisioning:boards",
+         *       "file": "/etc/tessera/boards/media.yaml",
+         *       "drifted": true,
+         *       "changes": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ]
+         *         },
+         *         "layouts": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "board": {}
+         *       }
+         *     }
+         */
+        BoardDrift: {
+            boardId: components["schemas"]["Id"];
+            managedBy: string;
+            file: string;
+            drifted: boolean;
+            changes: components["schemas"]["BoardChanges"];
+        };
+        summary: {
+            /** Format: int32 */
+            create: number;
+            /** Format: int32 */
+            update: number;
+            /** Format: int32 */
+            unchanged: number;
+            /** Format: int32 */
+            delete: number;
+            /** @description Whether the apply writes (or wrote) anything. */
+            changed: boolean;
+        };
+        FileProblem: {
+            file: string;
+            /** Format: int32 */
+            line: number | null;
+            message: string;
+        };
+        /**
+         * @example {
+         *       "sources": [
+         *         {
+         *           "managedBy": "provisioning:boards",
+         *           "path": "/etc/tessera/boards",
+         *           "prune": true,
+         *           "allowApiUpdates": false,
+         *           "ok": false,
+         *           "checkedAt": "2026-11-25T10:00:00.000Z",
+         *           "appliedAt": "2026-11-25T09:00:00.000Z",
+         *           "boards": 3,
+         *           "summary": null,
+         *           "problems": [
+         *             {
+         *               "file": "/etc/tessera/boards/media.yaml",
+         *               "line": 12,
+         *               "message": "Nested mappings are not allowed in compact mappings"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ProvisioningStatus: {
+            sources: {
+                managedBy: string;
+                path: string;
+                prune: boolean;
+                allowApiUpdates: boolean;
+                /** @description The last check applied the directory; false when a problem kept it from being applied. */
+                ok: boolean;
+                checkedAt: components["schemas"]["Timestamp"];
+                appliedAt: components["schemas"]["Timestamp"] | null;
+                /** Format: int32 */
+                boards: number;
+                summary: components["schemas"]["summary"] | null;
+                problems: components["schemas"]["FileProblem"][];
+            }[];
+        };
         /** @description Text or null; blank (whitespace-only) text is stored as null. */
         PatchText: string | null;
         BoardUserGrant: {
@@ -4353,6 +4497,27 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /**
+         * @description The board is provisioned from a file with `allowApiUpdates: false` (PROV-5): change that file instead; nothing
+         *     was written. (Other conflicts of the route answer 409 as well.)
+         */
+        ProvisionedBoard: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Board is provisioned from /etc/tessera/boards/media.yaml; change that file instead (allowApiUpdates is false)",
+                 *       "code": "CONFLICT",
+                 *       "data": {
+                 *         "file": "/etc/tessera/boards/media.yaml"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -5285,6 +5450,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             412: components["responses"]["PreconditionFailedResponse"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -5317,6 +5483,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -5350,6 +5517,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6348,6 +6516,60 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBoardDrift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The drift. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardDrift"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProvisioningStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every source's status (empty without provisioning). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisioningStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listBoards: {
         parameters: {
             query?: {
@@ -6355,6 +6577,8 @@ export interface operations {
                 limit?: components["parameters"]["pageLimit"];
                 /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
                 cursor?: components["parameters"]["pageCursor"];
+                /** @description Only provisioned boards that drifted from their file (true), or all boards (false, the default). */
+                drifted?: boolean;
             };
             header?: never;
             path?: never;
@@ -6510,6 +6734,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
@@ -6543,6 +6768,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];

@@ -18,6 +18,8 @@ import { trackConnections } from './http/gracefulClose';
 import { createHttpServer } from './http/httpServer';
 import type { Lifecycle } from './core/operation';
 import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
+import { Provisioner } from './boards/fleet/provisioner';
+import { provisioningSources } from './boards/fleet/provisioningSources';
 
 export interface RunningServer {
   url: string;
@@ -83,6 +85,12 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   logger.info({ migrationsApplied: migrations, ms: Math.round(performance.now() - opening) }, 'database ready');
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
   const { app, close: closeStreams } = await buildApp({ db, config, logger, lifecycle });
+  // PROV-1, PROV-2: the provisioning directories are applied before the instance takes requests, then watched.
+  const sources = provisioningSources(config);
+  const provisioner = sources.length > 0
+    ? new Provisioner(db, sources, { username: config.provisioningUser, historyLimit: config.boardHistoryLimit, logger, debounceMs: config.provisioningDebounceMs })
+    : null;
+  await provisioner?.start();
 
   const server = createHttpServer(app);
   const connections = trackConnections(server);
@@ -104,6 +112,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
       lifecycle.ready = false;
       // Open event streams would hold their connections until the timeout: they end now (EVENT-6).
       await closeStreams();
+      await provisioner?.stop();
       await connections.close(config.shutdownGraceMs, config.shutdownTimeoutMs);
       await db.destroy();
       unlock();

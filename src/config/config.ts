@@ -38,6 +38,14 @@ export interface Config {
   readyTimeoutMs: number;
   /** Validate every response against the OpenAPI document (tests turn this on). */
   validateResponses: boolean;
+  /** PROV-1: a directory of board files applied at start and on change (PROVISIONING_DIR). */
+  provisioningDir: string | null;
+  /** PROV-1: a YAML file naming several directories with their managedBy, prune and allowApiUpdates (PROVISIONING_CONFIG). */
+  provisioningConfig: string | null;
+  /** PROV-1: the user provisioning applies as (PROVISIONING_USER, default admin): the creator and actor of what it writes. */
+  provisioningUser: string;
+  /** PROV-2: how long file changes settle before the directory is applied again. */
+  provisioningDebounceMs: number;
 }
 
 /**
@@ -117,5 +125,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     },
     readyTimeoutMs: intFrom(env, 'READY_TIMEOUT_MS', 2_000, 1, 600_000),
     validateResponses: boolFrom(env, 'VALIDATE_RESPONSES', false),
+    provisioningDir: env.PROVISIONING_DIR ? path.resolve(env.PROVISIONING_DIR) : null,
+    provisioningConfig: env.PROVISIONING_CONFIG ? path.resolve(env.PROVISIONING_CONFIG) : null,
+    provisioningUser: env.PROVISIONING_USER || 'admin',
+    provisioningDebounceMs: intFrom(env, 'PROVISIONING_DEBOUNCE_MS', 500, 0, 600_000),
   };
 }

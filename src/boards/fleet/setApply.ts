@@ -28,6 +28,11 @@ export interface SetApplyOptions {
   prune: boolean;
   /** The operation, retention and origin (FLEET-8: commit id and subject) every entry written keeps. */
   history: HistoryContext;
+  /** Provisioning (PROV-*): runs first in the set's transaction (its lock), and last with what was applied. */
+  hooks?: {
+    before?: (trx: Knex.Transaction) => Promise<void>;
+    after?: (trx: Knex.Transaction, applied: { file: BoardFile; boardId: string }[], plan: SetPlan) => Promise<void>;
+  };
 }
 
 /** A board with nothing on it: what a pruned board's plan compares against. */
@@ -94,16 +99,20 @@ export async function applyBoardSet(db: Knex, options: SetApplyOptions): Promise
   return unlessRolledBack(() =>
     withNameConflictAs409(() =>
       db.transaction(async (trx) => {
+        await options.hooks?.before?.(trx);
         const entries: SetPlanEntry[] = [];
         const appliedIds = new Set<string>();
+        const applied: { file: BoardFile; boardId: string }[] = [];
         for (const file of options.files) {
           const step = await forBoard(file.name, () => applyFile(trx, options, file));
           appliedIds.add(step.outcome.boardId);
-          entries.push(entryOfImport(step.plan, step.changed));
+          applied.push({ file, boardId: step.outcome.boardId });
+          entries.push(entryOfImport(step.plan, step.changed, options.dryRun ? step.plan.boardId : step.outcome.boardId));
         }
         if (options.prune) entries.push(...(await pruneBoards(trx, options, appliedIds)));
         const plan = summarize(options.managedBy, options.dryRun, entries);
         if (options.dryRun) throw new RolledBack(plan);
+        await options.hooks?.after?.(trx, applied, plan);
         return plan;
       }),
     ),

@@ -42,11 +42,11 @@ export function assertDistinctNames(files: readonly BoardFile[]): void {
 }
 
 /** FLEET-2: a board's entry of the set plan, from the per-board import plan and whether the file changes it. */
-export function entryOfImport(plan: ImportPlan, changed: boolean): SetPlanEntry {
+export function entryOfImport(plan: ImportPlan, changed: boolean, boardId: string | null): SetPlanEntry {
   return {
     name: plan.name,
     action: plan.action === 'create' ? 'create' : changed ? 'update' : 'unchanged',
-    boardId: plan.boardId,
+    boardId,
     version: plan.version,
     changes: plan.changes,
     ignored: plan.ignored,

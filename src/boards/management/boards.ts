@@ -47,7 +47,7 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
  * Two queries whatever the number of boards: the caller's home pointers, and the boards with their creator
  * and the caller's own rows aggregated per board.
  */
-export async function listBoardsPage(db: Db, principal: Principal | null, page: PageRequest): Promise<Page<BoardSummary>> {
+export async function listBoardsPage(db: Db, principal: Principal | null, page: PageRequest & { drifted?: boolean }): Promise<Page<BoardSummary>> {
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const ownRows = (table: 'board_user_permissions' | 'board_group_permissions') => {
@@ -77,6 +77,8 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
     .orderBy([{ column: 'boards.createdAt' }, { column: 'boards.id' }]);
   if (page.cursor !== undefined) boardsQuery.whereRaw(`(${createdMicros}, boards.id) > (?, ?)`, decodeCursor(page.cursor, ['number', 'string']));
   if (page.limit !== undefined) boardsQuery.limit(page.limit + 1);
+  // DRIFT-2: provisioned boards another writer changed since their file was applied.
+  if (page.drifted) boardsQuery.whereExists(db('provisioned_boards').whereRaw('provisioned_boards.board_id = boards.id').where('drifted', true).select(db.raw('1')));
   if (!principal?.permissions.has('board-view-all')) {
     boardsQuery.where((visible) => {
       visible.where('boards.isPublic', true);
