@@ -61,16 +61,19 @@ async function main(): Promise<void> {
     timings.set(label, [...(timings.get(label) ?? []), performance.now() - started]);
   };
   let bodyBytes = 0;
+  // Each round its own label, so that a round's prune does not delete the boards of the rounds before it.
+  let currentRound = 0;
   try {
     await waitFor(`${base}/api/health/ready`);
     const send = async (set: object[], dryRun: boolean) => {
-      const body = JSON.stringify({ managedBy: 'bench', boards: set });
+      const body = JSON.stringify({ managedBy: `bench-${currentRound}`, boards: set });
       bodyBytes = Buffer.byteLength(body);
       const response = await fetch(`${base}/api/boards/apply?dryRun=${dryRun}&prune=true`, { method: 'POST', headers: { ApiKey: apiKey, 'Content-Type': 'application/json' }, body });
       if (!response.ok) throw new Error(`apply: ${response.status} ${await response.text()}`);
       return response.json();
     };
     for (let round = 0; round < rounds; round++) {
+      currentRound = round;
       const names = Array.from({ length: boards }, (_, i) => `fleet-${round}-${i}`);
       const files = names.map((name) => boardFile(name, round));
       await time('plan, 100 new boards', () => send(files, true));
@@ -85,7 +88,7 @@ async function main(): Promise<void> {
       for (const file of edited) writeFileSync(path.join(dir, `${file.name}.json`), JSON.stringify(file));
       await time('tessera plan -f <dir> (process)', async () => {
         try {
-          execFileSync(process.execPath, [path.join(root, 'bin/tessera.js'), 'plan', '-f', dir, '--managed-by', 'bench'], {
+          execFileSync(process.execPath, [path.join(root, 'bin/tessera.js'), 'plan', '-f', dir, '--managed-by', `bench-${round}`], {
             env: { ...process.env, TESSERA_URL: base, TESSERA_API_KEY: apiKey, TESSERA_CONFIG: path.join(dataDir, 'none.yaml') },
             stdio: 'ignore',
           });
