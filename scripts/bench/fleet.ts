@@ -54,6 +54,7 @@ async function main(): Promise<void> {
     ...(postgres ? { DATABASE_URL: postgres.url } : {}),
     LOG_LEVEL: 'warn',
   });
+  server.on('exit', (code, signal) => console.error(`server exited: ${code} ${signal}`));
   const timings = new Map<string, number[]>();
   const time = async (label: string, work: () => Promise<unknown>) => {
     const started = performance.now();
