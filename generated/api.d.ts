@@ -3921,7 +3921,9 @@ export interface components {
         };
         /** @description The commit the set was taken from (FLEET-8), kept in the history entry of every board the apply writes. */
         BoardSetOrigin: {
+            /** @description The commit id the files are at (`git rev-parse HEAD`). */
             commit?: string | null;
+            /** @description The commit subject, or a message of its own. */
             message?: string | null;
         };
         /**
@@ -3963,6 +3965,7 @@ export interface components {
             /** @description The source label written on every board of the set; only boards of this label are pruned. */
             managedBy: string;
             origin?: components["schemas"]["BoardSetOrigin"];
+            /** @description The board files of the set (at most 200), one per board name. */
             boards: components["schemas"]["BoardFile"][];
         };
         /** @description What the apply does (or did) to one board, in the shape of an import plan. */
