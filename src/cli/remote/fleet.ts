@@ -102,7 +102,10 @@ function printSetPlan(plan: BoardSetPlan, files: FleetFile[]): void {
       continue;
     }
     const file = byName.get(entry.name.toLowerCase());
-    const lines = renderPlan({ ...entry, action: entry.action === 'create' ? 'create' : 'replace' } as never, labelsFromFile(file?.content ?? null), colors);
+    // A new board's name is in the heading: its change from "" is not shown again.
+    const { name: _name, ...board } = entry.changes.board;
+    const changes = entry.action === 'create' ? { ...entry.changes, board } : entry.changes;
+    const lines = renderPlan({ ...entry, changes, action: entry.action === 'create' ? 'create' : 'replace' } as never, labelsFromFile(file?.content ?? null), colors);
     for (const line of lines.filter((l) => !l.startsWith('Plan: '))) printLine(line);
   }
   const { create, update, unchanged, delete: deleted } = plan.summary;
