@@ -1226,6 +1226,92 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/apply": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Apply a set of board files as one (plan, apply, prune)
+         * @description Applies every board file of the set in **one transaction: all or nothing** (FLEET-2). Each file is applied as
+         *     `POST /api/boards/import?onConflict=replace` applies it: the board of the file's name is updated (full access,
+         *     404 `Board not found` without), or created (`board-create`, 403 `Permission denied` without), with every rule
+         *     of the import (stale `source` base: 409; bindings the caller may not add: 403; unknown integrations and
+         *     invalid files: 400; board limits). Every error names the board it is about: the message starts with
+         *     `Board <name>: ` and `data.board` holds the name (FLEET-4); nothing of the set is written.
+         *
+         *     - Every board written carries `managedBy`; a board another source manages is a 409 `Board <name>: Board is
+         *       managed by <label>` (FLEET-3); a board no source manages is taken over.
+         *     - A board the file does not change gets no new revision and keeps its version (FLEET-5).
+         *     - `prune=true` deletes the boards of the same `managedBy` that no file names (FLEET-6), which needs full
+         *       access on each (403 naming the board); boards of the label the caller cannot view are left alone.
+         *     - Names are unique in a set (letter case ignored): a repeated name is a 400. At most 200 files (400), and the
+         *       body is bounded by `BODY_LIMIT` (413).
+         *     - `origin` (commit id and subject) is kept in the history entry of every board written (FLEET-8).
+         *
+         *     `dryRun=true` does all of it, answers the plan and writes nothing; a real run answers the same plan of what it
+         *     did. YAML bodies are accepted as for the import.
+         */
+        post: operations["applyBoardSet"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/drift": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * How a provisioned board differs from its file
+         * @description For a board provisioning wrote (DRIFT-1): the changes from its file to the board as it stands (`added`: what
+         *     the live board has and the file does not), in the shape of a plan's changes, and whether another writer wrote
+         *     it since the file was last applied (`drifted`, DRIFT-2). View access (404 `Board not found` without); 404
+         *     `Board is not provisioned` for a board no provisioning source wrote; 409 when the file cannot be read now.
+         */
+        get: operations["getBoardDrift"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/provisioning": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Provisioning status of each source directory
+         * @description The provisioning sources (`PROVISIONING_DIR`, `PROVISIONING_CONFIG`) as the last apply on any instance left them
+         *     (PROV-3): when the directory was last applied, what changed, and the problems that kept it from being applied
+         *     (a file that cannot be parsed, with its line, or that the apply refused); the boards then stay as the last
+         *     good apply left them. Needs `admin` (403 `Permission denied`).
+         */
+        get: operations["getProvisioningStatus"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards": {
         parameters: {
             query?: never;
@@ -1239,7 +1325,9 @@ export interface paths {
          *     other callers see public boards, boards they created and boards on which they or one of their groups hold
          *     a grant. Anonymous callers see public boards only. Ordered by creation.
          *     `isHome` / `isMobileHome` compare with the caller's own home boards; `userPermissions` and
-         *     `groupPermissions` are the caller's own rows (its groups' rows only).
+         *     `groupPermissions` are the caller's own rows (its groups' rows only). `drifted=true` lists only provisioned
+         *     boards written by another writer since provisioning last applied their file (DRIFT-2; `GET
+         *     /api/boards/{id}/drift` says what changed).
          */
         get: operations["listBoards"];
         put?: never;
@@ -1942,6 +2030,7 @@ export interface components {
          *       "name": "home-lab",
          *       "version": 3,
          *       "isPublic": false,
+         *       "managedBy": null,
          *       "creatorId": "q1w2e3r4t5y6u7i8o9p0a1s2",
          *       "creator": {
          *         "id": "q1w2e3r4t5y6u7i8o9p0a1s2",
@@ -2012,6 +2101,7 @@ export interface components {
         BoardDocument: components["schemas"]["BoardSettings"] & {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            managedBy: components["schemas"]["ManagedBy"];
             /** Format: int32 */
             version: number;
             isPublic: boolean;
@@ -2689,6 +2779,7 @@ export interface components {
                 apiKeyId: string | null;
             };
             summary: components["schemas"]["HistorySummary"];
+            origin?: components["schemas"]["HistoryOrigin"];
         };
         /**
          * @example {
@@ -2930,6 +3021,7 @@ export interface components {
          *       "name": "home-lab",
          *       "logoImageUrl": null,
          *       "isPublic": false,
+         *       "managedBy": null,
          *       "creator": {
          *         "id": "k2m9q0c7v4r1s8t5u6w3x0y1",
          *         "name": "alice",
@@ -2949,6 +3041,7 @@ export interface components {
         BoardSummary: {
             id: components["schemas"]["Id"];
             name: components["schemas"]["BoardName"];
+            managedBy: components["schemas"]["ManagedBy"];
             logoImageUrl: components["schemas"]["NullableText"];
             isPublic: boolean;
             /** @description Null once the creating user was deleted. */
@@ -3423,6 +3516,12 @@ export interface components {
         NullableText: string | null;
         /** @example #fa5252 */
         HexColor: string;
+        /**
+         * @description The source the board is declared in (a repository, a directory), set by a set apply or by provisioning
+         *     (FLEET-1); null for a board no source manages. Only boards of the same label are ever pruned (FLEET-6).
+         * @example github.com/example/dashboards
+         */
+        ManagedBy: string | null;
         PlainText: string;
         CssClassList: string[];
         /** @enum {string} */
@@ -3456,6 +3555,21 @@ export interface components {
             added: components["schemas"]["Count"];
             removed: components["schemas"]["Count"];
             updated: components["schemas"]["Count"];
+        };
+        /**
+         * @description Where a change came from (FLEET-8), on entries written by a set apply (`POST /api/boards/apply`): the set's
+         *     `managedBy`, and the commit id and subject the client sent (`tessera apply` sends `git rev-parse HEAD` and the
+         *     subject of `git log -1`, or `--message`), so a revision maps to a commit.
+         * @example {
+         *       "managedBy": "github.com/example/dashboards",
+         *       "commit": "3f1c2a9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f",
+         *       "message": "Add the media board"
+         *     }
+         */
+        HistoryOrigin: {
+            managedBy: components["schemas"]["ManagedBy"];
+            commit: string | null;
+            message: string | null;
         };
         FieldChange: {
             from: unknown;
@@ -3940,6 +4054,7 @@ export interface components {
              * @default false
              */
             isPublic: boolean;
+            managedBy?: components["schemas"]["ManagedBy"];
             settings?: components["schemas"]["FileSettings"];
             /** @description The breakpoint layouts, identified by name. */
             layouts: components["schemas"]["FileLayout"][];
@@ -4009,6 +4124,227 @@ export interface components {
             changes: components["schemas"]["BoardChanges"];
             ignored: components["schemas"]["IgnoredPart"][];
             warnings: components["schemas"]["PlanWarning"][];
+        };
+        /** @description The commit the set was taken from (FLEET-8), kept in the history entry of every board the apply writes. */
+        BoardSetOrigin: {
+            /** @description The commit id the files are at (`git rev-parse HEAD`). */
+            commit?: string | null;
+            /** @description The commit subject, or a message of its own. */
+            message?: string | null;
+        };
+        /**
+         * @description A set of board files applied as one (FLEET-2): the label of the source they are declared in, and the files (the
+         *     board file format, `GET /api/schemas/board-file.json`). At most 200 files; the body is bounded by `BODY_LIMIT`
+         *     (10 MiB by default, 413 beyond) as every body.
+         * @example {
+         *       "managedBy": "github.com/example/dashboards",
+         *       "origin": {
+         *         "commit": "3f1c2a9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f",
+         *         "message": "Add the media board"
+         *       },
+         *       "boards": [
+         *         {
+         *           "apiVersion": "tessera/v1",
+         *           "kind": "Board",
+         *           "name": "media",
+         *           "layouts": [
+         *             {
+         *               "name": "Base",
+         *               "columnCount": 12,
+         *               "breakpoint": 0
+         *             }
+         *           ],
+         *           "sections": [
+         *             {
+         *               "id": "k3m9q2w7e5r1t8y4u6i0o2pa",
+         *               "kind": "empty",
+         *               "xOffset": 0,
+         *               "yOffset": 0
+         *             }
+         *           ],
+         *           "items": []
+         *         }
+         *       ]
+         *     }
+         */
+        BoardSetRequest: {
+            /** @description The source label written on every board of the set; only boards of this label are pruned. */
+            managedBy: string;
+            origin?: components["schemas"]["BoardSetOrigin"];
+            /** @description The board files of the set (at most 200), one per board name. */
+            boards: components["schemas"]["BoardFile"][];
+        };
+        /** @description What the apply does (or did) to one board, in the shape of an import plan. */
+        BoardSetEntry: {
+            name: components["schemas"]["BoardName"];
+            /** @enum {string} */
+            action: "create" | "update" | "unchanged" | "delete";
+            /** @description The board written or deleted; null for a create in a dry run (and the new board's id after a real one). */
+            boardId: string | null;
+            /**
+             * Format: int32
+             * @description The board's version before the apply; null for a create.
+             */
+            version: number | null;
+            changes: components["schemas"]["BoardChanges"];
+            ignored: components["schemas"]["IgnoredPart"][];
+            warnings: components["schemas"]["PlanWarning"][];
+        };
+        /**
+         * @description One plan for the whole set (FLEET-2), as a dry run answers it and as a real run did it: one entry per file in
+         *     the request's order, then the pruned boards, and a summary.
+         * @example {
+         *       "managedBy": "github.com/example/dashboards",
+         *       "dryRun": true,
+         *       "boards": [
+         *         {
+         *           "name": "media",
+         *           "action": "update",
+         *           "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "version": 7,
+         *           "changes": {
+         *             "sections": {
+         *               "added": [],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "items": {
+         *               "added": [
+         *                 "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *               ],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "layouts": {
+         *               "added": [],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "board": {}
+         *           },
+         *           "ignored": [],
+         *           "warnings": []
+         *         }
+         *       ],
+         *       "summary": {
+         *         "create": 0,
+         *         "update": 1,
+         *         "unchanged": 0,
+         *         "delete": 0,
+         *         "changed": true
+         *       }
+         *     }
+         */
+        BoardSetPlan: {
+            managedBy: string;
+            dryRun: boolean;
+            /** @description The files' entries (at most 200), then one per pruned board. */
+            boards: components["schemas"]["BoardSetEntry"][];
+            summary: {
+                /** Format: int32 */
+                create: number;
+                /** Format: int32 */
+                update: number;
+                /** Format: int32 */
+                unchanged: number;
+                /** Format: int32 */
+                delete: number;
+                /** @description Whether the apply writes (or wrote) anything. */
+                changed: boolean;
+            };
+        };
+        /**
+         * @example {
+         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "managedBy": "provisioning:boards",
+         *       "file": "/etc/tessera/boards/media.yaml",
+         *       "drifted": true,
+         *       "changes": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ]
+         *         },
+         *         "layouts": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "board": {}
+         *       }
+         *     }
+         */
+        BoardDrift: {
+            boardId: components["schemas"]["Id"];
+            managedBy: string;
+            file: string;
+            drifted: boolean;
+            changes: components["schemas"]["BoardChanges"];
+        };
+        summary: {
+            /** Format: int32 */
+            create: number;
+            /** Format: int32 */
+            update: number;
+            /** Format: int32 */
+            unchanged: number;
+            /** Format: int32 */
+            delete: number;
+            /** @description Whether the apply writes (or wrote) anything. */
+            changed: boolean;
+        };
+        FileProblem: {
+            file: string;
+            /** Format: int32 */
+            line: number | null;
+            message: string;
+        };
+        /**
+         * @example {
+         *       "sources": [
+         *         {
+         *           "managedBy": "provisioning:boards",
+         *           "path": "/etc/tessera/boards",
+         *           "prune": true,
+         *           "allowApiUpdates": false,
+         *           "ok": false,
+         *           "checkedAt": "2026-11-25T10:00:00.000Z",
+         *           "appliedAt": "2026-11-25T09:00:00.000Z",
+         *           "boards": 3,
+         *           "summary": null,
+         *           "problems": [
+         *             {
+         *               "file": "/etc/tessera/boards/media.yaml",
+         *               "line": 12,
+         *               "message": "Nested mappings are not allowed in compact mappings"
+         *             }
+         *           ]
+         *         }
+         *       ]
+         *     }
+         */
+        ProvisioningStatus: {
+            sources: {
+                managedBy: string;
+                path: string;
+                prune: boolean;
+                allowApiUpdates: boolean;
+                /** @description The last check applied the directory; false when a problem kept it from being applied. */
+                ok: boolean;
+                checkedAt: components["schemas"]["Timestamp"];
+                appliedAt: components["schemas"]["Timestamp"] | null;
+                /** Format: int32 */
+                boards: number;
+                summary: components["schemas"]["summary"] | null;
+                problems: components["schemas"]["FileProblem"][];
+            }[];
         };
         /** @description Text or null; blank (whitespace-only) text is stored as null. */
         PatchText: string | null;
@@ -4451,6 +4787,29 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /**
+         * @description The board is provisioned from a file with `allowApiUpdates: false` (PROV-5): change that file instead; nothing
+         *     was written. (Other conflicts of the route answer 409 as well.)
+         */
+        ProvisionedBoard: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Board is provisioned from /etc/tessera/boards/media.yaml; change that file instead (allowApiUpdates is false)",
+                 *       "code": "CONFLICT",
+                 *       "data": {
+                 *         "file": "/etc/tessera/boards/media.yaml"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The board does not exist or the caller may not change it, or the item is not on the board. */
         ItemNotFound: {
             headers: {
@@ -4751,6 +5110,26 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The board is provisioned, but its file cannot be read or parsed now (DRIFT-1): there is nothing to compare the board with. `data.file` names the file (and `data.line` where it does not parse). */
+        DriftFileUnreadable: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Board file cannot be read: /etc/tessera/boards/media.yaml",
+                 *       "code": "CONFLICT",
+                 *       "data": {
+                 *         "file": "/etc/tessera/boards/media.yaml"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -5733,6 +6112,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             412: components["responses"]["PreconditionFailedResponse"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
@@ -5768,6 +6148,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["BindingForbidden"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -5802,6 +6183,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6885,6 +7267,150 @@ export interface operations {
             500: components["responses"]["InternalError"];
         };
     };
+    applyBoardSet: {
+        parameters: {
+            query?: {
+                /** @description Answer the plan and write nothing. */
+                dryRun?: boolean;
+                /** @description Also delete the boards of the same `managedBy` that the set does not name. */
+                prune?: boolean;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardSetRequest"];
+                "application/yaml": components["schemas"]["BoardSetRequest"];
+            };
+        };
+        responses: {
+            /** @description The plan of the set (what a dry run would do, or what the apply did). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardSetPlan"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            /** @description A board needs a permission the caller lacks (creating, binding, pruning); nothing was written. */
+            403: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Board media: Permission denied",
+                     *       "code": "FORBIDDEN",
+                     *       "data": {
+                     *         "board": "media"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A board of the set exists but the caller may not write it; nothing was written. */
+            404: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Board media: Board not found",
+                     *       "code": "NOT_FOUND",
+                     *       "data": {
+                     *         "board": "media"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            /** @description A board moved since its file's base, another source manages it, or a name was taken meanwhile; nothing was written. */
+            409: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example {
+                     *       "message": "Board media: This board was modified by another request. Reload the latest board and retry.",
+                     *       "code": "CONFLICT",
+                     *       "data": {
+                     *         "board": "media"
+                     *       }
+                     *     }
+                     */
+                    "application/json": components["schemas"]["Error"];
+                };
+            };
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getBoardDrift: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The drift. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardDrift"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["DriftFileUnreadable"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getProvisioningStatus: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Every source's status (empty without provisioning). */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProvisioningStatus"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listBoards: {
         parameters: {
             query?: {
@@ -6892,6 +7418,8 @@ export interface operations {
                 limit?: components["parameters"]["pageLimit"];
                 /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
                 cursor?: components["parameters"]["pageCursor"];
+                /** @description Only provisioned boards that drifted from their file (true), or all boards (false, the default). */
+                drifted?: boolean;
             };
             header?: never;
             path?: never;
@@ -7061,6 +7589,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
@@ -7097,6 +7626,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
+            409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

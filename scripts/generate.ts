@@ -66,7 +66,7 @@ function buildPageScript(entry: string, outfile: string): void {
 }
 
 /**
- * The typed client as JavaScript (CLIENT-1): what `tessera/client` loads in a project that installed this package
+ * The typed client as JavaScript (CLIENT-1): what `tessera-boards/client` loads in a project that installed this package
  * (package.json `exports`; its types are src/client/index.ts), committed so that no build step is needed there.
  */
 function buildClient(outfile: string): void {

@@ -9,7 +9,7 @@
  * The shell blocks of one file run one after the other in one bash session (as a reader types them into one
  * terminal), the files in a fixed order (README.md, then docs/*.md by name), with curl failing on HTTP errors
  * (`--fail-with-body`); the `npx tessera` admin commands use their own DATA_DIR. TypeScript blocks are type-checked
- * with tsc (strict, nodenext) and run with tsx, each as a plain `.ts` file in the repository (so `tessera/client`
+ * with tsc (strict, nodenext) and run with tsx, each as a plain `.ts` file in the repository (so `tessera-boards/client`
  * resolves as it does in a project that installed this package).
  *
  * The same files' relative links must resolve to a file and, with a `#fragment`, to a heading of it (DOCS-5,
@@ -125,7 +125,7 @@ function run(command: string, args: string[], options: { cwd: string; env?: Node
 /** Runs the `run` examples of `files` against `target`: one result per file's shell session and per TypeScript block. */
 export async function runDocExamples(target: ExampleTarget, files: DocFile[] = docFiles()): Promise<ExampleRun[]> {
   const examples = files.flatMap((doc) => readmeExamples(doc.text, doc.file)).filter((example) => example.run);
-  // Inside the repository (git-ignored), so that `npx tessera` and `tessera/client` resolve to this package.
+  // Inside the repository (git-ignored), so that `npx tessera` and `tessera-boards/client` resolve to this package.
   mkdirSync(path.join(root, '.tessera-test'), { recursive: true });
   const workDir = mkdtempSync(path.join(root, '.tessera-test', 'readme-'));
   const env = {

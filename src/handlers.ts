@@ -2,6 +2,7 @@ import { appHandlers } from './apps/handlers';
 import { boardDocumentHandlers } from './boards/document/handlers';
 import { boardHistoryHandlers } from './boards/history/handlers';
 import { boardFileHandlers } from './boards/files/handlers';
+import { boardFleetHandlers } from './boards/fleet/handlers';
 import { boardEventHandlers } from './boards/events/handlers';
 import type { BoardEventHub } from './boards/events/hub';
 import { boardManagementHandlers } from './boards/management/handlers';
@@ -33,6 +34,7 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...boardHistoryHandlers(deps),
   ...boardEventHandlers({ events: deps.boardEvents }),
   ...boardFileHandlers({ caches: { documents: deps.boardDocuments, states: deps.boardStates } }),
+  ...boardFleetHandlers,
 
   ...boardManagementHandlers,
 

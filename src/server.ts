@@ -21,6 +21,8 @@ import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
 import { observeInstance } from './observability/metrics';
 import { pruneAudit } from './observability/audit';
 import { startMetricsServer } from './http/metricsServer';
+import { Provisioner } from './boards/fleet/provisioner';
+import { provisioningSources } from './boards/fleet/provisioningSources';
 
 export interface RunningServer {
   url: string;
@@ -95,6 +97,12 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   logger.info({ migrationsApplied: migrations, ms: Math.round(performance.now() - opening) }, 'database ready');
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
   const { app, close: closeStreams } = await buildApp({ db, config, logger, lifecycle });
+  // PROV-1, PROV-2: the provisioning directories are applied before the instance takes requests, then watched.
+  const sources = provisioningSources(config);
+  const provisioner = sources.length > 0
+    ? new Provisioner(db, sources, { username: config.provisioningUser, historyLimit: config.boardHistoryLimit, logger, debounceMs: config.provisioningDebounceMs })
+    : null;
+  await provisioner?.start();
 
   // AUDIT-5: entries past AUDIT_RETENTION_DAYS go at start and then hourly (every instance may do it: deleting
   // the same old rows twice is harmless).
@@ -127,6 +135,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
       await metricsServer?.close();
       // Open event streams would hold their connections until the timeout: they end now (EVENT-6).
       await closeStreams();
+      await provisioner?.stop();
       await connections.close(config.shutdownGraceMs, config.shutdownTimeoutMs);
       await db.destroy();
       unlock();

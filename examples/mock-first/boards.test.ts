@@ -13,7 +13,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { createTesseraClient, type components } from 'tessera/client';
+import { createTesseraClient, type components } from 'tessera-boards/client';
 
 const baseUrl = process.env.TESSERA_URL ?? 'http://127.0.0.1:4010';
 // The mock takes any key; a server needs one that may create boards and API keys.

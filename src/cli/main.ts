@@ -10,7 +10,7 @@ import { addAdminCommands, runCli } from './admin';
 import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
 import { addBackupCommands } from './backup';
 import { addConvertCommand } from './convert';
-import { addBoardCommands } from './remote/commands';
+import { addBoardCommands, addFleetCommands } from './remote/commands';
 
 export { runCli };
 
@@ -44,6 +44,7 @@ function buildProgram(setStatus: (status: number) => void): Command {
     setStatus(exitStatus.ok);
   });
   addBoardCommands(program, async (work) => setStatus(await work()));
+  addFleetCommands(program, async (work) => setStatus(await work()));
   addConvertCommand(program, async (work) => setStatus(await work()));
   return program;
 }

@@ -51,6 +51,14 @@ export interface Config {
   metricsTotals: boolean;
   /** AUDIT-5: audit entries older than this many days are deleted (0 keeps them all). */
   auditRetentionDays: number;
+  /** PROV-1: a directory of board files applied at start and on change (PROVISIONING_DIR). */
+  provisioningDir: string | null;
+  /** PROV-1: a YAML file naming several directories with their managedBy, prune and allowApiUpdates (PROVISIONING_CONFIG). */
+  provisioningConfig: string | null;
+  /** PROV-1: the user provisioning applies as (PROVISIONING_USER, default admin): the creator and actor of what it writes. */
+  provisioningUser: string;
+  /** PROV-2: how long file changes settle before the directory is applied again. */
+  provisioningDebounceMs: number;
 }
 
 /** A token bucket: `quota` requests per `windowSeconds`, as a burst of `quota` refilled evenly over the window. */
@@ -181,5 +189,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     metricsTotals: boolFrom(env, 'METRICS_TOTALS', true),
     auditRetentionDays: intFrom(env, 'AUDIT_RETENTION_DAYS', 365, 0, 100_000),
+    provisioningDir: env.PROVISIONING_DIR ? path.resolve(env.PROVISIONING_DIR) : null,
+    provisioningConfig: env.PROVISIONING_CONFIG ? path.resolve(env.PROVISIONING_CONFIG) : null,
+    provisioningUser: env.PROVISIONING_USER || 'admin',
+    provisioningDebounceMs: intFrom(env, 'PROVISIONING_DEBOUNCE_MS', 500, 0, 600_000),
   };
 }

@@ -1,3 +1,4 @@
+import { ApiError, conflict } from '../core/errors';
 /** Classifies database errors: client-caused conflicts versus an unreachable database. */
 
 interface PgLikeError {
@@ -28,4 +29,20 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   // `Query read timeout` and `timeout expired` are pg's own: no answer to a statement, or to a connection being opened.
   const message = e.message ?? '';
   return /Connection terminated|terminating connection|Client has encountered a connection error|connection is closed|PGlite is closed|Unable to acquire a connection|Query read timeout|^timeout expired$/i.test(message);
+}
+
+/** PROV-5: SQLSTATE of the trigger that refuses writes to a board provisioned with allowApiUpdates false. */
+const provisionedCode = 'TSPRV';
+
+/** PROV-5: the refusal of a write to a provisioned board as the 409 every surface answers: it names the file to change. */
+export function provisionedBoardConflict(error: unknown): ApiError | undefined {
+  const e = error as PgLikeError & { detail?: string };
+  if (e?.code !== provisionedCode) return undefined;
+  const file = e.detail ?? '';
+  return conflict(`Board is provisioned from ${file}; change that file instead (allowApiUpdates is false)`, { file });
+}
+
+/** An error as the client is to be answered: ApiErrors as they are, and the database's refusals that are the client's (PROV-5). */
+export function asApiError(error: unknown): unknown {
+  return provisionedBoardConflict(error) ?? error;
 }

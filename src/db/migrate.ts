@@ -8,6 +8,7 @@ import * as boardHistory from './migrations/0005_board_history';
 import * as instanceId from './migrations/0006_instance_id';
 import * as boardChangeNotify from './migrations/0007_board_change_notify';
 import * as historyJson from './migrations/0008_history_json';
+import * as fleet from './migrations/0009_fleet';
 import * as ops from './migrations/0010_ops';
 import * as appReachability from './migrations/0011_app_reachability';
 import * as eventStreamLeases from './migrations/0012_event_stream_leases';
@@ -22,6 +23,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0006_instance_id': instanceId,
   '0007_board_change_notify': boardChangeNotify,
   '0008_history_json': historyJson,
+  '0009_fleet': fleet,
   '0010_ops': ops,
   '0011_app_reachability': appReachability,
   '0012_event_stream_leases': eventStreamLeases,

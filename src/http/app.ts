@@ -6,7 +6,7 @@ import type { Operation, Request as BackendRequest } from 'openapi-backend';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
-import { isDatabaseUnavailable } from '../db/errors';
+import { asApiError, isDatabaseUnavailable } from '../db/errors';
 import { assertNotCrossSite, authenticate } from '../identity/authenticate';
 import { ApiError, unauthorized } from '../core/errors';
 import { RouteTable } from './routes';
@@ -410,7 +410,8 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   return app;
 }
 
-function toErrorReply(error: unknown, logger: Logger, requestId: string, req: Request): Reply {
+function toErrorReply(thrown: unknown, logger: Logger, requestId: string, req: Request): Reply {
+  const error = asApiError(thrown);
   if (error instanceof ApiError) return errorReply(error);
   if (isDatabaseUnavailable(error)) {
     logger.warn({ requestId, err: error, method: req.method, url: req.originalUrl }, 'database unavailable');

@@ -1,3 +1,4 @@
+import { asApiError } from '../db/errors';
 /**
  * The MCP endpoint (MCP-1..4): Streamable HTTP, stateless (a server and transport per request, so any instance
  * answers any request), JSON answers. Tool calls run their REST operation for the caller of the request.
@@ -46,7 +47,8 @@ async function callTool(ctx: RequestContext, name: string, args: Record<string, 
   try {
     const { operationId, input } = invocationOf(tool, args);
     return resultOf((await ctx.invoke(operationId, input)).body);
-  } catch (error) {
+  } catch (thrown) {
+    const error = asApiError(thrown);
     if (error instanceof ApiError) return errorOf(error);
     ctx.logger.error({ err: error, tool: name }, 'MCP tool failed');
     return errorOf(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', { requestId: ctx.requestId }));

@@ -63,6 +63,12 @@ export const toolDefinitions: ToolDefinition[] = [
     operationId: 'importBoard',
     description: 'Create a board from a board file, or with onConflict=replace make the board of that name exactly the file; dryRun=true answers the plan and writes nothing.',
   },
+  {
+    name: 'apply_boards',
+    operationId: 'applyBoardSet',
+    description: 'Apply a set of board files as one (all or nothing) under a managedBy label; dryRun=true answers the plan; prune=true also deletes boards of the label the set does not name.',
+  },
+  { name: 'board_drift', operationId: 'getBoardDrift', description: 'How a provisioned board differs from the file it was provisioned from (added: what the live board has and the file does not).' },
   { name: 'create_board', operationId: 'createBoard', description: 'Create a board (name, columnCount, isPublic). Answers its boardId.' },
   { name: 'duplicate_board', operationId: 'duplicateBoard', description: 'Copy a board under a new name.' },
   { name: 'rename_board', operationId: 'renameBoard', description: 'Rename a board.' },

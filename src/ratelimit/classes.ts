@@ -12,8 +12,8 @@ export type RateClass = 'reads' | 'writes' | 'imports';
  */
 const exempt = new Set(['getLiveness', 'getReadiness', 'getMetrics', 'login']);
 
-/** RATE-3: board file imports (and their dry runs) are the costly class. */
-const importOperations = new Set(['importBoard']);
+/** RATE-3: board file imports and set applies (and their dry runs) are the costly class. */
+const importOperations = new Set(['importBoard', 'applyBoardSet']);
 
 /** RATE-3: the class of an operation by its id and HTTP method; null when it is not limited. */
 export function rateClassOf(operationId: string, method: string): RateClass | null {

@@ -1,3 +1,4 @@
+import { asApiError } from '../db/errors';
 import { ApiError } from '../core/errors';
 import { openApiDocument } from '../core/openapiDocument';
 import type { HandlerMap, RequestContext } from '../core/operation';
@@ -16,7 +17,8 @@ async function call(ctx: RequestContext, kind: Kind, path: string, envelope: unk
       throw new ApiError('METHOD_NOT_SUPPORTED', `Unsupported ${kind === 'query' ? 'GET' : 'POST'}-request to ${procedure.type} procedure at path "${path}"`);
     }
     return { status: 200, body: resultOf(await procedure.run(ctx, unwrapInput(envelope))) };
-  } catch (error) {
+  } catch (thrown) {
+    const error = asApiError(thrown);
     if (!(error instanceof ApiError)) throw error;
     return { status: error.status, body: errorOf(error, path) };
   }

@@ -188,6 +188,8 @@ describe('GET /api/boards', () => {
         name: expect.any(String),
         logoImageUrl: null,
         isPublic: false,
+        // FLEET-1: no source manages a board made through the API.
+        managedBy: null,
         // PRIV-1: the creator's e-mail is the creator's and the admins' to see.
         creator: { id: creator.userId, name: creator.username, image: null, email: null },
         isHome: false,

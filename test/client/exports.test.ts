@@ -1,5 +1,5 @@
 /**
- * CLIENT-1: the typed client is importable by a user's project as `tessera/client` (package.json `exports`: the
+ * CLIENT-1: the typed client is importable by a user's project as `tessera-boards/client` (package.json `exports`: the
  * JavaScript `npm run generate` makes, generated/client/index.js, with the types of src/client/index.ts). A project
  * outside this repository with the package in its node_modules type-checks against it (a wrong path is a compile
  * error) and calls a server with it.
@@ -21,13 +21,13 @@ beforeAll(() => {
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'user-project', private: true, type: 'commonjs' }));
   mkdirSync(path.join(project, 'node_modules'));
   // As `npm install <path of this repository>` links it.
-  symlinkSync(root, path.join(project, 'node_modules', 'tessera'), 'dir');
+  symlinkSync(root, path.join(project, 'node_modules', 'tessera-boards'), 'dir');
 });
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
-describe('CLIENT-1: tessera/client', () => {
+describe('CLIENT-1: tessera-boards/client', () => {
   it('resolves by its own name inside this package (self-reference) to the generated client', async () => {
-    const { stdout } = await run(process.execPath, ['-e', "process.stdout.write(require.resolve('tessera/client'))"], { cwd: root });
+    const { stdout } = await run(process.execPath, ['-e', "process.stdout.write(require.resolve('tessera-boards/client'))"], { cwd: root });
     expect(stdout).toBe(path.join(root, 'generated/client/index.js'));
   });
 
@@ -35,7 +35,7 @@ describe('CLIENT-1: tessera/client', () => {
     writeFileSync(
       path.join(project, 'main.ts'),
       [
-        "import { createTesseraClient, type TesseraClient } from 'tessera/client';",
+        "import { createTesseraClient, type TesseraClient } from 'tessera-boards/client';",
         "const tessera: TesseraClient = createTesseraClient({ baseUrl: 'http://localhost:7575', apiKey: process.env.TESSERA_API_KEY });",
         'export async function names(): Promise<string[]> {',
         "  const { data } = await tessera.GET('/api/boards');",
@@ -52,7 +52,7 @@ describe('CLIENT-1: tessera/client', () => {
   }, 120_000);
 
   it("runs in a user's plain JavaScript project against a server", async () => {
-    const script = `const { createTesseraClient } = require('tessera/client');
+    const script = `const { createTesseraClient } = require('tessera-boards/client');
       createTesseraClient({ baseUrl: process.argv[1], apiKey: process.argv[2] }).GET('/api/auth/session')
         .then(({ data }) => process.stdout.write(data.username));`;
     const { stdout } = await run(process.execPath, ['-e', script, server.directUrl, server.adminKey], { cwd: project });

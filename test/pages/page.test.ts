@@ -102,6 +102,20 @@ describe('board preview page (PAGE-1..6)', () => {
     }
   });
 
+  it('FLEET-1: the page shows the source a managed board is declared in, and nothing for other boards', async () => {
+    const board = await seedBoard();
+    const { page, errors } = await openPage(1280);
+    await page.goto(`${server.directUrl}/boards/${board.name}`);
+    await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
+    expect(await page.locator('.managed-by').count()).toBe(0);
+    await server.db('boards').where({ name: board.name }).update({ managedBy: 'github.com/example/dashboards' });
+    await page.reload();
+    await page.waitForSelector('.managed-by');
+    expect(await page.locator('.managed-by').innerText()).toBe('managed by github.com/example/dashboards');
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+
   it('PAGE-2: a PUT made through the API appears on the open page without a reload', async () => {
     const board = await seedBoard();
     const { page } = await openPage(1280);

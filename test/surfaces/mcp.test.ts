@@ -36,7 +36,7 @@ describe('MCP tools (MCP-1..4)', () => {
     const names = tools.map((tool) => tool.name);
     for (const name of ['get_board', 'list_boards', 'plan_board_save', 'save_board', 'add_item', 'update_item', 'delete_item', 'add_section', 'update_section',
       'delete_section', 'change_layouts', 'board_history', 'board_diff', 'restore_board', 'export_board', 'import_board', 'create_board', 'duplicate_board',
-      'rename_board', 'delete_board', 'list_apps', 'create_app', 'list_integrations']) {
+      'rename_board', 'delete_board', 'list_apps', 'create_app', 'list_integrations', 'apply_boards', 'board_drift']) {
       expect(names).toContain(name);
     }
     const save = tools.find((tool) => tool.name === 'save_board')!;

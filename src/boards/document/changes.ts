@@ -24,12 +24,12 @@ export interface BoardChanges {
   sections: ElementChanges;
   items: ElementChanges;
   layouts: ElementChanges;
-  /** Board fields that changed (name, isPublic and the settings; `version` is not a change of its own). */
+  /** Board fields that changed (name, isPublic, managedBy and the settings; `version` is not a change of its own). */
   board: Record<string, FieldChange>;
 }
 
 /** The board fields a change of the board is about: what history keeps besides the version. */
-export const boardFields = ['name', 'isPublic', ...boardSettingsColumns] as const;
+export const boardFields = ['name', 'isPublic', 'managedBy', ...boardSettingsColumns] as const;
 export type BoardField = (typeof boardFields)[number];
 
 /**

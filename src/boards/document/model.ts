@@ -175,6 +175,8 @@ function documentHead(state: BoardState) {
     name: board.name,
     version: board.version,
     isPublic: board.isPublic,
+    // FLEET-1
+    managedBy: board.managedBy ?? null,
     creatorId: board.creatorId,
     creator: state.creator ? { id: state.creator.id, name: state.creator.username, image: null, email: emailAsSeenBy(state.reader, state.creator.id, state.creator.email) } : null,
     ...boardSettingsFromRow(board),

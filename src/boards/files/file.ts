@@ -67,6 +67,7 @@ export function toBoardFile(state: BoardState, facts: ExportFacts): BoardFile {
     source: { instance: facts.instanceId, boardId: state.board.id, version: state.board.version, revision: facts.revision, exportedAt: facts.exportedAt },
     name: state.board.name,
     isPublic: state.board.isPublic,
+    managedBy: state.board.managedBy ?? null,
     settings: settings as BoardFile['settings'],
     layouts: state.layouts.map((layout) => ({ name: layoutName(layout.id), columnCount: layout.columnCount, breakpoint: layout.breakpoint })),
     sections: document.sections.map((section): FileSection => {
@@ -219,9 +220,9 @@ export function fileContent(file: BoardFile, resolution: FileResolution): BoardC
   return { sections, items };
 }
 
-/** The board fields a file sets: visibility, and every setting (omitted ones at their defaults). */
+/** The board fields a file sets: visibility, its source label (FLEET-1), and every setting (omitted ones at their defaults). */
 export function fileBoardFields(file: BoardFile): Record<string, unknown> {
-  const fields: Record<string, unknown> = { isPublic: file.isPublic ?? false };
+  const fields: Record<string, unknown> = { isPublic: file.isPublic ?? false, managedBy: file.managedBy ?? null };
   const settings = (file.settings ?? {}) as Record<string, unknown>;
   for (const column of boardSettingsColumns) fields[column] = settings[column] !== undefined ? settings[column] : defaultBoardSettings[column];
   return fields;

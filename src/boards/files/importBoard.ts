@@ -59,7 +59,7 @@ export type ImportOutcome =
   | { kind: 'plan'; plan: ImportPlan };
 
 /** The board fields an import writes: name, visibility and every setting. */
-const importedColumns = ['name', 'isPublic', ...boardSettingsColumns] as const;
+const importedColumns = ['name', 'isPublic', 'managedBy', ...boardSettingsColumns] as const;
 
 const maxNameLength = 255;
 
@@ -195,70 +195,107 @@ function sourceGuard(file: BoardFile, instanceId: string, boardId: string): numb
   return source && source.instance === instanceId && source.boardId === boardId ? source.version : undefined;
 }
 
+/** One board file applied inside a caller's transaction: what it did, its plan, and the board it left. */
+export interface ImportStep {
+  outcome: { kind: 'created' | 'replaced' | 'unchanged'; boardId: string; name: string };
+  plan: ImportPlan;
+  /** Whether the file changes anything (a create always does). */
+  changed: boolean;
+  after: BoardState;
+}
+
+/**
+ * FLEET-3: the label a set apply writes, checked against the board it replaces: a board another source manages is
+ * a 409 naming that source; a board no source manages is taken over.
+ */
+export interface ImportOwner {
+  managedBy: string;
+}
+
+/**
+ * The body of an import inside the transaction `trx` (FILE-3..7): looks the board up by the file's name, checks,
+ * plans and, when `write` and the file changes anything, writes it and records history. It never rolls back by
+ * itself: a caller that does not write, or whose file changes nothing, rolls `trx` back (the lock's revision bump
+ * included). The single-file import and the set apply (FLEET-2) both run this.
+ */
+export async function importInTransaction(
+  trx: Knex.Transaction,
+  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner },
+): Promise<ImportStep> {
+  const { principal, onConflict } = options;
+  const existingId = await boardIdByName(trx, options.file.name);
+  if (existingId !== undefined && onConflict === 'fail') throw conflict(nameConflictMessage);
+  const replace = existingId !== undefined && onConflict === 'replace';
+  let boardId: string;
+  let name = options.file.name;
+  if (replace) {
+    boardId = existingId;
+    await assertBoardAccess(trx, boardId, principal, 'full');
+  } else {
+    assertPermission(principal, 'board-create');
+    boardId = newId();
+    name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
+    await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
+  }
+  const expectedVersion = replace ? sourceGuard(options.file, await readInstanceId(trx), boardId) : undefined;
+  const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches });
+  const owner = current.board.managedBy ?? null;
+  if (replace && options.owner && owner !== null && owner !== options.owner.managedBy) {
+    throw conflict(`Board is managed by ${owner}`, { managedBy: owner });
+  }
+  const source = options.owner ? { ...options.file, managedBy: options.owner.managedBy } : options.file;
+
+  // FILE-4: ids used on another board are replaced by fresh ones.
+  const { itemIds, sectionIds } = fileElementIds(source);
+  const taken = await findExistingElementIds(trx, itemIds, sectionIds);
+  const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
+
+  const layouts = fileLayouts(file, current);
+  const content = fileContent(file, {
+    layoutIds: new Map(layouts.map((layout) => [layout.name, layout.id])),
+    integrationIds: await resolveIntegrations(trx, principal, file, new Set(current.bindings.map((b) => b.integrationId))),
+    appOptions: await resolveApps(trx, principal, file),
+  });
+  validateContent(content);
+  const target = boardFromFile(current, layouts, content, { ...fileBoardFields(file), name });
+  const replacement = replacementFor(current, target, importedColumns);
+  const changed = !replace || replacementWritesAnything(replacement);
+  if (replace && changed) replacement.columns.version = current.board.version + 1;
+
+  await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
+  await assertCanBind(trx, principal, target.bindings.map((b) => b.integrationId), new Set(current.bindings.map((b) => b.integrationId)));
+  const computed = stateAfterReplacement(current, replacement);
+  resultAfterWrite(current, computed);
+
+  const plan: ImportPlan = {
+    action: replace ? 'replace' : 'create',
+    boardId: replace ? boardId : null,
+    name,
+    version: replace ? current.board.version : null,
+    changes: compareStates(replace ? current : { ...current, board: { ...current.board, name: '' } }, computed),
+    ignored: [],
+    warnings: contentWarnings(computed, content, await loadWarningFacts(trx, principal, content)),
+  };
+  const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
+  if (!options.write || !changed) return { outcome, plan, changed, after: current };
+  const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
+  const after = { ...computed, board: { ...computed.board, revision } };
+  await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
+  await recordStateChange(trx, { principal, history: options.history, before: replace ? current : null, after });
+  return { outcome, plan, changed, after };
+}
+
 export async function importBoardFile(db: Knex, options: ImportOptions): Promise<ImportOutcome> {
-  const { principal, onConflict, dryRun } = options;
+  const { dryRun } = options;
   assertFileContent(options.file);
   return unlessRolledBack(() =>
     withNameConflictAs409(() =>
-      inBoardTransaction(db, { caches: dryRun ? undefined : options.caches, principal }, async (trx) => {
-        const existingId = await boardIdByName(trx, options.file.name);
-        if (existingId !== undefined && onConflict === 'fail') throw conflict(nameConflictMessage);
-        const replace = existingId !== undefined && onConflict === 'replace';
-        let boardId: string;
-        let name = options.file.name;
-        if (replace) {
-          boardId = existingId;
-          await assertBoardAccess(trx, boardId, principal, 'full');
-        } else {
-          assertPermission(principal, 'board-create');
-          boardId = newId();
-          name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
-          await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
-        }
-        const expectedVersion = replace ? sourceGuard(options.file, await readInstanceId(trx), boardId) : undefined;
-        const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches });
-
-        // FILE-4: ids used on another board are replaced by fresh ones.
-        const { itemIds, sectionIds } = fileElementIds(options.file);
-        const taken = await findExistingElementIds(trx, itemIds, sectionIds);
-        const file = remapIds(options.file, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
-
-        const layouts = fileLayouts(file, current);
-        const content = fileContent(file, {
-          layoutIds: new Map(layouts.map((layout) => [layout.name, layout.id])),
-          integrationIds: await resolveIntegrations(trx, principal, file, new Set(current.bindings.map((b) => b.integrationId))),
-          appOptions: await resolveApps(trx, principal, file),
-        });
-        validateContent(content);
-        const target = boardFromFile(current, layouts, content, { ...fileBoardFields(file), name });
-        const replacement = replacementFor(current, target, importedColumns);
-        const changed = !replace || replacementWritesAnything(replacement);
-        if (replace && changed) replacement.columns.version = current.board.version + 1;
-
-        await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
-        await assertCanBind(trx, principal, target.bindings.map((b) => b.integrationId), new Set(current.bindings.map((b) => b.integrationId)));
-        const computed = stateAfterReplacement(current, replacement);
-        resultAfterWrite(current, computed);
-
-        if (dryRun) {
-          throw new RolledBack<ImportOutcome>({ kind: 'plan', plan: {
-            action: replace ? 'replace' : 'create',
-            boardId: replace ? boardId : null,
-            name,
-            version: replace ? current.board.version : null,
-            changes: compareStates(replace ? current : { ...current, board: { ...current.board, name: '' } }, computed),
-            ignored: [],
-            warnings: contentWarnings(computed, content, await loadWarningFacts(trx, principal, content)),
-          } });
-        }
-        const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
+      inBoardTransaction(db, { caches: dryRun ? undefined : options.caches, principal: options.principal }, async (trx) => {
+        const step = await importInTransaction(trx, { ...options, write: !dryRun });
+        if (dryRun) throw new RolledBack<ImportOutcome>({ kind: 'plan', plan: step.plan });
         // FILE-3: nothing changes, so nothing is written: the lock's revision bump is rolled back too.
-        if (!changed) throw new RolledBack<ImportOutcome>(outcome);
-        const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
-        const after = { ...computed, board: { ...computed.board, revision } };
-        await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
-        await recordStateChange(trx, { principal, history: options.history, before: replace ? current : null, after });
-        return { result: outcome, after };
+        if (!step.changed) throw new RolledBack<ImportOutcome>(step.outcome);
+        return { result: step.outcome, after: step.after };
       }),
     ),
   );

@@ -12,7 +12,7 @@ import { BoardDocumentCache, CachedDocument } from '../document/cache';
 import { ownRowsKey, serializeDocument } from '../document/read';
 import { loadBoardState, loadCollapsedKey } from '../document/store';
 import { SnapshotBuilder, snapshotOf, stateFromSnapshot } from './snapshot';
-import { findEntry, HistoryRow, listEntries, loadChain } from './store';
+import { findEntry, HistoryOrigin, HistoryRow, listEntries, loadChain } from './store';
 import type { HistorySummary } from './summary';
 
 export const revisionNotFound = () => notFound('Revision not found');
@@ -24,6 +24,8 @@ export interface HistoryEntry {
   operation: string;
   actor: { userId: string | null; name: string | null; apiKeyId: string | null };
   summary: HistorySummary;
+  /** FLEET-8: present on entries a set apply wrote. */
+  origin?: HistoryOrigin;
 }
 
 export function toHistoryEntry(row: HistoryRow): HistoryEntry {
@@ -34,6 +36,7 @@ export function toHistoryEntry(row: HistoryRow): HistoryEntry {
     operation: row.operation,
     actor: { userId: row.actorUserId, name: row.actorName, apiKeyId: row.apiKeyId },
     summary: row.summary,
+    ...(row.origin ? { origin: row.origin } : {}),
   };
 }
 

@@ -12,7 +12,7 @@ import { BoardChanges, compareStates } from '../document/changes';
 import type { BoardState } from '../document/model';
 import { loadBoardState } from '../document/store';
 import { BoardSnapshot, diffStates, isEmptyDelta, SnapshotDelta, snapshotOf } from './snapshot';
-import { insertEntry, latestPosition, trimEntries } from './store';
+import { HistoryOrigin, insertEntry, latestPosition, trimEntries } from './store';
 import { HistorySummary, summarize } from './summary';
 import { metrics } from '../../observability/metrics';
 
@@ -20,6 +20,8 @@ import { metrics } from '../../observability/metrics';
 export interface HistoryContext {
   operation: string;
   limit: number;
+  /** FLEET-8: the commit a set apply was made from, kept with each entry it writes. */
+  origin?: HistoryOrigin;
 }
 
 /** The history context of a request: its operation and the instance's retention. */
@@ -66,6 +68,7 @@ async function appendEntry(trx: Knex.Transaction, input: EntryInput): Promise<nu
       actorName: null,
       apiKeyId: null,
       summary: { sections: none, items: none, layouts: none, fields: [] },
+      origin: null,
       reverseDelta: null,
       snapshot: baseline,
       deltaBytes: 0,
@@ -89,6 +92,7 @@ async function appendEntry(trx: Knex.Transaction, input: EntryInput): Promise<nu
     operation: input.history.operation,
     ...actor,
     summary: input.summary,
+    origin: input.history.origin ?? null,
     reverseDelta: input.reverse,
     snapshot,
     deltaBytes,

@@ -13,6 +13,15 @@ export interface HistoryRow {
   actorName: string | null;
   apiKeyId: string | null;
   summary: HistorySummary;
+  /** FLEET-8: the commit (or message) a set apply was made from; null for other writes. */
+  origin: HistoryOrigin | null;
+}
+
+/** FLEET-8: where a change came from: the set's `managedBy`, the commit id and its subject (or a message). */
+export interface HistoryOrigin {
+  managedBy: string | null;
+  commit: string | null;
+  message: string | null;
 }
 
 export interface ChainPosition {
@@ -48,6 +57,7 @@ export async function insertEntry(trx: Knex, entry: NewEntry): Promise<void> {
     ...entry,
     at: trx.raw('clock_timestamp()'),
     summary: JSON.stringify(entry.summary),
+    origin: entry.origin === null ? null : JSON.stringify(entry.origin),
     reverseDelta: entry.reverseDelta === null ? null : JSON.stringify(entry.reverseDelta),
     snapshot: entry.snapshot === null ? null : JSON.stringify(entry.snapshot),
   });
@@ -59,7 +69,7 @@ export async function trimEntries(trx: Knex, boardId: string, newest: number, ke
   await trx('board_history').where({ boardId }).andWhere('revision', '>', 1).andWhere('revision', '<=', newest - keep).del();
 }
 
-const entryColumns = ['boardId', 'revision', 'version', 'at', 'operation', 'actorUserId', 'actorName', 'apiKeyId', 'summary'];
+const entryColumns = ['boardId', 'revision', 'version', 'at', 'operation', 'actorUserId', 'actorName', 'apiKeyId', 'summary', 'origin'];
 
 /** Entries newest first, below `beforeRevision` when given. */
 export async function listEntries(db: Knex, boardId: string, limit: number, beforeRevision?: number): Promise<HistoryRow[]> {

@@ -26,6 +26,7 @@ export interface BoardSummary {
   name: string;
   logoImageUrl: string | null;
   isPublic: boolean;
+  managedBy: string | null;
   creator: { id: string; name: string; image: null; email: string | null } | null;
   isHome: boolean;
   isMobileHome: boolean;
@@ -48,7 +49,7 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
  * Two queries whatever the number of boards: the caller's home pointers, and the boards with their creator
  * and the caller's own rows aggregated per board.
  */
-export async function listBoardsPage(db: Db, principal: Principal | null, page: PageRequest): Promise<Page<BoardSummary>> {
+export async function listBoardsPage(db: Db, principal: Principal | null, page: PageRequest & { drifted?: boolean }): Promise<Page<BoardSummary>> {
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const ownRows = (table: 'board_user_permissions' | 'board_group_permissions') => {
@@ -67,6 +68,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
       'boards.name',
       'boards.logoImageUrl',
       'boards.isPublic',
+      'boards.managedBy',
       'boards.creatorId',
       'users.username as creatorName',
       'users.email as creatorEmail',
@@ -77,6 +79,8 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
     .orderBy([{ column: 'boards.createdAt' }, { column: 'boards.id' }]);
   if (page.cursor !== undefined) boardsQuery.whereRaw(`(${createdMicros}, boards.id) > (?, ?)`, decodeCursor(page.cursor, ['number', 'string']));
   if (page.limit !== undefined) boardsQuery.limit(page.limit + 1);
+  // DRIFT-2: provisioned boards another writer changed since their file was applied.
+  if (page.drifted) boardsQuery.whereExists(db('provisioned_boards').whereRaw('provisioned_boards.board_id = boards.id').where('drifted', true).select(db.raw('1')));
   if (!principal?.permissions.has('board-view-all')) {
     boardsQuery.where((visible) => {
       visible.where('boards.isPublic', true);
@@ -96,6 +100,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
         name: string;
         logoImageUrl: string | null;
         isPublic: boolean;
+        managedBy: string | null;
         creatorId: string | null;
         creatorName: string | null;
         creatorEmail: string | null;
@@ -117,6 +122,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
     name: row.name,
     logoImageUrl: row.logoImageUrl,
     isPublic: row.isPublic,
+    managedBy: row.managedBy,
     creator: row.creatorId && row.creatorName !== null ? { id: row.creatorId, name: row.creatorName, image: null, email: emailAsSeenBy(reader, row.creatorId, row.creatorEmail) } : null,
     isHome: me?.homeBoardId === row.id,
     isMobileHome: me?.mobileHomeBoardId === row.id,

@@ -20,6 +20,8 @@ export async function setBoardGrants(db: Db, principal: Principal, boardId: stri
   return db.transaction(async (trx) => {
     await assertBoardAccess(trx, boardId, principal, 'full');
     // Locks the board row (and bumps the revision) before anything else is written.
+    // PROV-5: grants are not part of a board file: a provisioned board's grants may change.
+    await trx.raw(`SELECT set_config('tessera.grant_write', 'on', true)`);
     await touchBoard(trx, boardId, {});
     await replaceGrants(trx, boardGrantTables, boardId, input);
     return readGrants(trx, boardGrantTables, boardId);

@@ -15,6 +15,9 @@ export type HistoryPage = Schemas['HistoryPage'];
 export type HistoryEntry = Schemas['HistoryEntry'];
 export type ElementChanges = Schemas['ElementChanges'];
 export type FieldChange = Schemas['FieldChange'];
+export type BoardSetRequest = Schemas['BoardSetRequest'];
+export type BoardSetPlan = Schemas['BoardSetPlan'];
+export type BoardSetEntry = Schemas['BoardSetEntry'];
 // As openapi-fetch types the answers (it leaves out properties whose type is only null, such as `creator.image`).
 export type BoardSummary = Awaited<ReturnType<TesseraApi['listBoards']>>[number];
 export type BoardDocument = Awaited<ReturnType<TesseraApi['board']>>;
@@ -96,6 +99,16 @@ export class TesseraApi {
 
   async planImport(text: string, format: FileFormat): Promise<ImportPlan> {
     return (await this.importBoard(text, format, { onConflict: 'replace', dryRun: true })).data as ImportPlan;
+  }
+
+  /** FLEET-2: a set of board files applied as one (or planned, with `dryRun`). */
+  async applySet(body: BoardSetRequest, query: { dryRun: boolean; prune: boolean }): Promise<BoardSetPlan> {
+    return (await this.answer(this.client.POST('/api/boards/apply', { params: { query }, body }))).data;
+  }
+
+  /** The caller the key authenticates (login checks a key with it). */
+  async session() {
+    return (await this.answer(this.client.GET('/api/auth/session'))).data;
   }
 
   async history(id: string, limit?: number): Promise<HistoryPage> {

@@ -9,6 +9,8 @@ import { exportAll, importAll } from './bulk';
 import { ConnectionOptions, resolveConnection } from './connection';
 import { assertCanConfirm, colors, confirmed, printJson, printLine, printTable, yesNo } from './output';
 import { hasChanges, labelsFromDocument, mergeLabels, renderDiff } from './planRender';
+import { applySet, diffSet, planSet } from './fleet';
+import { listContexts, login, useContext } from './contexts';
 
 /** Runs a command's work and takes its exit status. */
 export type Runner = (work: () => Promise<number>) => Promise<void>;
@@ -183,4 +185,64 @@ export function addBoardCommands(program: Command, run: Runner): void {
     .argument('<revision>', 'the revision', positiveInteger)
     .option('-y, --yes', 'restore without asking (required when stdin is not a terminal)')
     .action((name, revision, options) => run(() => restoreRevision(connect(options), name, revision, options)));
+}
+
+const collect = (value: string, previous: string[] = []) => [...previous, value];
+
+/** FLEET-7: a usage error of `plan`, `diff` or `drift` exits 1 too (2 means changes). */
+async function exitOneOnError(work: () => Promise<number>): Promise<number> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof UsageError) throw Object.assign(new Error(error.message), { name: 'Error' });
+    throw error;
+  }
+}
+
+/** A set command (FLEET-*): the connection options, `-f` paths, `--managed-by`, `-o`. */
+function setCommand(program: Command, name: string, description: string): Command {
+  return remoteCommand(program, name, description, { json: false })
+    .requiredOption('-f, --file <dir|file>', 'a directory of board files (*.yaml, *.yml, *.json) or one board file; repeatable', collect)
+    .option('--managed-by <name>', "the set's label (default: the git remote origin, else the directory's name)")
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'));
+}
+
+/** `tessera plan|apply|diff|drift` (a fleet of boards, FLEET-*) and `tessera login`, `tessera context` (CTX-*). */
+export function addFleetCommands(program: Command, run: Runner): void {
+  setCommand(program, 'plan', 'show what applying the board files as one set would change (exit 0: nothing, 2: changes, 1: error)')
+    .option('--prune', 'also plan deleting the boards of the label that no file names')
+    .option('--message <text>', 'the change message recorded (default: the subject of the git commit)')
+    .action((options) => run(() => exitOneOnError(() => planSet(connect(options), options))));
+
+  setCommand(program, 'apply', 'apply the board files as one set, all or nothing: plan, confirm, apply')
+    .option('--prune', 'also delete the boards of the label that no file names')
+    .option('--dry-run', 'only show the plan')
+    .option('-y, --yes', 'apply without asking (required when stdin is not a terminal)')
+    .option('--message <text>', 'the change message recorded in history (default: the subject of the git commit)')
+    .action((options) => run(() => applySet(connect(options), options)));
+
+  setCommand(program, 'diff', 'show field by field what applying the board files would change (exit 0: nothing, 2: changes)')
+    .action((options) => run(() => exitOneOnError(() => diffSet(connect(options), { ...options, reverse: false }))));
+
+  setCommand(program, 'drift', 'show field by field what the live boards changed since the files (exit 0: none, 2: drift)')
+    .action((options) => run(() => exitOneOnError(() => diffSet(connect(options), { ...options, reverse: true }))));
+
+  program
+    .command('login')
+    .description('store a server and a checked API key as a context of the config file (key from $TESSERA_API_KEY, stdin, or asked)')
+    .requiredOption('--server <url>', 'the instance')
+    .option('--context <name>', 'the context name (default: the host)')
+    .action((options) => run(() => login(options)));
+
+  const context = program.command('context').description('the contexts of the config file (several servers)');
+  context
+    .command('list')
+    .description('list the contexts, the current one marked')
+    .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'))
+    .action((options) => run(async () => listContexts(options)));
+  context
+    .command('use')
+    .description('make a context the current one')
+    .argument('<name>', 'the context')
+    .action((name) => run(async () => useContext(name)));
 }

@@ -164,7 +164,13 @@ function render(): void {
   const layout = shown.layouts.find((l) => l.id === state.layoutId) ?? shown.layouts[0];
   applyLook(board as Board & Look); // NAV-6
   root.replaceChildren(
-    el('header', {}, [el('h1', { text: board.pageTitle || board.name }), el('span', { className: 'version', text: `version ${board.version}` }), drawerToggle()]),
+    el('header', {}, [
+      el('h1', { text: board.pageTitle || board.name }),
+      el('span', { className: 'version', text: `version ${board.version}` }),
+      // FLEET-1: a board declared in a repository or a directory says so (edit it there).
+      ...(board.managedBy ? [el('span', { className: 'managed-by', text: `managed by ${board.managedBy}` })] : []),
+      drawerToggle(),
+    ]),
     layoutSwitcher(board),
     el('div', { className: 'workspace' }, [
       drawGrid(shown, layout, { apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),

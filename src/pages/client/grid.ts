@@ -40,6 +40,8 @@ export interface Board {
   name: string;
   version: number;
   pageTitle: string | null;
+  /** FLEET-1: the source the board is declared in, shown in the header. */
+  managedBy?: string | null;
   layouts: Layout[];
   sections: Section[];
   items: Item[];

@@ -1,0 +1,67 @@
+/**
+ * GET /api/boards/{id}/drift (DRIFT-1): how the live board differs from the file provisioning applied to it: the
+ * import plan of that file over the live board (what applying it would change), reversed, so that `added` is what
+ * the live board has that the file does not. Computed in a transaction that is always rolled back.
+ */
+import { readFileSync } from 'node:fs';
+import type { Knex } from 'knex';
+import { conflict, notFound } from '../../core/errors';
+import type { Principal } from '../../identity/principal';
+import { assertBoardAccess } from '../access';
+import type { BoardChanges, ElementChanges } from '../document/changes';
+import { RolledBack, unlessRolledBack } from '../document/save';
+import type { BoardFile } from '../files/file';
+import { importInTransaction, type ImportPlan } from '../files/importBoard';
+import { parseProvisionedFile } from './provisioningSources';
+
+export interface BoardDrift {
+  boardId: string;
+  managedBy: string;
+  file: string;
+  /** DRIFT-2: another writer wrote the board since provisioning last applied the file. */
+  drifted: boolean;
+  changes: BoardChanges;
+}
+
+const reversedElements = (c: ElementChanges): ElementChanges => ({ added: c.removed, removed: c.added, updated: c.updated });
+
+/** DRIFT-1: the changes from the file to the live board (the plan of applying the file, turned around). */
+export function reversedChanges(changes: BoardChanges): BoardChanges {
+  return {
+    sections: reversedElements(changes.sections),
+    items: reversedElements(changes.items),
+    layouts: reversedElements(changes.layouts),
+    board: Object.fromEntries(Object.entries(changes.board).filter(([field]) => field !== 'managedBy').map(([field, c]) => [field, { from: c.to, to: c.from }])),
+  };
+}
+
+export async function boardDrift(db: Knex, principal: Principal | null, boardId: string, provisioner: () => Promise<Principal | null>): Promise<BoardDrift> {
+  await assertBoardAccess(db, boardId, principal, 'view');
+  const row: { source: string; file: string; drifted: boolean } | undefined = await db('provisioned_boards').where({ boardId }).first('source', 'file', 'drifted');
+  if (!row) throw notFound('Board is not provisioned');
+  let text: string;
+  try {
+    text = readFileSync(row.file, 'utf8');
+  } catch {
+    throw conflict(`Board file cannot be read: ${row.file}`, { file: row.file });
+  }
+  const parsed = parseProvisionedFile(row.file, text);
+  if ('problem' in parsed) throw conflict(`Board file cannot be read: ${row.file}: ${parsed.problem.message}`, { file: row.file, line: parsed.problem.line });
+  const as = await provisioner();
+  if (!as) throw conflict('No provisioning user to compare the file as', { file: row.file });
+  const plan = await unlessRolledBack<ImportPlan>(() =>
+    db.transaction(async (trx) => {
+      await trx.raw(`SELECT set_config('tessera.provisioning', 'on', true)`);
+      const step = await importInTransaction(trx, {
+        principal: as,
+        file: parsed.content as BoardFile,
+        onConflict: 'replace',
+        write: false,
+        history: { operation: 'drift', limit: 0 },
+        owner: { managedBy: row.source },
+      });
+      throw new RolledBack<ImportPlan>(step.plan);
+    }),
+  );
+  return { boardId, managedBy: row.source, file: row.file, drifted: row.drifted, changes: reversedChanges(plan.changes) };
+}

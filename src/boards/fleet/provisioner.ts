@@ -1,0 +1,165 @@
+/**
+ * Provisioning from directories (PROV-1..6): each source directory is applied as one set (FLEET-2) at start and again
+ * when its files change (debounced), as the provisioning user, under a PostgreSQL advisory lock so that one instance
+ * applies at a time (the others wait, then find nothing to change). A directory with a file that cannot be read or
+ * applied is not applied at all: its boards stay as the last good apply left them, and the problem is logged and
+ * kept as the source's status (`GET /api/provisioning`), in the database, so every instance reports the same.
+ */
+import type { Knex } from 'knex';
+import type { Logger } from 'pino';
+import { watch, type FSWatcher } from 'chokidar';
+import { ApiError } from '../../core/errors';
+import { validateOperationInput } from '../../core/requestValidation';
+import { loadPrincipal, type Principal } from '../../identity/principal';
+import type { BoardFile } from '../files/file';
+import { applyBoardSet } from './setApply';
+import type { SetPlan } from './setPlan';
+import { FileProblem, ProvisioningSource, readSourceFiles } from './provisioningSources';
+
+/** PROV-6: the advisory lock every instance's provisioning takes in its transaction. */
+const provisioningLockKey = 7_464_791_301;
+
+export interface SourceStatus {
+  managedBy: string;
+  path: string;
+  prune: boolean;
+  allowApiUpdates: boolean;
+  ok: boolean;
+  checkedAt: string;
+  /** When the directory was last applied without a problem. */
+  appliedAt: string | null;
+  boards: number;
+  summary: SetPlan['summary'] | null;
+  problems: FileProblem[];
+}
+
+async function saveStatus(q: Knex, status: SourceStatus): Promise<void> {
+  await q('provisioning_sources').insert({ source: status.managedBy, status: JSON.stringify(status) }).onConflict('source').merge();
+}
+
+/** PROV-3: every source's status, as the last apply on any instance left it. */
+export async function provisioningStatus(db: Knex): Promise<SourceStatus[]> {
+  const rows: { status: SourceStatus }[] = await db('provisioning_sources').orderBy('source').select('status');
+  return rows.map((row) => (typeof row.status === 'string' ? JSON.parse(row.status) : row.status));
+}
+
+export async function provisioningPrincipal(db: Knex, username: string): Promise<Principal | null> {
+  const user: { id: string } | undefined = await db('users').where({ username }).first('id');
+  return user ? loadPrincipal(db, user.id, { authMethod: 'session', apiKeyId: null, scopes: null }) : null;
+}
+
+/** PROV-3: a file's content checked as the import checks a body (the board file schema), or its problem. */
+function checkedFile(file: string, content: unknown): { file: string; content: BoardFile } | { problem: FileProblem } {
+  try {
+    validateOperationInput('importBoard', { body: content, query: {} });
+    return { file, content: content as BoardFile };
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const issues = (error.data.issues as { instancePath?: string; message?: string }[] | undefined) ?? [];
+    const detail = issues.slice(0, 3).map((i) => `${(i.instancePath ?? '').replace(/^\/(requestBody|body)/, '') || '/'} ${i.message ?? ''}`.trim());
+    return { problem: { file, line: null, message: [error.message, ...detail].join('; ') } };
+  }
+}
+
+export interface ProvisionOptions {
+  username: string;
+  historyLimit: number;
+  logger: Logger;
+}
+
+/** Applies one source directory (PROV-2, PROV-3, PROV-4, PROV-6); answers its status. */
+export async function provisionSource(db: Knex, source: ProvisioningSource, options: ProvisionOptions): Promise<SourceStatus> {
+  const previous = (await provisioningStatus(db)).find((s) => s.managedBy === source.managedBy);
+  const base = { managedBy: source.managedBy, path: source.path, prune: source.prune, allowApiUpdates: source.allowApiUpdates, checkedAt: new Date().toISOString() };
+  const failed = async (problems: FileProblem[]): Promise<SourceStatus> => {
+    const status: SourceStatus = { ...base, ok: false, appliedAt: previous?.appliedAt ?? null, boards: previous?.boards ?? 0, summary: null, problems };
+    for (const problem of problems) options.logger.warn({ provisioning: source.managedBy, ...problem }, `provisioning: ${problem.file}${problem.line ? `:${problem.line}` : ''}: ${problem.message}; the last good state is kept`);
+    await saveStatus(db, status);
+    return status;
+  };
+
+  const read = readSourceFiles(source);
+  const checked = read.files.map(({ file, content }) => checkedFile(file, content));
+  const problems = [...read.problems, ...checked.flatMap((c) => ('problem' in c ? [c.problem] : []))];
+  if (problems.length > 0) return failed(problems);
+  const files = checked.flatMap((c) => ('content' in c ? [c] : []));
+  const principal = await provisioningPrincipal(db, options.username);
+  if (!principal) return failed([{ file: source.path, line: null, message: `No user ${options.username} to provision as (PROVISIONING_USER)` }]);
+
+  const fileOf = new Map(files.map((f) => [f.content.name.toLowerCase(), f.file]));
+  try {
+    const plan = await applyBoardSet(db, {
+      principal,
+      managedBy: source.managedBy,
+      files: files.map((f) => f.content),
+      dryRun: false,
+      prune: source.prune,
+      history: { operation: 'provisioning', limit: options.historyLimit, origin: { managedBy: source.managedBy, commit: null, message: `provisioned from ${source.path}` } },
+      hooks: {
+        async before(trx) {
+          // PROV-6: one instance at a time; PROV-5: this transaction's own writes pass the trigger.
+          await trx.raw('SELECT pg_advisory_xact_lock(?)', [provisioningLockKey]);
+          await trx.raw(`SELECT set_config('tessera.provisioning', 'on', true)`);
+        },
+        async after(trx, applied, plan) {
+          const ids = applied.map((a) => a.boardId);
+          await trx('provisioned_boards').where({ source: source.managedBy }).whereNotIn('boardId', ids.length > 0 ? ids : ['']).del();
+          for (const { file, boardId } of applied) {
+            await trx('provisioned_boards')
+              .insert({ boardId, source: source.managedBy, file: fileOf.get(file.name.toLowerCase())!, allowApiUpdates: source.allowApiUpdates, drifted: false })
+              .onConflict('boardId')
+              .merge();
+          }
+          await saveStatus(trx, { ...base, ok: true, appliedAt: new Date().toISOString(), boards: applied.length, summary: plan.summary, problems: [] });
+        },
+      },
+    });
+    if (plan.summary.changed) options.logger.info({ provisioning: source.managedBy, summary: plan.summary }, `provisioning: applied ${source.path}`);
+    return (await provisioningStatus(db)).find((s) => s.managedBy === source.managedBy)!;
+  } catch (error) {
+    if (!(error instanceof ApiError)) throw error;
+    const board = typeof error.data.board === 'string' ? error.data.board : undefined;
+    return failed([{ file: (board && fileOf.get(board.toLowerCase())) ?? source.path, line: null, message: error.message }]);
+  }
+}
+
+/** PROV-2: applies every source at start, then each again when its files change, DEBOUNCE ms after the last change. */
+export class Provisioner {
+  private watcher: FSWatcher | null = null;
+  private timers = new Map<string, NodeJS.Timeout>();
+  private queue: Promise<unknown> = Promise.resolve();
+  private stopped = false;
+
+  constructor(
+    private readonly db: Knex,
+    private readonly sources: ProvisioningSource[],
+    private readonly options: ProvisionOptions & { debounceMs: number },
+  ) {}
+
+  /** One apply at a time in this instance (the advisory lock orders instances). */
+  private enqueue(source: ProvisioningSource): Promise<unknown> {
+    this.queue = this.queue
+      .then(() => (this.stopped ? undefined : provisionSource(this.db, source, this.options)))
+      .catch((error) => this.options.logger.error({ err: error, provisioning: source.managedBy }, 'provisioning failed'));
+    return this.queue;
+  }
+
+  async start(): Promise<void> {
+    for (const source of this.sources) await this.enqueue(source);
+    this.watcher = watch(this.sources.map((s) => s.path), { ignoreInitial: true, depth: 0 });
+    this.watcher.on('all', (_event, changed) => {
+      const source = this.sources.find((s) => changed === s.path || changed.startsWith(`${s.path}/`));
+      if (!source) return;
+      clearTimeout(this.timers.get(source.managedBy));
+      this.timers.set(source.managedBy, setTimeout(() => void this.enqueue(source), this.options.debounceMs));
+    });
+    await new Promise<void>((resolve) => this.watcher!.once('ready', () => resolve()));
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    for (const timer of this.timers.values()) clearTimeout(timer);
+    await this.watcher?.close();
+    await this.queue;
+  }
+}

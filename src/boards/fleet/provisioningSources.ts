@@ -1,0 +1,94 @@
+/**
+ * PROV-1: the directories provisioning applies, from PROVISIONING_DIR or a config file naming several, and reading a
+ * directory's board files with the file, line and message of any that cannot be read (PROV-3). No database.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { parseDocument } from 'yaml';
+import { ConfigError } from '../../config/config';
+
+export interface ProvisioningSource {
+  /** The directory, absolute. */
+  path: string;
+  managedBy: string;
+  prune: boolean;
+  allowApiUpdates: boolean;
+}
+
+export interface FileProblem {
+  file: string;
+  line: number | null;
+  message: string;
+}
+
+const boardFileExtensions = ['.yaml', '.yml', '.json'];
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/**
+ * PROV-1: PROVISIONING_DIR is one source (managedBy `provisioning:<directory name>`, prune on, API updates off);
+ * PROVISIONING_CONFIG is a YAML file `sources: [{path, managedBy, prune?, allowApiUpdates?}]`, paths relative to it.
+ */
+export function provisioningSources(config: { provisioningDir: string | null; provisioningConfig: string | null }): ProvisioningSource[] {
+  const sources: ProvisioningSource[] = [];
+  if (config.provisioningDir) {
+    sources.push({ path: config.provisioningDir, managedBy: `provisioning:${path.basename(config.provisioningDir)}`, prune: true, allowApiUpdates: false });
+  }
+  if (config.provisioningConfig) sources.push(...sourcesOfConfigFile(config.provisioningConfig, readFileSync(config.provisioningConfig, 'utf8')));
+  const labels = sources.map((s) => s.managedBy);
+  const repeated = labels.filter((label, i) => labels.indexOf(label) !== i);
+  if (repeated.length > 0) throw new ConfigError(`Provisioning sources must have distinct managedBy: ${[...new Set(repeated)].join(', ')}`);
+  return sources;
+}
+
+export function sourcesOfConfigFile(file: string, text: string): ProvisioningSource[] {
+  const invalid = (reason: string) => new ConfigError(`Invalid PROVISIONING_CONFIG ${file}: ${reason}`);
+  const document = parseDocument(text);
+  if (document.errors.length > 0) throw invalid(document.errors[0].message.split('\n')[0]);
+  const parsed: unknown = document.toJS();
+  if (!isRecord(parsed) || !Array.isArray(parsed.sources)) throw invalid('expected a mapping with a list `sources`');
+  return parsed.sources.map((entry: unknown, i: number) => {
+    if (!isRecord(entry)) throw invalid(`sources[${i}] is not a mapping`);
+    const { path: dir, managedBy, prune = true, allowApiUpdates = false } = entry;
+    if (typeof dir !== 'string' || dir === '') throw invalid(`sources[${i}].path must be a directory`);
+    if (typeof managedBy !== 'string' || !/^[^\u0000\s][^\u0000]{0,127}$/.test(managedBy)) throw invalid(`sources[${i}].managedBy must be a label of 1 to 128 characters`);
+    if (typeof prune !== 'boolean' || typeof allowApiUpdates !== 'boolean') throw invalid(`sources[${i}]: prune and allowApiUpdates are true or false`);
+    return { path: path.resolve(path.dirname(file), dir), managedBy, prune, allowApiUpdates };
+  });
+}
+
+/** The line of a JSON syntax error (Node names the position). */
+function jsonErrorLine(text: string, error: Error): number | null {
+  const position = /position (\d+)/.exec(error.message);
+  return position ? text.slice(0, Number(position[1])).split('\n').length : null;
+}
+
+/** A board file's content, or the problem with its text (PROV-3: file, line, message). */
+export function parseProvisionedFile(file: string, text: string): { content: unknown } | { problem: FileProblem } {
+  if (path.extname(file).toLowerCase() === '.json') {
+    try {
+      return { content: JSON.parse(text) };
+    } catch (error) {
+      return { problem: { file, line: jsonErrorLine(text, error as Error), message: (error as Error).message } };
+    }
+  }
+  const document = parseDocument(text);
+  const error = document.errors[0];
+  if (error) return { problem: { file, line: error.linePos?.[0]?.line ?? null, message: error.message.split('\n')[0] } };
+  return { content: document.toJS() };
+}
+
+/** The board files of a directory (*.yaml, *.yml, *.json, sorted), each parsed or with its problem. */
+export function readSourceFiles(source: ProvisioningSource): { files: { file: string; content: unknown }[]; problems: FileProblem[] } {
+  if (!statSync(source.path, { throwIfNoEntry: false })?.isDirectory()) return { files: [], problems: [{ file: source.path, line: null, message: 'No such directory' }] };
+  const names = readdirSync(source.path).filter((name) => boardFileExtensions.includes(path.extname(name).toLowerCase())).sort();
+  const files: { file: string; content: unknown }[] = [];
+  const problems: FileProblem[] = [];
+  for (const name of names) {
+    const file = path.join(source.path, name);
+    const parsed = parseProvisionedFile(file, readFileSync(file, 'utf8'));
+    if ('problem' in parsed) problems.push(parsed.problem);
+    else files.push({ file, content: parsed.content });
+  }
+  return { files, problems };
+}

@@ -1,0 +1,120 @@
+/**
+ * POST /api/boards/apply (FLEET-2..8): a set of board files applied as one transaction, all or nothing. Each file is
+ * the single-file import's replace (importInTransaction: same plan, same checks, same answers), run in a savepoint of
+ * the set's transaction so that a file that changes nothing leaves nothing (no revision, no version bump); `prune`
+ * then deletes the boards of the set's label that no file names. A dry run does all of it and rolls back, so its
+ * plan answers exactly as the apply would.
+ */
+import type { Knex } from 'knex';
+import { forbidden } from '../../core/errors';
+import type { Principal } from '../../identity/principal';
+import { loadBoardAccess } from '../access';
+import { compareStates } from '../document/changes';
+import type { BoardState } from '../document/model';
+import { RolledBack, unlessRolledBack } from '../document/save';
+import { loadBoardState } from '../document/store';
+import { assertFileContent, type BoardFile } from '../files/file';
+import { importInTransaction, type ImportStep } from '../files/importBoard';
+import type { HistoryContext } from '../history/record';
+import { deleteBoard } from '../management/boards';
+import { withNameConflictAs409 } from '../management/names';
+import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, summarize } from './setPlan';
+
+export interface SetApplyOptions {
+  principal: Principal;
+  managedBy: string;
+  files: BoardFile[];
+  dryRun: boolean;
+  prune: boolean;
+  /** The operation, retention and origin (FLEET-8: commit id and subject) every entry written keeps. */
+  history: HistoryContext;
+  /** Provisioning (PROV-*): runs first in the set's transaction (its lock), and last with what was applied. */
+  hooks?: {
+    before?: (trx: Knex.Transaction) => Promise<void>;
+    after?: (trx: Knex.Transaction, applied: { file: BoardFile; boardId: string }[], plan: SetPlan) => Promise<void>;
+  };
+}
+
+/** A board with nothing on it: what a pruned board's plan compares against. */
+const emptied = (state: BoardState): BoardState => ({ ...state, layouts: [], sections: [], sectionLayouts: [], items: [], itemLayouts: [], bindings: [] });
+
+/** FLEET-4: runs one board's part of the set, its errors naming the board. */
+async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw namingBoard(error, name);
+  }
+}
+
+/** One file in a savepoint of the set's transaction: rolled back to the savepoint when it changes nothing (FLEET-5). */
+async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile): Promise<ImportStep> {
+  return unlessRolledBack(() =>
+    trx.transaction(async (savepoint) => {
+      const step = await importInTransaction(savepoint, {
+        principal: options.principal,
+        file,
+        onConflict: 'replace',
+        write: true,
+        history: options.history,
+        owner: { managedBy: options.managedBy },
+      });
+      if (!step.changed) throw new RolledBack(step);
+      return step;
+    }),
+  );
+}
+
+/**
+ * FLEET-6: deletes the boards of the label that no file names. Boards the caller cannot view are not considered
+ * (a prune never reveals a board); one it can view without full access is a 403 naming it, nothing written.
+ */
+async function pruneBoards(trx: Knex.Transaction, options: SetApplyOptions, appliedIds: ReadonlySet<string>): Promise<SetPlanEntry[]> {
+  const labelled: { id: string; name: string }[] = await trx('boards').where({ managedBy: options.managedBy }).orderBy('name').select('id', 'name');
+  const entries: SetPlanEntry[] = [];
+  for (const board of pruneCandidates(labelled, appliedIds)) {
+    const access = await loadBoardAccess(trx, board.id, options.principal);
+    if (!access?.canView) continue;
+    await forBoard(board.name, async () => {
+      if (!access.canFull) throw forbidden('Permission denied');
+      const state = (await loadBoardState(trx, board.id, options.principal))!;
+      await deleteBoard(trx, options.principal, board.id);
+      entries.push({
+        name: board.name,
+        action: 'delete',
+        boardId: board.id,
+        version: state.board.version,
+        changes: compareStates(state, emptied(state)),
+        ignored: [],
+        warnings: [],
+      });
+    });
+  }
+  return entries;
+}
+
+export async function applyBoardSet(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
+  assertDistinctNames(options.files);
+  for (const file of options.files) await forBoard(file.name, async () => assertFileContent(file));
+  return unlessRolledBack(() =>
+    withNameConflictAs409(() =>
+      db.transaction(async (trx) => {
+        await options.hooks?.before?.(trx);
+        const entries: SetPlanEntry[] = [];
+        const appliedIds = new Set<string>();
+        const applied: { file: BoardFile; boardId: string }[] = [];
+        for (const file of options.files) {
+          const step = await forBoard(file.name, () => applyFile(trx, options, file));
+          appliedIds.add(step.outcome.boardId);
+          applied.push({ file, boardId: step.outcome.boardId });
+          entries.push(entryOfImport(step.plan, step.changed, options.dryRun ? step.plan.boardId : step.outcome.boardId));
+        }
+        if (options.prune) entries.push(...(await pruneBoards(trx, options, appliedIds)));
+        const plan = summarize(options.managedBy, options.dryRun, entries);
+        if (options.dryRun) throw new RolledBack(plan);
+        await options.hooks?.after?.(trx, applied, plan);
+        return plan;
+      }),
+    ),
+  );
+}

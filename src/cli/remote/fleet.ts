@@ -1,0 +1,186 @@
+/**
+ * A fleet of boards as code (FLEET-2..8) from the command line: `tessera plan|apply|diff|drift -f <dir|file>…`.
+ * Every board file of the paths is sent as one set to `POST /api/boards/apply` (dry run for `plan`), so the server
+ * plans and applies the whole set in one transaction; in a git work tree the commit id and subject go with it.
+ */
+import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import path from 'node:path';
+import { RemoteError, UsageError } from '../errors';
+import type { BoardFile, BoardSetPlan, BoardSetRequest, TesseraApi } from './api';
+import { boardFileExtensions, boardFileFromText } from './boardFile';
+import { diffBoardFiles, FieldDiff, renderFieldDiffs } from './fileDiff';
+import { colors, confirmed, printJson, printLine } from './output';
+import { labelsFromFile, renderPlan } from './planRender';
+
+export interface FleetFile {
+  path: string;
+  content: BoardFile;
+}
+
+/** The board files the `-f` paths name: a directory's *.yaml, *.yml and *.json (sorted), or the file itself. */
+export function readFleetFiles(paths: readonly string[]): FleetFile[] {
+  if (paths.length === 0) throw new UsageError('Name the board files with -f <dir|file>');
+  const files = paths.flatMap((given) => {
+    const stat = statSync(given, { throwIfNoEntry: false });
+    if (!stat) throw new UsageError(`No such file or directory: ${given}`);
+    if (!stat.isDirectory()) return [given];
+    return readdirSync(given)
+      .filter((name) => boardFileExtensions.includes(path.extname(name).toLowerCase()))
+      .sort()
+      .map((name) => path.join(given, name));
+  });
+  return files.map((file) => {
+    const local = boardFileFromText(file, readFileSync(file, 'utf8'));
+    if (!local.content) throw new Error(`${file}: not a board file (a YAML or JSON mapping)`);
+    return { path: file, content: local.content as BoardFile };
+  });
+}
+
+function git(dir: string, args: string[]): string | null {
+  try {
+    return execFileSync('git', ['-C', dir, ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim() || null;
+  } catch {
+    return null;
+  }
+}
+
+const dirOf = (given: string) => (statSync(given, { throwIfNoEntry: false })?.isDirectory() ? given : path.dirname(given));
+
+/** FLEET-8: the commit the files are at (in a git work tree) and its subject, or `--message`. */
+export function originOf(paths: readonly string[], message?: string): NonNullable<BoardSetRequest['origin']> {
+  const dir = dirOf(paths[0]);
+  const commit = git(dir, ['rev-parse', 'HEAD']);
+  return { commit, message: message ?? (commit ? git(dir, ['log', '-1', '--format=%s']) : null) };
+}
+
+/**
+ * The label of the set when `--managed-by` is not given: the git work tree's `origin` remote, else the name of the
+ * work tree's (or the first path's) directory; the same on every machine that checks out the repository.
+ */
+export function defaultManagedBy(paths: readonly string[]): string {
+  const dir = dirOf(paths[0]);
+  const remote = git(dir, ['config', '--get', 'remote.origin.url']);
+  if (remote) return remote.replace(/^[a-z]+:\/\/([^@/]*@)?/i, '').replace(/\.git$/, '');
+  return path.basename(git(dir, ['rev-parse', '--show-toplevel']) ?? path.resolve(dir));
+}
+
+export interface SetOptions {
+  file: string[];
+  managedBy?: string;
+  prune?: boolean;
+  message?: string;
+  output?: 'json' | 'text';
+}
+
+function setRequest(files: FleetFile[], options: SetOptions): BoardSetRequest {
+  return { managedBy: options.managedBy ?? defaultManagedBy(options.file), origin: originOf(options.file, options.message), boards: files.map((f) => f.content) };
+}
+
+/** FLEET-4: a server error naming a board also names the file it comes from. */
+function withFile(error: unknown, files: FleetFile[]): unknown {
+  if (!(error instanceof RemoteError) || typeof error.data.board !== 'string') return error;
+  const file = files.find((f) => f.content.name?.toLowerCase() === (error.data.board as string).toLowerCase());
+  return file ? new RemoteError(`${file.path}: ${error.message}`, error.code, error.status, error.data) : error;
+}
+
+async function sendSet(api: TesseraApi, files: FleetFile[], request: BoardSetRequest, query: { dryRun: boolean; prune: boolean }): Promise<BoardSetPlan> {
+  try {
+    return await api.applySet(request, query);
+  } catch (error) {
+    throw withFile(error, files);
+  }
+}
+
+function printSetPlan(plan: BoardSetPlan, files: FleetFile[]): void {
+  const byName = new Map(files.map((f) => [f.content.name?.toLowerCase(), f]));
+  for (const entry of plan.boards) {
+    if (entry.action === 'unchanged') continue;
+    if (entry.action === 'delete') {
+      printLine(`Board ${colors.bold(entry.name)} (${entry.boardId}, version ${entry.version}) will be ${colors.red('deleted')} (pruned: no file names it).`);
+      printLine('');
+      continue;
+    }
+    const file = byName.get(entry.name.toLowerCase());
+    // A new board's name is in the heading: its change from "" is not shown again.
+    const { name: _name, ...board } = entry.changes.board;
+    const changes = entry.action === 'create' ? { ...entry.changes, board } : entry.changes;
+    const lines = renderPlan({ ...entry, changes, action: entry.action === 'create' ? 'create' : 'replace' } as never, labelsFromFile(file?.content ?? null), colors);
+    for (const line of lines.filter((l) => !l.startsWith('Plan: '))) printLine(line);
+  }
+  const { create, update, unchanged, delete: deleted } = plan.summary;
+  if (!plan.summary.changed) printLine(`No changes: ${unchanged} board${unchanged === 1 ? '' : 's'} of ${plan.managedBy} already match the files.`);
+  else printLine(`Plan for ${plan.managedBy}: ${create} to create, ${update} to update, ${deleted} to delete, ${unchanged} unchanged.`);
+}
+
+/** FLEET-7: `tessera plan`: exit 0 when nothing changes, 2 when something does. */
+export async function planSet(api: TesseraApi, options: SetOptions): Promise<number> {
+  const files = readFleetFiles(options.file);
+  const plan = await sendSet(api, files, setRequest(files, options), { dryRun: true, prune: options.prune ?? false });
+  if (options.output === 'json') printJson(plan);
+  else printSetPlan(plan, files);
+  return plan.summary.changed ? 2 : 0;
+}
+
+/** `tessera apply`: the plan, a confirmation unless `-y`, then the apply of the same set (or only the plan with `--dry-run`). */
+export async function applySet(api: TesseraApi, options: SetOptions & { yes?: boolean; dryRun?: boolean }): Promise<number> {
+  const files = readFleetFiles(options.file);
+  const request = setRequest(files, options);
+  const query = { prune: options.prune ?? false };
+  const json = options.output === 'json';
+  const plan = await sendSet(api, files, request, { ...query, dryRun: true });
+  if (!plan.summary.changed || options.dryRun) {
+    if (json) printJson(plan);
+    else printSetPlan(plan, files);
+    return 0;
+  }
+  if (!json) printSetPlan(plan, files);
+  if (!options.yes && !(await confirmed('Apply these changes?', 'apply'))) {
+    printLine('Apply cancelled.');
+    return 1;
+  }
+  const done = await sendSet(api, files, request, { ...query, dryRun: false });
+  if (json) printJson(done);
+  else {
+    const { create, update, unchanged, delete: deleted } = done.summary;
+    const at = request.origin?.commit ? ` at ${request.origin.commit.slice(0, 12)}` : '';
+    printLine(`Applied ${done.managedBy}${at}: ${create} created, ${update} updated, ${deleted} deleted, ${unchanged} unchanged.`);
+  }
+  return 0;
+}
+
+/** The live board of a name as a board file, or null when there is none (or the caller cannot see it). */
+async function liveFile(api: TesseraApi, name: string): Promise<BoardFile | null> {
+  try {
+    const board = await api.boardByName(name);
+    return JSON.parse(await api.exportBoard(board.id, 'json')) as BoardFile;
+  } catch (error) {
+    if (error instanceof RemoteError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/**
+ * `tessera diff` (what applying the files would change, field by field) and `tessera drift` (what the live boards
+ * changed since the files: the same, reversed). Exit 0 when there is nothing, 2 when there is.
+ */
+export async function diffSet(api: TesseraApi, options: SetOptions & { reverse: boolean }): Promise<number> {
+  const files = readFleetFiles(options.file);
+  const results: { name: string; file: string; missing: boolean; changes: FieldDiff[] }[] = [];
+  for (const file of files) {
+    const live = await liveFile(api, file.content.name);
+    const changes = options.reverse ? (live ? diffBoardFiles(file.content, live, 'before') : []) : diffBoardFiles(live, file.content);
+    results.push({ name: file.content.name, file: file.path, missing: live === null, changes });
+  }
+  const drifted = results.filter((r) => r.changes.length > 0 || (options.reverse && r.missing));
+  if (options.output === 'json') printJson({ boards: results });
+  else if (drifted.length === 0) printLine(options.reverse ? 'No drift: every board matches its file.' : 'No changes: every board matches its file.');
+  else {
+    for (const r of drifted) {
+      if (options.reverse && r.missing) printLine(`Board ${colors.bold(r.name)} (${r.file}) is ${colors.red('missing')} on the server.`);
+      else printLine(`Board ${colors.bold(r.name)} (${r.file})${options.reverse ? ' changed on the server' : ''}:`);
+      for (const line of renderFieldDiffs(r.changes, colors)) printLine(line);
+    }
+  }
+  return drifted.length > 0 ? 2 : 0;
+}

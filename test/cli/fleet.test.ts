@@ -1,0 +1,215 @@
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { parse as parseYaml, stringify as toYaml } from 'yaml';
+import { expectStatus, runTessera, type CliResult } from '../support/cli';
+import { useTestServer, type TestServer } from '../support/server';
+import { unique } from '../support/unique';
+import { expectOk } from '../boards-document/helpers';
+
+const server = useTestServer();
+const slow = 180_000;
+
+let workDir: string;
+beforeAll(() => {
+  workDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-fleet-'));
+});
+afterAll(() => rmSync(workDir, { recursive: true, force: true }));
+
+function cliEnv(extra: Record<string, string> = {}, connect = true): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: path.join(workDir, 'data'), TESSERA_CONFIG: path.join(workDir, 'no-config.yaml') };
+  for (const name of ['DATABASE_URL', 'TESSERA_URL', 'TESSERA_API_KEY', 'XDG_CONFIG_HOME']) delete env[name];
+  if (connect) Object.assign(env, { TESSERA_URL: server.directUrl, TESSERA_API_KEY: server.adminKey });
+  return { ...env, ...extra };
+}
+
+const tessera = (args: string[], options: { env?: Record<string, string>; connect?: boolean; input?: string } = {}): Promise<CliResult> =>
+  runTessera(args, cliEnv(options.env, options.connect ?? true), { input: options.input });
+
+const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=CI', '-c', 'user.email=ci@example.com', ...args], { encoding: 'utf8' }).trim();
+
+function boardFile(name: string, clocks = 2) {
+  const section = unique('sec');
+  return {
+    apiVersion: 'tessera/v1',
+    kind: 'Board',
+    name,
+    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
+    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
+    items: Array.from({ length: clocks }, (_, i) => ({
+      id: unique('clk'),
+      kind: 'clock',
+      options: { is24HourFormat: true },
+      layouts: [{ layout: 'Base', sectionId: section, xOffset: i * 2, yOffset: 0, width: 2, height: 1 }],
+    })),
+  };
+}
+
+/** A git work tree holding `count` board files, committed. */
+function repository(count: number) {
+  const dir = path.join(workDir, unique('repo'));
+  mkdirSync(dir);
+  git(dir, 'init', '-q');
+  const names = Array.from({ length: count }, () => unique('fleet-'));
+  for (const name of names) writeFileSync(path.join(dir, `${name}.yaml`), toYaml(boardFile(name)));
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-q', '-m', 'Add the boards');
+  return { dir, names };
+}
+
+const boardByName = async (name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'managedBy');
+
+describe('tessera plan, apply (FLEET-7, FLEET-8)', () => {
+  it(
+    'FLEET-7: plan exits 2 with changes, apply -y writes all, plan again exits 0; history shows the commit; prune deletes a removed file\'s board',
+    async () => {
+      const label = unique('gitops-');
+      const { dir, names } = repository(3);
+      const plan = await tessera(['plan', '-f', dir, '--managed-by', label]);
+      expectStatus(plan, 2);
+      expect(plan.stdout).toContain(`Plan for ${label}: 3 to create, 0 to update, 0 to delete, 0 unchanged.`);
+      for (const name of names) expect(await boardByName(name)).toBeUndefined();
+
+      const refused = await tessera(['apply', '-f', dir, '--managed-by', label]);
+      expectStatus(refused, 1);
+      expect(refused.stderr).toContain('Refusing to apply without confirmation');
+
+      const applied = await tessera(['apply', '-f', dir, '--managed-by', label, '-y']);
+      expectStatus(applied, 0);
+      const commit = git(dir, 'rev-parse', 'HEAD');
+      expect(applied.stdout).toContain(`Applied ${label} at ${commit.slice(0, 12)}: 3 created, 0 updated, 0 deleted, 0 unchanged.`);
+      const board = await boardByName(names[0]);
+      expect(board.managedBy).toBe(label);
+      const [entry] = expectOk(await server.call('GET', `/api/boards/${board.id}/history`)).entries;
+      expect(entry.origin).toEqual({ managedBy: label, commit, message: 'Add the boards' });
+
+      const again = await tessera(['plan', '-f', dir, '--managed-by', label]);
+      expectStatus(again, 0);
+      expect(again.stdout).toContain(`No changes: 3 boards of ${label} already match the files.`);
+
+      unlinkSync(path.join(dir, `${names[2]}.yaml`));
+      git(dir, 'commit', '-q', '-am', 'Drop a board');
+      const prunePlan = await tessera(['plan', '-f', dir, '--managed-by', label, '--prune', '-o', 'json']);
+      expectStatus(prunePlan, 2);
+      expect(JSON.parse(prunePlan.stdout).boards.find((b: any) => b.name === names[2]).action).toBe('delete');
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '--prune', '-y']), 0);
+      expect(await boardByName(names[2])).toBeUndefined();
+      expect(await boardByName(names[1])).toBeDefined();
+    },
+    slow,
+  );
+
+  it(
+    'FLEET-8: --message is recorded; without --managed-by the label is the work tree\'s name',
+    async () => {
+      const { dir, names } = repository(1);
+      expectStatus(await tessera(['apply', '-f', dir, '-y', '--message', 'Release 1.2']), 0);
+      const board = await boardByName(names[0]);
+      expect(board.managedBy).toBe(path.basename(dir));
+      const [entry] = expectOk(await server.call('GET', `/api/boards/${board.id}/history`)).entries;
+      expect(entry.origin).toMatchObject({ commit: git(dir, 'rev-parse', 'HEAD'), message: 'Release 1.2' });
+    },
+    slow,
+  );
+
+  it(
+    'FLEET-7: errors exit 1: a file that is not a board file, a missing path, a stale board named with its file',
+    async () => {
+      const { dir } = repository(1);
+      writeFileSync(path.join(dir, 'broken.yaml'), '- just\n- a list\n');
+      const broken = await tessera(['plan', '-f', dir, '--managed-by', 'x']);
+      expectStatus(broken, 1);
+      expect(broken.stderr).toContain('broken.yaml: not a board file');
+      expectStatus(await tessera(['plan', '-f', path.join(workDir, 'nope'), '--managed-by', 'x']), 1);
+
+      const invalid = path.join(workDir, `${unique('inv')}.yaml`);
+      const file = boardFile(unique('inv-'));
+      writeFileSync(invalid, toYaml({ ...file, items: [{ ...file.items[0], layouts: [{ ...file.items[0].layouts[0], layout: 'Nope' }] }] }));
+      const refused = await tessera(['plan', '-f', invalid, '--managed-by', 'x']);
+      expectStatus(refused, 1);
+      expect(refused.stderr).toBe(`tessera: ${invalid}: Board ${file.name}: Positions reference layouts the file does not define: Nope (BAD_REQUEST)\n`);
+    },
+    slow,
+  );
+});
+
+describe('tessera diff, drift', () => {
+  it(
+    'diff shows a file edit field by field; drift shows an API edit reversed; both exit 2, then 0',
+    async () => {
+      const label = unique('drift-');
+      const { dir, names } = repository(1);
+      const filePath = path.join(dir, `${names[0]}.yaml`);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['diff', '-f', dir]), 0);
+      expectStatus(await tessera(['drift', '-f', dir]), 0);
+
+      const content = parseYaml(readFileSync(filePath, 'utf8'));
+      const [first, second] = content.items;
+      content.items[0] = { ...first, options: { is24HourFormat: false } };
+      content.items[1] = { ...second, layouts: [{ ...second.layouts[0], xOffset: 6 }] };
+      writeFileSync(filePath, toYaml(content));
+      const diff = await tessera(['diff', '-f', dir]);
+      expectStatus(diff, 2);
+      expect(diff.stdout).toContain(`~ item ${first.id} (clock) options.is24HourFormat: true -> false`);
+      expect(diff.stdout).toContain(`~ item ${second.id} (clock) @Base.xOffset: 2 -> 6`);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['diff', '-f', dir]), 0);
+
+      // Someone edits the board through the API: drift shows it as the live board's change.
+      const board = await boardByName(names[0]);
+      expectOk(await server.call('PATCH', `/api/boards/${board.id}/items/${first.id}`, { body: { options: { is24HourFormat: true } } }));
+      const drift = await tessera(['drift', '-f', dir, '-o', 'text']);
+      expectStatus(drift, 2);
+      expect(drift.stdout).toContain(`Board ${names[0]} (${filePath}) changed on the server:`);
+      expect(drift.stdout).toContain(`~ item ${first.id} (clock) options.is24HourFormat: false -> true`);
+    },
+    slow,
+  );
+});
+
+describe('tessera login, context (CTX-1..4)', () => {
+  it(
+    'CTX-1, CTX-2: login checks the key from stdin and stores the context with mode 0600; the boards commands then need no flags',
+    async () => {
+      const config = path.join(workDir, unique('cfg'), 'config.yaml');
+      const env = { TESSERA_CONFIG: config };
+      const bad = await tessera(['login', '--server', server.directUrl], { env, connect: false, input: 'nope.nope\n' });
+      expectStatus(bad, 1);
+      expect(() => statSync(config)).toThrow();
+
+      const ok = await tessera(['login', '--server', server.directUrl, '--context', 'local'], { env, connect: false, input: `${server.adminKey}\n` });
+      expectStatus(ok, 0);
+      expect(ok.stdout).toContain(`Logged in to ${server.directUrl} as `);
+      expect(statSync(config).mode & 0o777).toBe(0o600);
+      expect(parseYaml(readFileSync(config, 'utf8'))).toEqual({ 'current-context': 'local', contexts: { local: { url: server.directUrl, apiKey: server.adminKey } } });
+      expectStatus(await tessera(['boards', 'list', '--json'], { env, connect: false }), 0);
+    },
+    slow,
+  );
+
+  it(
+    'CTX-1, CTX-3, CTX-4: the key from $TESSERA_API_KEY; several contexts listed without keys; use switches, an unknown name is refused',
+    async () => {
+      const config = path.join(workDir, unique('cfg'), 'config.yaml');
+      const env = { TESSERA_CONFIG: config, TESSERA_API_KEY: server.adminKey };
+      expectStatus(await tessera(['login', '--server', server.directUrl, '--context', 'one'], { env, connect: false }), 0);
+      expectStatus(await tessera(['login', '--server', `${server.directUrl}/`, '--context', 'two'], { env, connect: false }), 0);
+      const listed = await tessera(['context', 'list', '-o', 'json'], { env: { TESSERA_CONFIG: config }, connect: false });
+      expectStatus(listed, 0);
+      expect(JSON.parse(listed.stdout)).toEqual([
+        { name: 'one', url: server.directUrl, current: false, hasApiKey: true },
+        { name: 'two', url: server.directUrl, current: true, hasApiKey: true },
+      ]);
+      expect(listed.stdout).not.toContain(server.adminKey);
+      expectStatus(await tessera(['context', 'use', 'one'], { env: { TESSERA_CONFIG: config }, connect: false }), 0);
+      expect(parseYaml(readFileSync(config, 'utf8'))['current-context']).toBe('one');
+      const unknown = await tessera(['context', 'use', 'three'], { env: { TESSERA_CONFIG: config }, connect: false });
+      expectStatus(unknown, 2);
+      expect(unknown.stderr).toBe(`tessera: No context named "three" in ${config}\n`);
+      expect(statSync(config).mode & 0o777).toBe(0o600);
+    },
+    slow,
+  );
+});

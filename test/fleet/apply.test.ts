@@ -1,0 +1,204 @@
+import { createActor } from '../support/actors';
+import { useTestServer } from '../support/server';
+import { unique } from '../support/unique';
+import { expectError, expectOk } from '../boards-document/helpers';
+
+const server = useTestServer();
+
+const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
+
+/** A board file of `items` clocks in one empty section. */
+function boardFile(name: string, items = 2, extra: Record<string, unknown> = {}) {
+  const section = unique('sec');
+  return {
+    apiVersion: 'tessera/v1',
+    kind: 'Board',
+    name,
+    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
+    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
+    items: Array.from({ length: items }, (_, i) => ({
+      id: unique('it'),
+      kind: 'clock',
+      options: { is24HourFormat: true },
+      layouts: [{ layout: 'Base', sectionId: section, xOffset: i % 12, yOffset: Math.floor(i / 12), width: 1, height: 1 }],
+    })),
+    ...extra,
+  };
+}
+
+const applySet = (body: unknown, query = '', key?: string) => server.call('POST', `/api/boards/apply${query}`, key ? { body, key } : { body });
+const boardByName = async (name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'revision', 'managedBy');
+const historyOf = async (boardId: string) => expectOk(await server.call('GET', `/api/boards/${boardId}/history?limit=100`)).entries;
+
+describe('managedBy (FLEET-1)', () => {
+  it('FLEET-1: null by default on the document, the list entry and the board file', async () => {
+    const name = unique('plain-');
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: false } }), 201);
+    expect(expectOk(await server.call('GET', `/api/boards/${boardId}`)).managedBy).toBeNull();
+    const list = expectOk(await server.call('GET', '/api/boards'));
+    expect(list.find((b: any) => b.id === boardId).managedBy).toBeNull();
+    expect(expectOk(await server.call('GET', `/api/boards/${boardId}/export`)).managedBy).toBeNull();
+  });
+
+  it('FLEET-1: a set apply writes its label on every board; document, list and file show it', async () => {
+    const label = unique('repo-');
+    const name = unique('fleet-');
+    expectOk(await applySet({ managedBy: label, boards: [boardFile(name)] }));
+    const { id } = await boardByName(name);
+    expect(expectOk(await server.call('GET', `/api/boards/${id}`)).managedBy).toBe(label);
+    expect(expectOk(await server.call('GET', '/api/boards')).find((b: any) => b.id === id).managedBy).toBe(label);
+    expect(expectOk(await server.call('GET', `/api/boards/${id}/export`)).managedBy).toBe(label);
+  });
+});
+
+describe('set apply (FLEET-2)', () => {
+  it('FLEET-2: a dry run answers the plan of the whole set and writes nothing', async () => {
+    const label = unique('repo-');
+    const names = [unique('a-'), unique('b-')];
+    const plan = expectOk(await applySet({ managedBy: label, boards: names.map((n) => boardFile(n, 3)) }, '?dryRun=true'));
+    expect(plan).toMatchObject({ managedBy: label, dryRun: true, summary: { create: 2, update: 0, unchanged: 0, delete: 0, changed: true } });
+    expect(plan.boards.map((b: any) => [b.name, b.action, b.version])).toEqual(names.map((n) => [n, 'create', null]));
+    expect(plan.boards[0].changes.items.added).toHaveLength(3);
+    for (const name of names) expect(await boardByName(name)).toBeUndefined();
+  });
+
+  it('FLEET-2, FLEET-8: a real run creates every board, answers the same plan, and history shows the commit', async () => {
+    const label = unique('repo-');
+    const names = [unique('a-'), unique('b-')];
+    const origin = { commit: '3f1c2a9d8e7b6a5f4e3d2c1b0a9f8e7d6c5b4a3f', message: 'Add two boards' };
+    const plan = expectOk(await applySet({ managedBy: label, origin, boards: names.map((n) => boardFile(n)) }));
+    expect(plan).toMatchObject({ dryRun: false, summary: { create: 2, changed: true } });
+    for (const name of names) {
+      const board = await boardByName(name);
+      expect(board.managedBy).toBe(label);
+      const [entry] = await historyOf(board.id);
+      expect(entry).toMatchObject({ operation: 'applyBoardSet', origin: { managedBy: label, ...origin } });
+    }
+  });
+
+  it('FLEET-5: applying the same set again changes nothing: no new revision, no version bump', async () => {
+    const label = unique('repo-');
+    const files = [boardFile(unique('a-')), boardFile(unique('b-'))];
+    expectOk(await applySet({ managedBy: label, boards: files }));
+    const before = await Promise.all(files.map(async (f) => ({ board: await boardByName(f.name), entries: (await historyOf((await boardByName(f.name)).id)).length })));
+    const plan = expectOk(await applySet({ managedBy: label, boards: files }));
+    expect(plan.summary).toEqual({ create: 0, update: 0, unchanged: 2, delete: 0, changed: false });
+    for (const [i, f] of files.entries()) {
+      expect(await boardByName(f.name)).toEqual(before[i].board);
+      expect(await historyOf(before[i].board.id)).toHaveLength(before[i].entries);
+    }
+  });
+
+  it('FLEET-2: a changed file is an update with its changes; the version moves by one', async () => {
+    const label = unique('repo-');
+    const file = boardFile(unique('a-'), 2);
+    expectOk(await applySet({ managedBy: label, boards: [file] }));
+    const { version } = await boardByName(file.name);
+    const changed = { ...file, items: file.items.slice(1) };
+    const plan = expectOk(await applySet({ managedBy: label, boards: [changed] }));
+    expect(plan.boards[0]).toMatchObject({ action: 'update', version, changes: { items: { removed: [file.items[0].id] } } });
+    expect((await boardByName(file.name)).version).toBe(version + 1);
+  });
+
+  it('FLEET-2, FLEET-4: one stale board in a set of ten writes none: 409 naming the board', async () => {
+    const label = unique('repo-');
+    const files = Array.from({ length: 10 }, () => boardFile(unique('ten-')));
+    expectOk(await applySet({ managedBy: label, boards: files }));
+    const exported = await Promise.all(files.map(async (f) => expectOk(await server.call('GET', `/api/boards/${(await boardByName(f.name)).id}/export`))));
+    // Someone edits board 7 through the API after the files were taken.
+    const stale = exported[7];
+    const board7 = await boardByName(stale.name);
+    expectOk(await server.call('PATCH', `/api/boards/${board7.id}/items/${stale.items[0].id}`, { body: { options: { is24HourFormat: false } } }));
+    const before = await Promise.all(files.map((f) => boardByName(f.name)));
+    const edited = exported.map((f: any) => ({ ...f, items: f.items.slice(1) }));
+    const result = await applySet({ managedBy: label, boards: edited });
+    expectError(result, 409, 'CONFLICT', `Board ${stale.name}: ${conflictMessage}`);
+    expect(result.body.data.board).toBe(stale.name);
+    expect(await Promise.all(files.map((f) => boardByName(f.name)))).toEqual(before);
+  });
+
+  it('FLEET-6: prune deletes only boards of its own managedBy that the set does not name', async () => {
+    const label = unique('repo-');
+    const other = unique('other-');
+    const [keep, drop] = [boardFile(unique('keep-')), boardFile(unique('drop-'))];
+    const foreign = boardFile(unique('foreign-'));
+    const unmanaged = unique('unmanaged-');
+    expectOk(await applySet({ managedBy: label, boards: [keep, drop] }));
+    expectOk(await applySet({ managedBy: other, boards: [foreign] }));
+    expectOk(await server.call('POST', '/api/boards', { body: { name: unmanaged, columnCount: 12, isPublic: false } }), 201);
+
+    const dry = expectOk(await applySet({ managedBy: label, boards: [keep] }, '?prune=true&dryRun=true'));
+    expect(dry.boards.map((b: any) => [b.name, b.action])).toEqual([[keep.name, 'unchanged'], [drop.name, 'delete']]);
+    expect(await boardByName(drop.name)).toBeDefined();
+
+    const noPrune = expectOk(await applySet({ managedBy: label, boards: [keep] }));
+    expect(noPrune.summary.delete).toBe(0);
+    expect(await boardByName(drop.name)).toBeDefined();
+
+    const plan = expectOk(await applySet({ managedBy: label, boards: [keep] }, '?prune=true'));
+    expect(plan.summary).toMatchObject({ unchanged: 1, delete: 1 });
+    expect(await boardByName(drop.name)).toBeUndefined();
+    expect(await boardByName(keep.name)).toBeDefined();
+    expect(await boardByName(foreign.name)).toBeDefined();
+    expect(await boardByName(unmanaged)).toBeDefined();
+  });
+
+  it('FLEET-3: a board another source manages is a 409 naming the board and its source; nothing written', async () => {
+    const [label, other] = [unique('repo-'), unique('other-')];
+    const file = boardFile(unique('owned-'));
+    expectOk(await applySet({ managedBy: other, boards: [file] }));
+    const fresh = boardFile(unique('fresh-'));
+    const result = await applySet({ managedBy: label, boards: [fresh, file] });
+    expectError(result, 409, 'CONFLICT', `Board ${file.name}: Board is managed by ${other}`);
+    expect(await boardByName(fresh.name)).toBeUndefined();
+  });
+
+  it('FLEET-3: a board no source manages is taken over', async () => {
+    const label = unique('repo-');
+    const name = unique('adopt-');
+    expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: false } }), 201);
+    const plan = expectOk(await applySet({ managedBy: label, boards: [boardFile(name)] }));
+    expect(plan.boards[0]).toMatchObject({ action: 'update', changes: { board: { managedBy: { from: null, to: label } } } });
+    expect((await boardByName(name)).managedBy).toBe(label);
+  });
+
+  it('FLEET-4: permission rules hold per board: 404 without full access, 403 without board-create, 403 pruning without full', async () => {
+    const label = unique('repo-');
+    const file = boardFile(unique('perm-'));
+    expectOk(await applySet({ managedBy: label, boards: [file] }));
+    const { id } = await boardByName(file.name);
+    const creator = await createActor(server, { permissions: ['board-create'] });
+    const fresh = boardFile(unique('mine-'));
+    expectError(await applySet({ managedBy: label, boards: [fresh, file] }, '', creator.key), 404, 'NOT_FOUND', `Board ${file.name}: Board not found`);
+    expect(await boardByName(fresh.name)).toBeUndefined();
+
+    const plain = await createActor(server);
+    expectError(await applySet({ managedBy: label, boards: [boardFile(unique('x-'))] }, '', plain.key), 403, 'FORBIDDEN');
+
+    // A board of the label the caller can view but not fully manage cannot be pruned; one it cannot see is left alone.
+    await server.db('board_user_permissions').insert({ boardId: id, userId: creator.userId, permission: 'view' });
+    const other = unique('repo-');
+    const hidden = boardFile(unique('hidden-'));
+    expectOk(await applySet({ managedBy: other, boards: [hidden] }));
+    expectError(await applySet({ managedBy: label, boards: [fresh] }, '?prune=true', creator.key), 403, 'FORBIDDEN', `Board ${file.name}: Permission denied`);
+    expect(await boardByName(fresh.name)).toBeUndefined();
+    const ok = expectOk(await applySet({ managedBy: other, boards: [fresh] }, '?prune=true', creator.key));
+    expect(ok.boards.map((b: any) => b.action)).toEqual(['create']);
+    expect(await boardByName(hidden.name)).toBeDefined();
+  });
+
+  it('FLEET-2: a name twice in a set, or more than 200 files, is a 400; nothing written', async () => {
+    const name = unique('twice-');
+    expectError(await applySet({ managedBy: 'r', boards: [boardFile(name), boardFile(name.toUpperCase())] }), 400, 'BAD_REQUEST', `Board names must be unique in a set: ${name.toUpperCase()}`);
+    expect(await boardByName(name)).toBeUndefined();
+    const many = Array.from({ length: 201 }, () => boardFile(unique('m-'), 0));
+    expectError(await applySet({ managedBy: 'r', boards: many }), 400, 'BAD_REQUEST');
+  });
+
+  it('FLEET-4: an invalid file is a 400 naming its board', async () => {
+    const file = boardFile(unique('bad-'));
+    const broken = { ...file, items: [{ ...file.items[0], layouts: [{ ...file.items[0].layouts[0], layout: 'Nope' }] }] };
+    const result = await applySet({ managedBy: 'r', boards: [boardFile(unique('ok-')), broken] });
+    expectError(result, 400, 'BAD_REQUEST', `Board ${file.name}: Positions reference layouts the file does not define: Nope`);
+  });
+});
