@@ -4223,8 +4223,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the operation's class (reads, writes, imports) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. */
-        RateLimited: {
+        /** @description RATE-2: the caller's `reads` bucket (GET and HEAD) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. The example is the answer under the default quota (RATE-5). */
+        RateLimitedReads: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */
                 "Retry-After": number;
@@ -4237,11 +4237,11 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Rate limit reached: at most 5000 writes per 60 s per caller, retry later",
+                 *       "message": "Rate limit reached: at most 20000 reads per 60 s per caller, retry later",
                  *       "code": "TOO_MANY_REQUESTS",
                  *       "data": {
                  *         "retryAfterSeconds": 1,
-                 *         "class": "writes"
+                 *         "class": "reads"
                  *       }
                  *     }
                  */
@@ -4287,6 +4287,31 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE-2: the caller's `writes` bucket (every method but GET and HEAD; the reads and imports have their own, RateLimitedReads and RateLimitedImports) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. The example is the answer under the default quota (RATE-5), which MOCK-1 has the mock serve. */
+        RateLimited: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Rate limit reached: at most 5000 writes per 60 s per caller, retry later",
+                 *       "code": "TOO_MANY_REQUESTS",
+                 *       "data": {
+                 *         "retryAfterSeconds": 1,
+                 *         "class": "writes"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4607,8 +4632,8 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. */
-        TrpcRateLimited: {
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a query, GET, takes from `reads`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        TrpcRateLimitedReads: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */
                 "Retry-After": number;
@@ -4619,6 +4644,21 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "json": {
+                 *           "message": "Rate limit reached: at most 20000 reads per 60 s per caller, retry later",
+                 *           "code": -32029,
+                 *           "data": {
+                 *             "code": "TOO_MANY_REQUESTS",
+                 *             "httpStatus": 429,
+                 *             "path": "board.getAllBoards"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
@@ -4721,6 +4761,36 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a mutation, POST, takes from `writes`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        TrpcRateLimited: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "json": {
+                 *           "message": "Rate limit reached: at most 5000 writes per 60 s per caller, retry later",
+                 *           "code": -32029,
+                 *           "data": {
+                 *             "code": "TOO_MANY_REQUESTS",
+                 *             "httpStatus": 429,
+                 *             "path": "board.createBoard"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
         /**
          * @description No valid API key. The challenge names the API key only (MCP-5): no `Bearer` challenge with `resource_metadata`,
          *     which MCP clients take as the start of an OAuth discovery.
@@ -4751,6 +4821,31 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE-2: the caller's `imports` bucket (`POST /api/boards/import`, dry runs included) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. The example is the answer under the default quota (RATE-5). */
+        RateLimitedImports: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Rate limit reached: at most 600 imports per 60 s per caller, retry later",
+                 *       "code": "TOO_MANY_REQUESTS",
+                 *       "data": {
+                 *         "retryAfterSeconds": 1,
+                 *         "class": "imports"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4944,7 +5039,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -4975,7 +5070,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5001,7 +5096,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5079,7 +5174,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5167,7 +5262,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5202,7 +5297,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5305,7 +5400,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5376,7 +5471,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["GroupNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5548,7 +5643,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5661,7 +5756,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6108,7 +6203,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["boardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6142,7 +6237,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6178,7 +6273,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6304,7 +6399,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6335,7 +6430,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6372,7 +6467,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6414,7 +6509,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6448,7 +6543,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6478,7 +6573,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6526,7 +6621,7 @@ export interface operations {
             403: components["responses"]["TrpcForbiddenQuery"];
             404: components["responses"]["TrpcNotFoundQuery"];
             405: components["responses"]["TrpcMutationCalledWithGet"];
-            429: components["responses"]["TrpcRateLimited"];
+            429: components["responses"]["TrpcRateLimitedReads"];
             500: components["responses"]["TrpcInternalError"];
             503: components["responses"]["TrpcServiceUnavailable"];
         };
@@ -6739,7 +6834,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6785,7 +6880,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6846,7 +6941,7 @@ export interface operations {
             409: components["responses"]["ImportConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedImports"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6881,7 +6976,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6914,7 +7009,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7205,7 +7300,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7271,7 +7366,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7332,7 +7427,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7405,7 +7500,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7436,7 +7531,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7468,7 +7563,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7499,7 +7594,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["AppNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7600,7 +7695,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AppNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7672,7 +7767,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7740,7 +7835,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["IntegrationNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7802,7 +7897,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["IntegrationNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
