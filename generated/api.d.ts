@@ -4559,8 +4559,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the operation's class (reads, writes, imports) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. */
-        RateLimited: {
+        /** @description RATE-2: the caller's `reads` bucket (GET and HEAD) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. The example is the answer under the default quota (RATE-5). */
+        RateLimitedReads: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */
                 "Retry-After": number;
@@ -4573,11 +4573,11 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Rate limit reached: at most 5000 writes per 60 s per caller, retry later",
+                 *       "message": "Rate limit reached: at most 20000 reads per 60 s per caller, retry later",
                  *       "code": "TOO_MANY_REQUESTS",
                  *       "data": {
                  *         "retryAfterSeconds": 1,
-                 *         "class": "writes"
+                 *         "class": "reads"
                  *       }
                  *     }
                  */
@@ -4623,6 +4623,31 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE-2: the caller's `writes` bucket (every method but GET and HEAD; the reads and imports have their own, RateLimitedReads and RateLimitedImports) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. The example is the answer under the default quota (RATE-5), which MOCK-1 has the mock serve. */
+        RateLimited: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Rate limit reached: at most 5000 writes per 60 s per caller, retry later",
+                 *       "code": "TOO_MANY_REQUESTS",
+                 *       "data": {
+                 *         "retryAfterSeconds": 1,
+                 *         "class": "writes"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -4966,8 +4991,8 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. */
-        TrpcRateLimited: {
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a query, GET, takes from `reads`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        TrpcRateLimitedReads: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */
                 "Retry-After": number;
@@ -4978,6 +5003,21 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "json": {
+                 *           "message": "Rate limit reached: at most 20000 reads per 60 s per caller, retry later",
+                 *           "code": -32029,
+                 *           "data": {
+                 *             "code": "TOO_MANY_REQUESTS",
+                 *             "httpStatus": 429,
+                 *             "path": "board.getAllBoards"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
@@ -5080,6 +5120,36 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a mutation, POST, takes from `writes`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        TrpcRateLimited: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "error": {
+                 *         "json": {
+                 *           "message": "Rate limit reached: at most 5000 writes per 60 s per caller, retry later",
+                 *           "code": -32029,
+                 *           "data": {
+                 *             "code": "TOO_MANY_REQUESTS",
+                 *             "httpStatus": 429,
+                 *             "path": "board.createBoard"
+                 *           }
+                 *         }
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["TrpcErrorAnswer"];
+            };
+        };
         /**
          * @description No valid API key. The challenge names the API key only (MCP-5): no `Bearer` challenge with `resource_metadata`,
          *     which MCP clients take as the start of an OAuth discovery.
@@ -5110,6 +5180,31 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description RATE-2: the caller's `imports` bucket (`POST /api/boards/import` and `POST /api/boards/apply`, dry runs included) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. The example is the answer under the default quota (RATE-5). */
+        RateLimitedImports: {
+            headers: {
+                /** @description Seconds until the bucket holds a request again. */
+                "Retry-After": number;
+                /** @description The limit of the class: `"<class>";q=<requests>;w=<window seconds>`. */
+                "RateLimit-Policy": string;
+                /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Rate limit reached: at most 600 imports per 60 s per caller, retry later",
+                 *       "code": "TOO_MANY_REQUESTS",
+                 *       "data": {
+                 *         "retryAfterSeconds": 1,
+                 *         "class": "imports"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -5323,7 +5418,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5354,7 +5449,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5380,7 +5475,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -5458,7 +5553,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5546,7 +5641,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5581,7 +5676,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5684,7 +5779,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5755,7 +5850,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["GroupNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -5927,7 +6022,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6040,7 +6135,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6490,7 +6585,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["boardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6524,7 +6619,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6560,7 +6655,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["revisionNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6686,7 +6781,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6717,7 +6812,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6754,7 +6849,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6796,7 +6891,7 @@ export interface operations {
                     "text/html": string;
                 };
             };
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6830,7 +6925,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -6860,7 +6955,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -6908,7 +7003,7 @@ export interface operations {
             403: components["responses"]["TrpcForbiddenQuery"];
             404: components["responses"]["TrpcNotFoundQuery"];
             405: components["responses"]["TrpcMutationCalledWithGet"];
-            429: components["responses"]["TrpcRateLimited"];
+            429: components["responses"]["TrpcRateLimitedReads"];
             500: components["responses"]["TrpcInternalError"];
             503: components["responses"]["TrpcServiceUnavailable"];
         };
@@ -7121,7 +7216,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7167,7 +7262,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7228,7 +7323,7 @@ export interface operations {
             409: components["responses"]["ImportConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedImports"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7263,7 +7358,7 @@ export interface operations {
                 };
             };
             400: components["responses"]["BadRequest"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -7289,6 +7384,8 @@ export interface operations {
             /** @description The plan of the set (what a dry run would do, or what the apply did). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7300,6 +7397,8 @@ export interface operations {
             /** @description A board needs a permission the caller lacks (creating, binding, pruning); nothing was written. */
             403: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7318,6 +7417,8 @@ export interface operations {
             /** @description A board of the set exists but the caller may not write it; nothing was written. */
             404: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7336,6 +7437,8 @@ export interface operations {
             /** @description A board moved since its file's base, another source manages it, or a name was taken meanwhile; nothing was written. */
             409: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7353,6 +7456,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimitedImports"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7372,6 +7476,8 @@ export interface operations {
             /** @description The drift. */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7382,6 +7488,7 @@ export interface operations {
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["BoardNotFound"];
             409: components["responses"]["DriftFileUnreadable"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7398,6 +7505,8 @@ export interface operations {
             /** @description Every source's status (empty without provisioning). */
             200: {
                 headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7407,6 +7516,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7442,7 +7552,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7735,7 +7845,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["BoardNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7801,7 +7911,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7862,7 +7972,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7935,7 +8045,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7966,7 +8076,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -7998,7 +8108,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8029,7 +8139,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["InvalidCredentials"];
             404: components["responses"]["AppNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8130,7 +8240,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["AppNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8202,7 +8312,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8270,7 +8380,7 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["IntegrationNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };
@@ -8332,7 +8442,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["IntegrationNotFound"];
-            429: components["responses"]["RateLimited"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -20,7 +20,7 @@ import type { HandlerMap, InvokeInput, InvokeResult, Lifecycle, OperationId, Req
 import type { KeyCompanionLookup } from '../identity/apiKeys';
 import { compress, type EncodedForms } from '../core/contentCoding';
 import { compressionThreshold, negotiateCoding } from './compression';
-import { callerKey, rateClassOf, rateLimitFields, secondsUntilToken } from '../ratelimit/classes';
+import { callerKey, rateClassOf, rateLimitFields, rateLimitedMessage, secondsUntilToken } from '../ratelimit/classes';
 import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
 import { rateLimitHeaders } from '../core/rateLimit';
 import { metrics, observeOperation } from '../observability/metrics';
@@ -162,7 +162,7 @@ async function limitRate(buckets: TokenBuckets, operation: Operation, method: st
   const retryAfterSeconds = secondsUntilToken(policy, take.tokens);
   throw new ApiError(
     'TOO_MANY_REQUESTS',
-    `Rate limit reached: at most ${policy.quota} ${rateClass} per ${policy.windowSeconds} s per caller, retry later`,
+    rateLimitedMessage(rateClass, policy),
     { retryAfterSeconds, class: rateClass },
     rateLimitHeaders({ policy: rateClass, quota: policy.quota, windowSeconds: policy.windowSeconds, retryAfterSeconds }),
   );

@@ -50,3 +50,8 @@ export function rateLimitFields(rateClass: RateClass, policy: RateLimitPolicy, t
 export function secondsUntilToken(policy: RateLimitPolicy, tokens: number): number {
   return Math.max(1, Math.ceil((1 - tokens) / refillPerSecond(policy)));
 }
+
+/** RATE-2: the message of the 429 of an empty bucket (MOCK-1: the OpenAPI examples show it under the default quotas). */
+export function rateLimitedMessage(rateClass: RateClass, policy: RateLimitPolicy): string {
+  return `Rate limit reached: at most ${policy.quota} ${rateClass} per ${policy.windowSeconds} s per caller, retry later`;
+}

@@ -6,8 +6,16 @@
  * error by `error.message` and `error.code`, an HTML page by its media type). Every declared pair is either compared
  * here or listed in `notProvokable` with the reason: an operation or status added to the document without either
  * fails the completeness test.
+ *
+ * The per-caller rate limits (RATE-2) and the metrics token (METRIC-4) are provoked on a second server: quotas of one
+ * request per hour per class, so after one request of a class the caller's bucket stays empty for the whole file and
+ * every further request of that class is a 429 (each class is emptied once and reused), and `METRICS_TOKEN` set. Its
+ * 429 messages name that tiny quota; the mock's name the default one (RATE-5), so the quota and window are compared
+ * as shapes and the mock's message is checked against the default separately (MOCK-5).
  */
 import { readFileSync } from 'node:fs';
+import { defaultRateLimits } from '../../src/config/config';
+import { RateClass, rateClassOf, rateLimitedMessage } from '../../src/ratelimit/classes';
 import { listOperations, Operation } from '../fuzz/openapi';
 import { Request, validRequest } from '../fuzz/runner';
 import { createActor } from '../support/actors';
@@ -57,6 +65,8 @@ Object.assign(notProvokable, {
 });
 
 const server = useTestServer();
+/** MOCK-5: one request per class per hour, so an emptied bucket stays empty for the file; and the metrics token. */
+const limited = useTestServer({ RATE_LIMIT_READS: '1/3600', RATE_LIMIT_WRITES: '1/3600', RATE_LIMIT_IMPORTS: '1/3600', METRICS_TOKEN: 'mock-errors-metrics-token' });
 let mock: RunningPrism;
 beforeAll(async () => {
   mock = await startPrism({ mode: 'mock' });
@@ -76,6 +86,8 @@ interface Probe {
   headers?: Record<string, string>;
   body?: unknown;
   raw?: string | Uint8Array;
+  /** Sent to the second server (`limited`: tiny quotas, METRICS_TOKEN), with its admin key unless `key` says otherwise. */
+  limited?: true;
   /** What the mock gets when it cannot see what the server refuses (a body over the server's size limit). */
   mock?: Omit<Probe, 'mock'>;
 }
@@ -162,7 +174,50 @@ const generic: Record<string, Scenario | undefined> = {
     const probe = onBoard(op, fixture);
     return { ...probe, headers: { ...probe.headers, 'If-Match': staleEtag } };
   },
+  // RATE-2: any request of the operation's class once the caller's bucket of that class is empty (the limit applies
+  // after authentication, before the body is read or validated, so the sampled request is enough).
+  // An operation open to everyone (`security: []`, so no 401 declared) takes from the client address's bucket whatever
+  // the credentials (RATE-2): sent anonymously, its class's anonymous bucket emptied by the request itself (all GETs).
+  '429': async (op) => {
+    const probe: Probe = { ...sample(op), limited: true };
+    if (op.responses['401']) {
+      await emptied(classOf(op), 'admin', drains[classOf(op)]);
+      return probe;
+    }
+    await emptied(classOf(op), 'anonymous', { ...probe, key: null });
+    return { ...probe, key: null };
+  },
 };
+
+const classOf = (op: Operation): RateClass => {
+  const rateClass = rateClassOf(op.operationId, op.method.toUpperCase());
+  if (!rateClass) throw new Error(`${nameOf(op)} declares a 429 of the rate limits but is outside every class (RATE-3)`);
+  return rateClass;
+};
+
+/** A request of each class that writes nothing (a body the schema refuses), sent until the admin's bucket is empty. */
+const drains: Record<RateClass, Omit<Probe, 'mock'>> = {
+  reads: { method: 'GET', path: '/api/boards' },
+  writes: { method: 'POST', path: '/api/groups', body: [] },
+  imports: { method: 'POST', path: '/api/boards/import', body: [] },
+};
+const emptying = new Map<string, Promise<void>>();
+/** Empties a caller's bucket of a class on the second server with `drain` (its key: the admin's), once per file. */
+function emptied(rateClass: RateClass, caller: 'admin' | 'anonymous', drain: Omit<Probe, 'mock'>): Promise<void> {
+  const bucket = `${rateClass}:${caller}`;
+  if (!emptying.has(bucket)) {
+    emptying.set(
+      bucket,
+      (async () => {
+        for (let attempt = 0; attempt < 5; attempt++) {
+          if ((await send(limited.directUrl, drain, drain.key === undefined ? limited.adminKey : drain.key)).status === 429) return;
+        }
+        throw new Error(`the ${bucket} bucket of the limited server is not empty after 5 requests`);
+      })(),
+    );
+  }
+  return emptying.get(bucket)!;
+}
 
 /** A whole-board write by the editor that binds a new item to the integration it may not use. */
 async function boundWrite(method: string, path: string, fixture: Fixture): Promise<Probe> {
@@ -321,6 +376,9 @@ const specific: Record<string, Scenario> = {
   'DELETE /api/groups/{groupId}/members/{userId} 409': (_op, fixture) => ({ method: 'DELETE', path: `/api/groups/${fixture.adminGroupId}/members/${fixture.adminUserId}` }),
   'PUT /api/groups/{groupId}/permissions 409': (_op, fixture) => ({ method: 'PUT', path: `/api/groups/${fixture.adminGroupId}/permissions`, body: { permissions: ['board-create'] } }),
 
+  // METRIC-4: with METRICS_TOKEN set, a scrape without the token.
+  'GET /metrics 401': () => ({ method: 'GET', path: '/metrics', key: null, limited: true }),
+
   // Limits: the sixth login of a username after five failures; one event stream more than a caller may hold.
   'POST /api/auth/login 429': async () => {
     const user = await createActor(server);
@@ -384,6 +442,9 @@ function scenarioFor(op: Operation, status: string): Scenario | string {
   return specific[`${nameOf(op)} ${status}`] ?? generic[status] ?? 'no scenario';
 }
 
+/** RATE-2: a 429 message with its quota and window as shapes (the second server's are not the defaults). */
+const quotaShape = (message: unknown) =>
+  typeof message === 'string' ? message.replace(/^(Rate limit reached: at most )\d+ (\w+) per \d+ s/, '$1<q> $2 per <w> s') : message;
 const shape = (message: unknown) => (typeof message === 'string' ? message.replace(/\b[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b/g, (token) => (token.length >= 16 ? '<id>' : token)) : message);
 /**
  * Status, message and code of an answer: the error body `{message, code}`, the tRPC envelope
@@ -481,9 +542,18 @@ describe('MOCK-1: the mock answers each provokable error with the server message
   it.each(compared.map((pair) => [`${nameOf(pair.op)} ${pair.status}`, pair] as const))('%s', async (_name, { op, status, scenario }) => {
     const probe = await (scenario as Scenario)(op, fixture);
     const serverProbe = probe.session ? { ...probe, headers: { ...probe.headers, Cookie: fixture.session } } : probe;
-    const fromServer = await send(server.directUrl, serverProbe, probe.session ? null : probe.key === undefined ? fixture.admin : probe.key);
+    const target = probe.limited ? limited : server;
+    const fromServer = await send(target.directUrl, serverProbe, probe.session ? null : probe.key === undefined ? target.adminKey : probe.key);
     const fromMock = await send(mock.url, probe.mock ?? probe, probe.key === null ? null : mockKey, { Prefer: `code=${status}` });
     expect({ server: outcome(fromServer) }).toEqual({ server: expect.objectContaining({ status: Number(status) }) });
-    expect(outcome(fromMock)).toEqual(outcome(fromServer));
+    if (!(probe.limited && status === '429')) {
+      expect(outcome(fromMock)).toEqual(outcome(fromServer));
+      return;
+    }
+    const [mockOutcome, serverOutcome] = [outcome(fromMock), outcome(fromServer)];
+    expect({ ...mockOutcome, message: quotaShape(mockOutcome.message) }).toEqual({ ...serverOutcome, message: quotaShape(serverOutcome.message) });
+    // MOCK-5: by default the mock answers what the server answers under the default quota of the class (RATE-5).
+    const rateClass = classOf(op);
+    expect(mockOutcome.message).toBe(rateLimitedMessage(rateClass, defaultRateLimits[rateClass]));
   });
 });
