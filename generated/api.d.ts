@@ -5216,15 +5216,6 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
-                /**
-                 * @example {
-                 *       "message": "Board file cannot be read: /etc/tessera/boards/media.yaml",
-                 *       "code": "CONFLICT",
-                 *       "data": {
-                 *         "file": "/etc/tessera/boards/media.yaml"
-                 *       }
-                 *     }
-                 */
                 "application/json": components["schemas"]["Error"];
             };
         };

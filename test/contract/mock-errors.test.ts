@@ -12,8 +12,16 @@
  * every further request of that class is a 429 (each class is emptied once and reused), and `METRICS_TOKEN` set. Its
  * 429 messages name that tiny quota; the mock's name the default one (RATE-5), so the quota and window are compared
  * as shapes and the mock's message is checked against the default separately (MOCK-5).
+ *
+ * What only a provisioned board answers (PROV-5's refusal of an API write, DRIFT-1's file that cannot be read now,
+ * MOCK-6) is provoked on a third server provisioning one board, `media`, from a directory `boards` under a temporary
+ * directory (allowApiUpdates false); the file's directory is compared as a shape. A set apply's error names its
+ * board (FLEET-4): that name is compared as a shape too.
  */
-import { readFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { stringify as toYaml } from 'yaml';
 import { defaultRateLimits } from '../../src/config/config';
 import { RateClass, rateClassOf, rateLimitedMessage } from '../../src/ratelimit/classes';
 import { listOperations, Operation } from '../fuzz/openapi';
@@ -67,6 +75,42 @@ Object.assign(notProvokable, {
 const server = useTestServer();
 /** MOCK-5: one request per class per hour, so an emptied bucket stays empty for the file; and the metrics token. */
 const limited = useTestServer({ RATE_LIMIT_READS: '1/3600', RATE_LIMIT_WRITES: '1/3600', RATE_LIMIT_IMPORTS: '1/3600', METRICS_TOKEN: 'mock-errors-metrics-token' });
+/**
+ * MOCK-6: the provisioning fixture: one board file, `boards/media.yaml`, applied at start with allowApiUpdates false
+ * (PROV-1). The watcher's debounce is the longest there is, so breaking the file for the drift's 409 applies nothing.
+ */
+const provisioningRoot = mkdtempSync(path.join(os.tmpdir(), 'tessera-mock-errors-'));
+const provisionedFile = path.join(provisioningRoot, 'boards', 'media.yaml');
+mkdirSync(path.dirname(provisionedFile));
+writeFileSync(
+  provisionedFile,
+  toYaml({
+    apiVersion: 'tessera/v1',
+    kind: 'Board',
+    name: 'media',
+    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
+    sections: [{ id: 'mediasection', kind: 'empty', xOffset: 0, yOffset: 0 }],
+    items: [{ id: 'mediaclock', kind: 'clock', options: {}, layouts: [{ layout: 'Base', sectionId: 'mediasection', xOffset: 0, yOffset: 0, width: 2, height: 1 }] }],
+  }),
+);
+afterAll(() => rmSync(provisioningRoot, { recursive: true, force: true }));
+const provisioned = useTestServer({ PROVISIONING_DIR: path.dirname(provisionedFile), PROVISIONING_DEBOUNCE_MS: '600000' });
+let provisionedBoard: { id: string; layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] } | undefined;
+/** The provisioned board as the third server reads it. */
+async function mediaBoard() {
+  if (!provisionedBoard) {
+    const board = await provisioned.call('GET', '/api/boards/by-name/media');
+    expect(board.status).toBe(200);
+    provisionedBoard = board.body;
+  }
+  return provisionedBoard!;
+}
+/** MOCK-6: a write to the provisioned board by the third server's admin (PROV-5 refuses it). */
+const onProvisioned = async (method: string, route: (id: string) => string, body?: (board: Awaited<ReturnType<typeof mediaBoard>>) => unknown): Promise<Probe> => {
+  const board = await mediaBoard();
+  return { method, path: route(board.id), provisioned: true, ...(body ? { body: body(board) } : {}) };
+};
+
 let mock: RunningPrism;
 beforeAll(async () => {
   mock = await startPrism({ mode: 'mock' });
@@ -88,6 +132,8 @@ interface Probe {
   raw?: string | Uint8Array;
   /** Sent to the second server (`limited`: tiny quotas, METRICS_TOKEN), with its admin key unless `key` says otherwise. */
   limited?: true;
+  /** Sent to the third server (a provisioned board, MOCK-6), with its admin key unless `key` says otherwise. */
+  provisioned?: true;
   /** What the mock gets when it cannot see what the server refuses (a body over the server's size limit). */
   mock?: Omit<Probe, 'mock'>;
 }
@@ -350,6 +396,38 @@ const specific: Record<string, Scenario> = {
   'POST /api/boards/import 404': async (_op, fixture) => ({ ...(await importOf(fixture, 'replace')), key: fixture.nobody }),
   'POST /api/boards/import 409': (_op, fixture) => importOf(fixture, 'fail'),
 
+  // A set apply (FLEET-4: the message names the board): a new board without board-create, a board the caller may not
+  // write, a file whose base is stale (FILE-6: exported before the board changed; the example's case, MOCK-1).
+  'POST /api/boards/apply 403': async (_op, fixture) => ({
+    method: 'POST',
+    path: '/api/boards/apply',
+    key: fixture.nobody,
+    body: { managedBy: 'mock-errors', boards: [{ ...(await exported(fixture)), name: 'mock-errors-new', source: undefined }] },
+  }),
+  'POST /api/boards/apply 404': async (_op, fixture) => ({ method: 'POST', path: '/api/boards/apply', key: fixture.nobody, body: { managedBy: 'mock-errors', boards: [await exported(fixture)] } }),
+  'POST /api/boards/apply 409': async () => {
+    const board = await server.call('POST', '/api/boards', { body: { name: 'mock-errors-fleet', columnCount: 12, isPublic: false } });
+    expect(board.status).toBe(201);
+    const file = await server.call('GET', `/api/boards/${board.body.boardId}/export`);
+    // Someone saves the board through the API after the file was taken (the version moves on).
+    const saved = await server.call('PUT', `/api/boards/${board.body.boardId}`, { body: { sections: file.body.sections, items: [] } });
+    expect(saved.status).toBe(200);
+    return { method: 'POST', path: '/api/boards/apply', body: { managedBy: 'mock-errors', boards: [file.body] } };
+  },
+
+  // MOCK-6, PROV-5: writes to a board provisioned with allowApiUpdates false.
+  'DELETE /api/boards/{id} 409': () => onProvisioned('DELETE', (id) => `/api/boards/${id}`),
+  'POST /api/boards/items 409': () => onProvisioned('POST', () => '/api/boards/items', (board) => ({ boardId: board.id, kind: 'clock' })),
+  'PATCH /api/boards/{id}/layouts 409': () =>
+    onProvisioned('PATCH', (id) => `/api/boards/${id}/layouts`, (board) => ({ layouts: board.layouts.map((layout) => ({ ...layout, columnCount: 10 })) })),
+  'PATCH /api/boards/{id}/visibility 409': () => onProvisioned('PATCH', (id) => `/api/boards/${id}/visibility`, () => ({ visibility: 'public' })),
+  'PATCH /api/boards/{id}/settings 409': () => onProvisioned('PATCH', (id) => `/api/boards/${id}/settings`, () => ({ pageTitle: 'Changed by the API' })),
+  // MOCK-6, DRIFT-1: the provisioned board's file no longer parses (PROV-3 keeps the board and its record).
+  'GET /api/boards/{id}/drift 409': async () => {
+    writeFileSync(provisionedFile, 'apiVersion: tessera/v1\nkind: Board\nname: [media\n');
+    return onProvisioned('GET', (id) => `/api/boards/${id}/drift`);
+  },
+
   // Apps and integrations `nobody` may use but not change; an app renamed onto another's name and href.
   'PATCH /api/apps/{id} 403': (_op, fixture) => ({ method: 'PATCH', path: `/api/apps/${fixture.appId}`, key: fixture.nobody, body: { name: 'mock-errors-renamed' } }),
   'DELETE /api/apps/{id} 403': (_op, fixture) => ({ method: 'DELETE', path: `/api/apps/${fixture.appId}`, key: fixture.nobody }),
@@ -445,7 +523,14 @@ function scenarioFor(op: Operation, status: string): Scenario | string {
 /** RATE-2: a 429 message with its quota and window as shapes (the second server's are not the defaults). */
 const quotaShape = (message: unknown) =>
   typeof message === 'string' ? message.replace(/^(Rate limit reached: at most )\d+ (\w+) per \d+ s/, '$1<q> $2 per <w> s') : message;
-const shape = (message: unknown) => (typeof message === 'string' ? message.replace(/\b[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b/g, (token) => (token.length >= 16 ? '<id>' : token)) : message);
+/** Ids (long tokens with a digit), the directory of a board file (MOCK-6) and a set apply's board name (FLEET-4) as shapes. */
+const shape = (message: unknown) =>
+  typeof message === 'string'
+    ? message
+        .replace(/(?:\/[\w.-]+)*(\/[\w.-]+\.ya?ml)\b/g, '<dir>$1')
+        .replace(/^Board [A-Za-z0-9_-]+: /, 'Board <name>: ')
+        .replace(/\b[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b/g, (token) => (token.length >= 16 ? '<id>' : token))
+    : message;
 /**
  * Status, message and code of an answer: the error body `{message, code}`, the tRPC envelope
  * (`{error: {json: {message, data: {code}}}}`), a JSON-RPC error (`{error: {message, code}}`); an HTML or other text
@@ -542,7 +627,7 @@ describe('MOCK-1: the mock answers each provokable error with the server message
   it.each(compared.map((pair) => [`${nameOf(pair.op)} ${pair.status}`, pair] as const))('%s', async (_name, { op, status, scenario }) => {
     const probe = await (scenario as Scenario)(op, fixture);
     const serverProbe = probe.session ? { ...probe, headers: { ...probe.headers, Cookie: fixture.session } } : probe;
-    const target = probe.limited ? limited : server;
+    const target = probe.limited ? limited : probe.provisioned ? provisioned : server;
     const fromServer = await send(target.directUrl, serverProbe, probe.session ? null : probe.key === undefined ? target.adminKey : probe.key);
     const fromMock = await send(mock.url, probe.mock ?? probe, probe.key === null ? null : mockKey, { Prefer: `code=${status}` });
     expect({ server: outcome(fromServer) }).toEqual({ server: expect.objectContaining({ status: Number(status) }) });
