@@ -5538,6 +5538,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "id": "42",
+                     *         "at": "2026-11-25T21:14:03.512Z",
+                     *         "action": "board.delete",
+                     *         "outcome": "success",
+                     *         "actor": {
+                     *           "userId": "u7k2m9q4x1c8v5b3n6z0a2s4",
+                     *           "apiKeyId": "k3j8h1g5f2d9s6a4p7o0i2u5",
+                     *           "name": "alice"
+                     *         },
+                     *         "clientAddress": "203.0.113.7",
+                     *         "requestId": "6f1c2a9e-3b7d-4e58-9a10-2c4d6e8f0a1b",
+                     *         "surface": "rest",
+                     *         "target": {
+                     *           "type": "board",
+                     *           "id": "b8v3c6x1z4l7k0j2h5g9f3d6"
+                     *         },
+                     *         "details": {
+                     *           "name": "home-lab"
+                     *         }
+                     *       }
+                     *     ]
+                     */
                     "application/json": components["schemas"]["AuditEntry"][];
                 };
             };

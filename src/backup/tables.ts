@@ -23,6 +23,9 @@ export const tablePolicies: Record<string, TablePolicy> = {
   app_reachability: { copy: false, reason: 'app reachability results are checked again on the next view' },
   // Who did what, kept when the instance moves (AUDIT-1).
   audit_log: { copy: true },
+  // Which boards a provisioning source wrote from which file (PROV-4): a moved instance keeps their API lock.
+  provisioned_boards: { copy: true },
+  provisioning_sources: { copy: false, reason: 'provisioning status is written again by the next apply at start' },
   boards: { copy: true },
   layouts: { copy: true },
   sections: { copy: true },
