@@ -1,0 +1,27 @@
+import { BaseModel, col, rowSchema } from './BaseModel';
+import { Layout } from './Layout';
+import { Section } from './Section';
+
+/** `section_layouts`: a dynamic section's position in one layout, inside its parent section. */
+export class SectionLayout extends BaseModel {
+  static override tableName = 'section_layouts';
+  static override idColumn = ['sectionId', 'layoutId'];
+  declare sectionId: string;
+  declare layoutId: string;
+
+  static override jsonSchema = rowSchema(['sectionId', 'layoutId', 'xOffset', 'yOffset', 'width', 'height'], {
+    sectionId: col.id,
+    layoutId: col.id,
+    parentSectionId: col.nullableText,
+    xOffset: col.gridOffset,
+    yOffset: col.gridOffset,
+    width: col.gridSize,
+    height: col.gridSize,
+  });
+
+  static override relationMappings = () => ({
+    section: { relation: BaseModel.BelongsToOneRelation, modelClass: Section, join: { from: 'section_layouts.sectionId', to: 'sections.id' } },
+    parentSection: { relation: BaseModel.BelongsToOneRelation, modelClass: Section, join: { from: 'section_layouts.parentSectionId', to: 'sections.id' } },
+    layout: { relation: BaseModel.BelongsToOneRelation, modelClass: Layout, join: { from: 'section_layouts.layoutId', to: 'layouts.id' } },
+  });
+}
