@@ -22,10 +22,19 @@ export class BaseModel extends Model {
     return q(this.tableName);
   }
 
-  /** `table.column` (snake_case) of one of the model's properties, for raw SQL; throws on a property the schema lacks. */
+  /** `table.property` for knex builders (the mapper turns it into `table.column`); throws on a property the schema lacks. */
+  static col(property: string): string {
+    return `${this.tableName}.${this.property(property)}`;
+  }
+
+  /** The snake_case column of one of the model's properties, for raw SQL; throws on a property the schema lacks. */
   static column(property: string): string {
-    if (!this.jsonSchema?.properties?.[property]) throw new Error(`${this.name} has no property ${property}`);
-    return property.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+    return this.property(property).replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+  }
+
+  private static property(property: string): string {
+    if (property !== '*' && !this.jsonSchema?.properties?.[property]) throw new Error(`${this.name} has no property ${property}`);
+    return property;
   }
 
   override $validate(json?: object): object {
