@@ -7,6 +7,12 @@ export class ApiKey extends BaseModel {
   static override idColumn = 'id';
   declare id: string;
   declare userId: string;
+  declare name: string | null;
+  declare tokenHash: string;
+  declare scopes: unknown;
+  declare expiresAt: Date | string | null;
+  declare createdAt: Date | string;
+  declare lastUsedAt: Date | string | null;
 
   static override jsonSchema = rowSchema(['id', 'userId', 'tokenHash'], {
     id: col.id,

@@ -10,6 +10,11 @@ export class App extends BaseModel {
   static override idColumn = 'id';
   declare id: string;
   declare name: string;
+  declare description: string | null;
+  declare iconUrl: string;
+  declare href: string | null;
+  declare pingUrl: string | null;
+  declare createdAt: Date | string;
 
   static override jsonSchema = rowSchema(['id', 'name', 'iconUrl'], {
     id: col.id,

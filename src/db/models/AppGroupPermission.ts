@@ -8,7 +8,7 @@ export class AppGroupPermission extends BaseModel {
   static override idColumn = ['appId', 'groupId', 'permission'];
   declare appId: string;
   declare groupId: string;
-  declare permission: string;
+  declare permission: 'use' | 'modify' | 'full';
 
   static override jsonSchema = rowSchema(['appId', 'groupId', 'permission'], {
     appId: col.id,

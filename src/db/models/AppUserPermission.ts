@@ -8,7 +8,7 @@ export class AppUserPermission extends BaseModel {
   static override idColumn = ['appId', 'userId', 'permission'];
   declare appId: string;
   declare userId: string;
-  declare permission: string;
+  declare permission: 'use' | 'modify' | 'full';
 
   static override jsonSchema = rowSchema(['appId', 'userId', 'permission'], {
     appId: col.id,

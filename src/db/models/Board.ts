@@ -15,8 +15,25 @@ export class Board extends BaseModel {
   declare name: string;
   declare isPublic: boolean;
   declare creatorId: string | null;
+  declare pageTitle: string | null;
+  declare metaTitle: string | null;
+  declare logoImageUrl: string | null;
+  declare faviconImageUrl: string | null;
+  declare backgroundImageUrl: string | null;
+  declare backgroundImageAttachment: string;
+  declare backgroundImageRepeat: string;
+  declare backgroundImageSize: string;
+  declare primaryColor: string;
+  declare secondaryColor: string;
+  declare opacity: number;
+  declare customCss: string | null;
+  declare iconColor: string | null;
+  declare itemRadius: string;
+  declare disableStatus: boolean;
   declare version: number;
   declare revision: number;
+  declare createdAt: Date | string;
+  declare updatedAt: Date | string;
 
   static override jsonSchema = rowSchema(['id', 'name'], {
     id: col.id,

@@ -8,7 +8,7 @@ export class BoardGroupPermission extends BaseModel {
   static override idColumn = ['boardId', 'groupId', 'permission'];
   declare boardId: string;
   declare groupId: string;
-  declare permission: string;
+  declare permission: 'view' | 'modify' | 'full';
 
   static override jsonSchema = rowSchema(['boardId', 'groupId', 'permission'], {
     boardId: col.id,

@@ -7,6 +7,19 @@ export class BoardHistoryEntry extends BaseModel {
   static override idColumn = ['boardId', 'revision'];
   declare boardId: string;
   declare revision: number;
+  declare version: number;
+  declare at: Date | string;
+  declare operation: string;
+  declare actorUserId: string | null;
+  declare actorName: string | null;
+  declare apiKeyId: string | null;
+  declare summary: unknown;
+  declare reverseDelta: unknown;
+  declare snapshot: unknown;
+  declare deltaBytes: number;
+  declare chainBytes: number;
+  declare chainLength: number;
+  declare snapshotBytes: number;
 
   static override jsonSchema = rowSchema(['boardId', 'revision', 'version', 'operation', 'summary'], {
     boardId: col.id,

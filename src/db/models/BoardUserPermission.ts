@@ -8,7 +8,7 @@ export class BoardUserPermission extends BaseModel {
   static override idColumn = ['boardId', 'userId', 'permission'];
   declare boardId: string;
   declare userId: string;
-  declare permission: string;
+  declare permission: 'view' | 'modify' | 'full';
 
   static override jsonSchema = rowSchema(['boardId', 'userId', 'permission'], {
     boardId: col.id,

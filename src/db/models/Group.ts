@@ -9,6 +9,11 @@ export class Group extends BaseModel {
   static override idColumn = 'id';
   declare id: string;
   declare name: string;
+  declare ownerId: string | null;
+  declare homeBoardId: string | null;
+  declare mobileHomeBoardId: string | null;
+  declare position: number;
+  declare createdAt: Date | string;
 
   static override jsonSchema = rowSchema(['id', 'name'], {
     id: col.id,

@@ -12,6 +12,9 @@ export class Integration extends BaseModel {
   declare id: string;
   declare name: string;
   declare kind: string;
+  declare url: string;
+  declare appId: string | null;
+  declare createdAt: Date | string;
 
   static override jsonSchema = rowSchema(['id', 'name', 'kind', 'url'], {
     id: col.id,

@@ -8,7 +8,7 @@ export class IntegrationGroupPermission extends BaseModel {
   static override idColumn = ['integrationId', 'groupId', 'permission'];
   declare integrationId: string;
   declare groupId: string;
-  declare permission: string;
+  declare permission: 'use' | 'interact' | 'full';
 
   static override jsonSchema = rowSchema(['integrationId', 'groupId', 'permission'], {
     integrationId: col.id,

@@ -7,6 +7,8 @@ export class IntegrationSecret extends BaseModel {
   static override idColumn = ['integrationId', 'kind'];
   declare integrationId: string;
   declare kind: string;
+  declare value: string;
+  declare updatedAt: Date | string;
 
   static override jsonSchema = rowSchema(['integrationId', 'kind', 'value'], {
     integrationId: col.id,

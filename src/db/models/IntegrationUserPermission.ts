@@ -8,7 +8,7 @@ export class IntegrationUserPermission extends BaseModel {
   static override idColumn = ['integrationId', 'userId', 'permission'];
   declare integrationId: string;
   declare userId: string;
-  declare permission: string;
+  declare permission: 'use' | 'interact' | 'full';
 
   static override jsonSchema = rowSchema(['integrationId', 'userId', 'permission'], {
     integrationId: col.id,

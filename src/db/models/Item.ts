@@ -12,6 +12,8 @@ export class Item extends BaseModel {
   declare id: string;
   declare boardId: string;
   declare kind: string;
+  declare options: unknown;
+  declare advancedOptions: unknown;
 
   static override jsonSchema = rowSchema(['id', 'boardId', 'kind'], {
     id: col.id,

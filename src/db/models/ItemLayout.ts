@@ -10,6 +10,10 @@ export class ItemLayout extends BaseModel {
   declare itemId: string;
   declare layoutId: string;
   declare sectionId: string;
+  declare xOffset: number;
+  declare yOffset: number;
+  declare width: number;
+  declare height: number;
 
   static override jsonSchema = rowSchema(['itemId', 'layoutId', 'sectionId', 'xOffset', 'yOffset', 'width', 'height'], {
     itemId: col.id,

@@ -9,6 +9,9 @@ export class Layout extends BaseModel {
   static override idColumn = 'id';
   declare id: string;
   declare boardId: string;
+  declare name: string;
+  declare columnCount: number;
+  declare breakpoint: number;
 
   static override jsonSchema = rowSchema(['id', 'boardId', 'name', 'columnCount'], {
     id: col.id,

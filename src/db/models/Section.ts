@@ -13,6 +13,11 @@ export class Section extends BaseModel {
   static override idColumn = 'id';
   declare id: string;
   declare boardId: string;
+  declare kind: 'empty' | 'category' | 'dynamic';
+  declare xOffset: number | null;
+  declare yOffset: number | null;
+  declare name: string | null;
+  declare options: unknown;
 
   static override jsonSchema = rowSchema(['id', 'boardId', 'kind'], {
     id: col.id,

@@ -8,6 +8,11 @@ export class SectionLayout extends BaseModel {
   static override idColumn = ['sectionId', 'layoutId'];
   declare sectionId: string;
   declare layoutId: string;
+  declare parentSectionId: string | null;
+  declare xOffset: number;
+  declare yOffset: number;
+  declare width: number;
+  declare height: number;
 
   static override jsonSchema = rowSchema(['sectionId', 'layoutId', 'xOffset', 'yOffset', 'width', 'height'], {
     sectionId: col.id,

@@ -10,7 +10,11 @@ export class User extends BaseModel {
   static override idColumn = 'id';
   declare id: string;
   declare username: string;
+  declare email: string | null;
   declare passwordHash: string | null;
+  declare homeBoardId: string | null;
+  declare mobileHomeBoardId: string | null;
+  declare createdAt: Date | string;
 
   static override jsonSchema = rowSchema(['id', 'username'], {
     id: col.id,
