@@ -7,6 +7,7 @@ import { allows, loadBoardAccess } from '../boards/access';
 import { findBoardIdByName } from '../boards/files/exportBoard';
 import { homeBoardId, listBoards } from '../boards/management/boards';
 import { boardListPage, boardPage, pageSecurityHeaders } from './html';
+import { Board } from '../db/models';
 
 /** The page's script (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
@@ -22,7 +23,7 @@ export const pageHandlers = {
     const home = await homeBoardId(ctx.db, ctx.principal).catch(() => null);
     const access = home === null ? null : await loadBoardAccess(ctx.db, home, ctx.principal);
     if (home !== null && access && allows(access, 'view')) {
-      const { name } = await ctx.db('boards').where({ id: home }).first('name');
+      const { name } = (await Board.query(ctx.db).findById(home).select('name'))!;
       return { status: 302, body: undefined, headers: { Location: `/boards/${encodeURIComponent(name)}`, 'Cache-Control': 'no-store' } };
     }
     const boards = await listBoards(ctx.db, ctx.principal);

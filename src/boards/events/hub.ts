@@ -15,6 +15,7 @@ import { allows, loadBoardAccess } from '../access';
 import { entryAsSeenBy, HistoryEntry, toHistoryEntry } from '../history/history';
 import { entriesAfter, latestRevision } from '../history/store';
 import type { BoardChangeSignals } from './listener';
+import { Board } from '../../db/models';
 
 export interface EventLimits {
   heartbeatMs: number;
@@ -226,7 +227,7 @@ export class BoardEventHub {
     const streams = [...(this.streams.get(boardId) ?? [])];
     if (streams.length === 0) return;
     // EVENT-4: a deleted board ends its streams with a `deleted` event.
-    if (!(await this.db('boards').where({ id: boardId }).first('id'))) {
+    if (!(await Board.query(this.db).findById(boardId).select('id'))) {
       for (const stream of streams) {
         this.write(stream, `event: deleted\ndata: ${JSON.stringify({ boardId })}\n\n`);
         stream.res.end();

@@ -10,9 +10,9 @@ export class ApiKey extends BaseModel {
   declare name: string | null;
   declare tokenHash: string;
   declare scopes: unknown;
-  declare expiresAt: Date | string | null;
-  declare createdAt: Date | string;
-  declare lastUsedAt: Date | string | null;
+  declare expiresAt: Date | null;
+  declare createdAt: Date;
+  declare lastUsedAt: Date | null;
 
   static override jsonSchema = rowSchema(['id', 'userId', 'tokenHash'], {
     id: col.id,

@@ -14,7 +14,7 @@ export class App extends BaseModel {
   declare iconUrl: string;
   declare href: string | null;
   declare pingUrl: string | null;
-  declare createdAt: Date | string;
+  declare createdAt: Date;
 
   static override jsonSchema = rowSchema(['id', 'name', 'iconUrl'], {
     id: col.id,

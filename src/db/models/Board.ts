@@ -32,8 +32,8 @@ export class Board extends BaseModel {
   declare disableStatus: boolean;
   declare version: number;
   declare revision: number;
-  declare createdAt: Date | string;
-  declare updatedAt: Date | string;
+  declare createdAt: Date;
+  declare updatedAt: Date;
 
   static override jsonSchema = rowSchema(['id', 'name'], {
     id: col.id,

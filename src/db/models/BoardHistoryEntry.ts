@@ -8,7 +8,7 @@ export class BoardHistoryEntry extends BaseModel {
   declare boardId: string;
   declare revision: number;
   declare version: number;
-  declare at: Date | string;
+  declare at: Date;
   declare operation: string;
   declare actorUserId: string | null;
   declare actorName: string | null;

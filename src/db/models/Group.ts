@@ -13,7 +13,7 @@ export class Group extends BaseModel {
   declare homeBoardId: string | null;
   declare mobileHomeBoardId: string | null;
   declare position: number;
-  declare createdAt: Date | string;
+  declare createdAt: Date;
 
   static override jsonSchema = rowSchema(['id', 'name'], {
     id: col.id,

@@ -14,7 +14,7 @@ export class Integration extends BaseModel {
   declare kind: string;
   declare url: string;
   declare appId: string | null;
-  declare createdAt: Date | string;
+  declare createdAt: Date;
 
   static override jsonSchema = rowSchema(['id', 'name', 'kind', 'url'], {
     id: col.id,

@@ -8,7 +8,7 @@ export class IntegrationSecret extends BaseModel {
   declare integrationId: string;
   declare kind: string;
   declare value: string;
-  declare updatedAt: Date | string;
+  declare updatedAt: Date;
 
   static override jsonSchema = rowSchema(['integrationId', 'kind', 'value'], {
     integrationId: col.id,

@@ -6,7 +6,7 @@ export class LoginFailure extends BaseModel {
   static override idColumn = 'key';
   declare key: string;
   declare failures: number;
-  declare windowStartedAt: Date | string;
+  declare windowStartedAt: Date;
 
   static override jsonSchema = rowSchema(['key'], { key: col.text, failures: { type: 'integer', minimum: 0 }, windowStartedAt: col.timestamp });
 }

@@ -7,8 +7,8 @@ export class Session extends BaseModel {
   static override idColumn = 'id';
   declare id: string;
   declare userId: string;
-  declare expiresAt: Date | string;
-  declare createdAt: Date | string;
+  declare expiresAt: Date;
+  declare createdAt: Date;
 
   static override jsonSchema = rowSchema(['id', 'userId', 'expiresAt'], {
     id: { type: 'string', pattern: '^[0-9a-f]{64}$' },

@@ -14,7 +14,7 @@ export class User extends BaseModel {
   declare passwordHash: string | null;
   declare homeBoardId: string | null;
   declare mobileHomeBoardId: string | null;
-  declare createdAt: Date | string;
+  declare createdAt: Date;
 
   static override jsonSchema = rowSchema(['id', 'username'], {
     id: col.id,
