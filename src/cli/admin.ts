@@ -14,6 +14,7 @@ import type { Principal } from '../identity/principal';
 import { createUser, deleteUser, findUserIdByName, listUsers, setPassword } from '../identity/users';
 import { validateOperationInput, validateSchemaValue } from '../core/requestValidation';
 import { UsageError } from './errors';
+import { Group } from '../db/models';
 
 export interface AdminOptions {
   password?: string;
@@ -139,7 +140,7 @@ const adminCommands: AdminCommand[] = [
     options: [],
     async run(db, [name]) {
       const groupId = await requireGroupId(db, name);
-      await db('groups').where({ id: groupId }).del();
+      await Group.query(db).deleteById(groupId);
       return { deleted: true };
     },
   },

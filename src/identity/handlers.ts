@@ -10,14 +10,16 @@ import { passwordMatches } from './secrets';
 import { clearedSessionCookie, createSession, deleteSession, readCookie, sessionCookie, sessionCookieName } from './sessions';
 import { createUser, deleteUser, listUsers } from './users';
 import { unauthorized, notFound } from '../core/errors';
+import { User } from '../db/models';
 
 export const identityHandlers = {
   async login({ body }, ctx) {
     const { db, config } = ctx;
     await countLoginAttempt(db, body.username, ctx.clientIp);
-    const user: { id: string; passwordHash: string | null } | undefined = await db('users')
+    const user: { id: string; passwordHash: string | null } | undefined = await User.query(db)
       .whereRaw('lower(username) = lower(?)', [body.username])
-      .first('id', 'passwordHash');
+      .select('id', 'passwordHash')
+      .first();
     if (!(await passwordMatches(body.password, user?.passwordHash ?? null)) || !user) {
       throw unauthorized('Invalid username or password');
     }
@@ -131,7 +133,7 @@ export const identityHandlers = {
     const principal = requirePrincipal(ctx);
     const userId = body?.userId ?? principal.userId;
     assertMayManageKeysOf(principal, userId);
-    if (userId !== principal.userId && !(await ctx.db('users').where({ id: userId }).first('id'))) {
+    if (userId !== principal.userId && !(await User.query(ctx.db).findById(userId).select('id'))) {
       throw notFound('User not found');
     }
     const bounds = boundsOfNewKey(principal, { scopes: body?.scopes, expiresAt: body?.expiresAt });
