@@ -1,5 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { User } from './User';
 
 /** `api_keys`: a user's API key; only the sha256 of its secret is stored (`tokenHash`). */
 export class ApiKey extends BaseModel {
@@ -26,6 +25,6 @@ export class ApiKey extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'api_keys.userId', to: 'users.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'api_keys.userId', to: 'users.id' } },
   });
 }

@@ -1,8 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { AppGroupPermission } from './AppGroupPermission';
-import { AppPlacement } from './AppPlacement';
-import { AppUserPermission } from './AppUserPermission';
-import { Integration } from './Integration';
 
 /** `apps`: the app catalogue; (name, href) is unique with null hrefs equal (migration 0002). */
 export class App extends BaseModel {
@@ -27,9 +23,9 @@ export class App extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    userPermissions: { relation: BaseModel.HasManyRelation, modelClass: AppUserPermission, join: { from: 'apps.id', to: 'app_user_permissions.appId' } },
-    groupPermissions: { relation: BaseModel.HasManyRelation, modelClass: AppGroupPermission, join: { from: 'apps.id', to: 'app_group_permissions.appId' } },
-    placements: { relation: BaseModel.HasManyRelation, modelClass: AppPlacement, join: { from: 'apps.id', to: 'app_placements.appId' } },
-    integrations: { relation: BaseModel.HasManyRelation, modelClass: Integration, join: { from: 'apps.id', to: 'integrations.appId' } },
+    userPermissions: { relation: BaseModel.HasManyRelation, modelClass: 'AppUserPermission', join: { from: 'apps.id', to: 'app_user_permissions.appId' } },
+    groupPermissions: { relation: BaseModel.HasManyRelation, modelClass: 'AppGroupPermission', join: { from: 'apps.id', to: 'app_group_permissions.appId' } },
+    placements: { relation: BaseModel.HasManyRelation, modelClass: 'AppPlacement', join: { from: 'apps.id', to: 'app_placements.appId' } },
+    integrations: { relation: BaseModel.HasManyRelation, modelClass: 'Integration', join: { from: 'apps.id', to: 'integrations.appId' } },
   });
 }

@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { App } from './App';
-import { Group } from './Group';
 
 /** `app_group_permissions`: a group's grant on an app. */
 export class AppGroupPermission extends BaseModel {
@@ -17,7 +15,7 @@ export class AppGroupPermission extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    app: { relation: BaseModel.BelongsToOneRelation, modelClass: App, join: { from: 'app_group_permissions.appId', to: 'apps.id' } },
-    group: { relation: BaseModel.BelongsToOneRelation, modelClass: Group, join: { from: 'app_group_permissions.groupId', to: 'groups.id' } },
+    app: { relation: BaseModel.BelongsToOneRelation, modelClass: 'App', join: { from: 'app_group_permissions.appId', to: 'apps.id' } },
+    group: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Group', join: { from: 'app_group_permissions.groupId', to: 'groups.id' } },
   });
 }

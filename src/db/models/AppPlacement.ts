@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { App } from './App';
-import { Item } from './Item';
 
 /** `app_placements`: a vouched reference of an app or bookmarks item to an app (src/apps/placements.ts). */
 export class AppPlacement extends BaseModel {
@@ -12,7 +10,7 @@ export class AppPlacement extends BaseModel {
   static override jsonSchema = rowSchema(['itemId', 'appId'], { itemId: col.id, appId: col.id });
 
   static override relationMappings = () => ({
-    item: { relation: BaseModel.BelongsToOneRelation, modelClass: Item, join: { from: 'app_placements.itemId', to: 'items.id' } },
-    app: { relation: BaseModel.BelongsToOneRelation, modelClass: App, join: { from: 'app_placements.appId', to: 'apps.id' } },
+    item: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Item', join: { from: 'app_placements.itemId', to: 'items.id' } },
+    app: { relation: BaseModel.BelongsToOneRelation, modelClass: 'App', join: { from: 'app_placements.appId', to: 'apps.id' } },
   });
 }

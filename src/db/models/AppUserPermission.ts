@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { App } from './App';
-import { User } from './User';
 
 /** `app_user_permissions`: a user's grant on an app. */
 export class AppUserPermission extends BaseModel {
@@ -17,7 +15,7 @@ export class AppUserPermission extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    app: { relation: BaseModel.BelongsToOneRelation, modelClass: App, join: { from: 'app_user_permissions.appId', to: 'apps.id' } },
-    user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'app_user_permissions.userId', to: 'users.id' } },
+    app: { relation: BaseModel.BelongsToOneRelation, modelClass: 'App', join: { from: 'app_user_permissions.appId', to: 'apps.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'app_user_permissions.userId', to: 'users.id' } },
   });
 }

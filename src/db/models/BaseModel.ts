@@ -10,11 +10,14 @@ import { Model, type JSONSchema } from 'objection';
  *   write was validated against the contract before it reaches a store, so `$validate` does not run Ajv again.
  * - jsonb columns travel as they always did (the stores hand JSON text or values to the driver): `jsonAttributes`
  *   is empty, so objection never re-encodes them.
+ * - relations name the related model by its file name in this folder (`modelClass: 'Layout'`, resolved on first use).
  * - `table(q)` is the model's knex: a plain knex builder on the model's table for the given database or
  *   transaction, for the hot paths and set-based statements whose rows are not turned into model instances.
  */
 export class BaseModel extends Model {
   static override useLimitInFirst = true;
+  /** Relations name their model by file (`modelClass: 'Layout'`), so the model files import no other model (no cycles). */
+  static override modelPaths = [__dirname];
   static override jsonAttributes: string[] = [];
 
   /** The model's table as a knex builder on `q` (the database or a transaction). */

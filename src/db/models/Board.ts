@@ -1,11 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { BoardGroupPermission } from './BoardGroupPermission';
-import { BoardUserPermission } from './BoardUserPermission';
-import { BoardHistoryEntry } from './BoardHistoryEntry';
-import { Item } from './Item';
-import { Layout } from './Layout';
-import { Section } from './Section';
-import { User } from './User';
 
 /** `boards`: a board's metadata and settings columns, its `version` (CONC-1) and internal `revision` (DOC-6). */
 export class Board extends BaseModel {
@@ -62,12 +55,12 @@ export class Board extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    creator: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'boards.creatorId', to: 'users.id' } },
-    layouts: { relation: BaseModel.HasManyRelation, modelClass: Layout, join: { from: 'boards.id', to: 'layouts.boardId' } },
-    sections: { relation: BaseModel.HasManyRelation, modelClass: Section, join: { from: 'boards.id', to: 'sections.boardId' } },
-    items: { relation: BaseModel.HasManyRelation, modelClass: Item, join: { from: 'boards.id', to: 'items.boardId' } },
-    userPermissions: { relation: BaseModel.HasManyRelation, modelClass: BoardUserPermission, join: { from: 'boards.id', to: 'board_user_permissions.boardId' } },
-    groupPermissions: { relation: BaseModel.HasManyRelation, modelClass: BoardGroupPermission, join: { from: 'boards.id', to: 'board_group_permissions.boardId' } },
-    history: { relation: BaseModel.HasManyRelation, modelClass: BoardHistoryEntry, join: { from: 'boards.id', to: 'board_history.boardId' } },
+    creator: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'boards.creatorId', to: 'users.id' } },
+    layouts: { relation: BaseModel.HasManyRelation, modelClass: 'Layout', join: { from: 'boards.id', to: 'layouts.boardId' } },
+    sections: { relation: BaseModel.HasManyRelation, modelClass: 'Section', join: { from: 'boards.id', to: 'sections.boardId' } },
+    items: { relation: BaseModel.HasManyRelation, modelClass: 'Item', join: { from: 'boards.id', to: 'items.boardId' } },
+    userPermissions: { relation: BaseModel.HasManyRelation, modelClass: 'BoardUserPermission', join: { from: 'boards.id', to: 'board_user_permissions.boardId' } },
+    groupPermissions: { relation: BaseModel.HasManyRelation, modelClass: 'BoardGroupPermission', join: { from: 'boards.id', to: 'board_group_permissions.boardId' } },
+    history: { relation: BaseModel.HasManyRelation, modelClass: 'BoardHistoryEntry', join: { from: 'boards.id', to: 'board_history.boardId' } },
   });
 }

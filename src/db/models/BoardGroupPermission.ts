@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Board } from './Board';
-import { Group } from './Group';
 
 /** `board_group_permissions`: a group's grant on a board (ACCESS rules). */
 export class BoardGroupPermission extends BaseModel {
@@ -17,7 +15,7 @@ export class BoardGroupPermission extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    board: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'board_group_permissions.boardId', to: 'boards.id' } },
-    group: { relation: BaseModel.BelongsToOneRelation, modelClass: Group, join: { from: 'board_group_permissions.groupId', to: 'groups.id' } },
+    board: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'board_group_permissions.boardId', to: 'boards.id' } },
+    group: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Group', join: { from: 'board_group_permissions.groupId', to: 'groups.id' } },
   });
 }

@@ -1,5 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Board } from './Board';
 
 /** `board_history`: one committed change of a board (HIST-1..7), numbered per board from 1. */
 export class BoardHistoryEntry extends BaseModel {
@@ -40,6 +39,6 @@ export class BoardHistoryEntry extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    board: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'board_history.boardId', to: 'boards.id' } },
+    board: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'board_history.boardId', to: 'boards.id' } },
   });
 }

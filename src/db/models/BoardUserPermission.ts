@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Board } from './Board';
-import { User } from './User';
 
 /** `board_user_permissions`: a user's grant on a board (ACCESS rules). */
 export class BoardUserPermission extends BaseModel {
@@ -17,7 +15,7 @@ export class BoardUserPermission extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    board: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'board_user_permissions.boardId', to: 'boards.id' } },
-    user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'board_user_permissions.userId', to: 'users.id' } },
+    board: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'board_user_permissions.boardId', to: 'boards.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'board_user_permissions.userId', to: 'users.id' } },
   });
 }

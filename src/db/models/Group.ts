@@ -1,7 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Board } from './Board';
-import { GroupPermission } from './GroupPermission';
-import { User } from './User';
 
 /** `groups`: a set of users holding global permissions; the name is unique regardless of case. */
 export class Group extends BaseModel {
@@ -26,14 +23,14 @@ export class Group extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    owner: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'groups.ownerId', to: 'users.id' } },
+    owner: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'groups.ownerId', to: 'users.id' } },
     members: {
       relation: BaseModel.ManyToManyRelation,
-      modelClass: User,
+      modelClass: 'User',
       join: { from: 'groups.id', through: { from: 'group_members.groupId', to: 'group_members.userId' }, to: 'users.id' },
     },
-    permissions: { relation: BaseModel.HasManyRelation, modelClass: GroupPermission, join: { from: 'groups.id', to: 'group_permissions.groupId' } },
-    homeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'groups.homeBoardId', to: 'boards.id' } },
-    mobileHomeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'groups.mobileHomeBoardId', to: 'boards.id' } },
+    permissions: { relation: BaseModel.HasManyRelation, modelClass: 'GroupPermission', join: { from: 'groups.id', to: 'group_permissions.groupId' } },
+    homeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'groups.homeBoardId', to: 'boards.id' } },
+    mobileHomeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'groups.mobileHomeBoardId', to: 'boards.id' } },
   });
 }

@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Group } from './Group';
-import { User } from './User';
 
 /** `group_members`: a user's membership of a group. */
 export class GroupMember extends BaseModel {
@@ -12,7 +10,7 @@ export class GroupMember extends BaseModel {
   static override jsonSchema = rowSchema(['groupId', 'userId'], { groupId: col.id, userId: col.id });
 
   static override relationMappings = () => ({
-    group: { relation: BaseModel.BelongsToOneRelation, modelClass: Group, join: { from: 'group_members.groupId', to: 'groups.id' } },
-    user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'group_members.userId', to: 'users.id' } },
+    group: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Group', join: { from: 'group_members.groupId', to: 'groups.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'group_members.userId', to: 'users.id' } },
   });
 }

@@ -1,5 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Group } from './Group';
 
 /** `group_permissions`: a global permission held by a group (src/identity/permissions.ts lists them). */
 export class GroupPermission extends BaseModel {
@@ -11,6 +10,6 @@ export class GroupPermission extends BaseModel {
   static override jsonSchema = rowSchema(['groupId', 'permission'], { groupId: col.id, permission: col.text });
 
   static override relationMappings = () => ({
-    group: { relation: BaseModel.BelongsToOneRelation, modelClass: Group, join: { from: 'group_permissions.groupId', to: 'groups.id' } },
+    group: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Group', join: { from: 'group_permissions.groupId', to: 'groups.id' } },
   });
 }

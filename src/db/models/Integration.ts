@@ -1,9 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { App } from './App';
-import { IntegrationGroupPermission } from './IntegrationGroupPermission';
-import { IntegrationItem } from './IntegrationItem';
-import { IntegrationSecret } from './IntegrationSecret';
-import { IntegrationUserPermission } from './IntegrationUserPermission';
 
 /** `integrations`: a connection to an external service, optionally of an app; its secrets live apart. */
 export class Integration extends BaseModel {
@@ -26,10 +21,10 @@ export class Integration extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    app: { relation: BaseModel.BelongsToOneRelation, modelClass: App, join: { from: 'integrations.appId', to: 'apps.id' } },
-    secrets: { relation: BaseModel.HasManyRelation, modelClass: IntegrationSecret, join: { from: 'integrations.id', to: 'integration_secrets.integrationId' } },
-    bindings: { relation: BaseModel.HasManyRelation, modelClass: IntegrationItem, join: { from: 'integrations.id', to: 'integration_items.integrationId' } },
-    userPermissions: { relation: BaseModel.HasManyRelation, modelClass: IntegrationUserPermission, join: { from: 'integrations.id', to: 'integration_user_permissions.integrationId' } },
-    groupPermissions: { relation: BaseModel.HasManyRelation, modelClass: IntegrationGroupPermission, join: { from: 'integrations.id', to: 'integration_group_permissions.integrationId' } },
+    app: { relation: BaseModel.BelongsToOneRelation, modelClass: 'App', join: { from: 'integrations.appId', to: 'apps.id' } },
+    secrets: { relation: BaseModel.HasManyRelation, modelClass: 'IntegrationSecret', join: { from: 'integrations.id', to: 'integration_secrets.integrationId' } },
+    bindings: { relation: BaseModel.HasManyRelation, modelClass: 'IntegrationItem', join: { from: 'integrations.id', to: 'integration_items.integrationId' } },
+    userPermissions: { relation: BaseModel.HasManyRelation, modelClass: 'IntegrationUserPermission', join: { from: 'integrations.id', to: 'integration_user_permissions.integrationId' } },
+    groupPermissions: { relation: BaseModel.HasManyRelation, modelClass: 'IntegrationGroupPermission', join: { from: 'integrations.id', to: 'integration_group_permissions.integrationId' } },
   });
 }

@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Integration } from './Integration';
-import { Group } from './Group';
 
 /** `integration_group_permissions`: a group's grant on an integration. */
 export class IntegrationGroupPermission extends BaseModel {
@@ -17,7 +15,7 @@ export class IntegrationGroupPermission extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: Integration, join: { from: 'integration_group_permissions.integrationId', to: 'integrations.id' } },
-    group: { relation: BaseModel.BelongsToOneRelation, modelClass: Group, join: { from: 'integration_group_permissions.groupId', to: 'groups.id' } },
+    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Integration', join: { from: 'integration_group_permissions.integrationId', to: 'integrations.id' } },
+    group: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Group', join: { from: 'integration_group_permissions.groupId', to: 'groups.id' } },
   });
 }

@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Integration } from './Integration';
-import { Item } from './Item';
 
 /** `integration_items`: an item's binding to an integration (the document's `integrationIds`). */
 export class IntegrationItem extends BaseModel {
@@ -12,7 +10,7 @@ export class IntegrationItem extends BaseModel {
   static override jsonSchema = rowSchema(['itemId', 'integrationId'], { itemId: col.id, integrationId: col.id });
 
   static override relationMappings = () => ({
-    item: { relation: BaseModel.BelongsToOneRelation, modelClass: Item, join: { from: 'integration_items.itemId', to: 'items.id' } },
-    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: Integration, join: { from: 'integration_items.integrationId', to: 'integrations.id' } },
+    item: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Item', join: { from: 'integration_items.itemId', to: 'items.id' } },
+    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Integration', join: { from: 'integration_items.integrationId', to: 'integrations.id' } },
   });
 }

@@ -1,5 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Integration } from './Integration';
 
 /** `integration_secrets`: one secret of an integration per kind, encrypted at rest, never returned. */
 export class IntegrationSecret extends BaseModel {
@@ -18,6 +17,6 @@ export class IntegrationSecret extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: Integration, join: { from: 'integration_secrets.integrationId', to: 'integrations.id' } },
+    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Integration', join: { from: 'integration_secrets.integrationId', to: 'integrations.id' } },
   });
 }

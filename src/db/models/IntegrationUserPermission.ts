@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Integration } from './Integration';
-import { User } from './User';
 
 /** `integration_user_permissions`: a user's grant on an integration. */
 export class IntegrationUserPermission extends BaseModel {
@@ -17,7 +15,7 @@ export class IntegrationUserPermission extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: Integration, join: { from: 'integration_user_permissions.integrationId', to: 'integrations.id' } },
-    user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'integration_user_permissions.userId', to: 'users.id' } },
+    integration: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Integration', join: { from: 'integration_user_permissions.integrationId', to: 'integrations.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'integration_user_permissions.userId', to: 'users.id' } },
   });
 }

@@ -1,9 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { AppPlacement } from './AppPlacement';
-import { Board } from './Board';
-import { Integration } from './Integration';
-import { IntegrationItem } from './IntegrationItem';
-import { ItemLayout } from './ItemLayout';
 
 /** `items`: a widget on a board; `options` are stored as sent (PUT-9), `kind` may be unknown to this build (DOC-3). */
 export class Item extends BaseModel {
@@ -24,14 +19,14 @@ export class Item extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    board: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'items.boardId', to: 'boards.id' } },
-    positions: { relation: BaseModel.HasManyRelation, modelClass: ItemLayout, join: { from: 'items.id', to: 'item_layouts.itemId' } },
-    bindings: { relation: BaseModel.HasManyRelation, modelClass: IntegrationItem, join: { from: 'items.id', to: 'integration_items.itemId' } },
+    board: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'items.boardId', to: 'boards.id' } },
+    positions: { relation: BaseModel.HasManyRelation, modelClass: 'ItemLayout', join: { from: 'items.id', to: 'item_layouts.itemId' } },
+    bindings: { relation: BaseModel.HasManyRelation, modelClass: 'IntegrationItem', join: { from: 'items.id', to: 'integration_items.itemId' } },
     integrations: {
       relation: BaseModel.ManyToManyRelation,
-      modelClass: Integration,
+      modelClass: 'Integration',
       join: { from: 'items.id', through: { from: 'integration_items.itemId', to: 'integration_items.integrationId' }, to: 'integrations.id' },
     },
-    appPlacements: { relation: BaseModel.HasManyRelation, modelClass: AppPlacement, join: { from: 'items.id', to: 'app_placements.itemId' } },
+    appPlacements: { relation: BaseModel.HasManyRelation, modelClass: 'AppPlacement', join: { from: 'items.id', to: 'app_placements.itemId' } },
   });
 }

@@ -1,7 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Item } from './Item';
-import { Layout } from './Layout';
-import { Section } from './Section';
 
 /** `item_layouts`: an item's position in one layout (one per item and layout), inside a section. */
 export class ItemLayout extends BaseModel {
@@ -26,8 +23,8 @@ export class ItemLayout extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    item: { relation: BaseModel.BelongsToOneRelation, modelClass: Item, join: { from: 'item_layouts.itemId', to: 'items.id' } },
-    layout: { relation: BaseModel.BelongsToOneRelation, modelClass: Layout, join: { from: 'item_layouts.layoutId', to: 'layouts.id' } },
-    section: { relation: BaseModel.BelongsToOneRelation, modelClass: Section, join: { from: 'item_layouts.sectionId', to: 'sections.id' } },
+    item: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Item', join: { from: 'item_layouts.itemId', to: 'items.id' } },
+    layout: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Layout', join: { from: 'item_layouts.layoutId', to: 'layouts.id' } },
+    section: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Section', join: { from: 'item_layouts.sectionId', to: 'sections.id' } },
   });
 }

@@ -1,7 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Board } from './Board';
-import { ItemLayout } from './ItemLayout';
-import { SectionLayout } from './SectionLayout';
 
 /** `layouts`: a board's breakpoint layouts (LAYOUT-1..4); schema as the contract's `Layout`. */
 export class Layout extends BaseModel {
@@ -22,8 +19,8 @@ export class Layout extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    board: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'layouts.boardId', to: 'boards.id' } },
-    itemPositions: { relation: BaseModel.HasManyRelation, modelClass: ItemLayout, join: { from: 'layouts.id', to: 'item_layouts.layoutId' } },
-    sectionPositions: { relation: BaseModel.HasManyRelation, modelClass: SectionLayout, join: { from: 'layouts.id', to: 'section_layouts.layoutId' } },
+    board: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'layouts.boardId', to: 'boards.id' } },
+    itemPositions: { relation: BaseModel.HasManyRelation, modelClass: 'ItemLayout', join: { from: 'layouts.id', to: 'item_layouts.layoutId' } },
+    sectionPositions: { relation: BaseModel.HasManyRelation, modelClass: 'SectionLayout', join: { from: 'layouts.id', to: 'section_layouts.layoutId' } },
   });
 }

@@ -1,8 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Board } from './Board';
-import { ItemLayout } from './ItemLayout';
-import { SectionCollapseState } from './SectionCollapseState';
-import { SectionLayout } from './SectionLayout';
 
 /**
  * `sections`: empty, category and dynamic sections. `xOffset`/`yOffset` are the column and row of empty and category
@@ -30,9 +26,9 @@ export class Section extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    board: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'sections.boardId', to: 'boards.id' } },
-    positions: { relation: BaseModel.HasManyRelation, modelClass: SectionLayout, join: { from: 'sections.id', to: 'section_layouts.sectionId' } },
-    itemPositions: { relation: BaseModel.HasManyRelation, modelClass: ItemLayout, join: { from: 'sections.id', to: 'item_layouts.sectionId' } },
-    collapseStates: { relation: BaseModel.HasManyRelation, modelClass: SectionCollapseState, join: { from: 'sections.id', to: 'section_collapse_states.sectionId' } },
+    board: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'sections.boardId', to: 'boards.id' } },
+    positions: { relation: BaseModel.HasManyRelation, modelClass: 'SectionLayout', join: { from: 'sections.id', to: 'section_layouts.sectionId' } },
+    itemPositions: { relation: BaseModel.HasManyRelation, modelClass: 'ItemLayout', join: { from: 'sections.id', to: 'item_layouts.sectionId' } },
+    collapseStates: { relation: BaseModel.HasManyRelation, modelClass: 'SectionCollapseState', join: { from: 'sections.id', to: 'section_collapse_states.sectionId' } },
   });
 }

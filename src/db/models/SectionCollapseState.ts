@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Section } from './Section';
-import { User } from './User';
 
 /** `section_collapse_states`: a user's own collapsed state of a category section (DOC-4, PUT-8). */
 export class SectionCollapseState extends BaseModel {
@@ -13,7 +11,7 @@ export class SectionCollapseState extends BaseModel {
   static override jsonSchema = rowSchema(['userId', 'sectionId'], { userId: col.id, sectionId: col.id, collapsed: col.bool });
 
   static override relationMappings = () => ({
-    user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'section_collapse_states.userId', to: 'users.id' } },
-    section: { relation: BaseModel.BelongsToOneRelation, modelClass: Section, join: { from: 'section_collapse_states.sectionId', to: 'sections.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'section_collapse_states.userId', to: 'users.id' } },
+    section: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Section', join: { from: 'section_collapse_states.sectionId', to: 'sections.id' } },
   });
 }

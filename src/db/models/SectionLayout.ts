@@ -1,6 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { Layout } from './Layout';
-import { Section } from './Section';
 
 /** `section_layouts`: a dynamic section's position in one layout, inside its parent section. */
 export class SectionLayout extends BaseModel {
@@ -25,8 +23,8 @@ export class SectionLayout extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    section: { relation: BaseModel.BelongsToOneRelation, modelClass: Section, join: { from: 'section_layouts.sectionId', to: 'sections.id' } },
-    parentSection: { relation: BaseModel.BelongsToOneRelation, modelClass: Section, join: { from: 'section_layouts.parentSectionId', to: 'sections.id' } },
-    layout: { relation: BaseModel.BelongsToOneRelation, modelClass: Layout, join: { from: 'section_layouts.layoutId', to: 'layouts.id' } },
+    section: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Section', join: { from: 'section_layouts.sectionId', to: 'sections.id' } },
+    parentSection: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Section', join: { from: 'section_layouts.parentSectionId', to: 'sections.id' } },
+    layout: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Layout', join: { from: 'section_layouts.layoutId', to: 'layouts.id' } },
   });
 }

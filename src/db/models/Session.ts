@@ -1,5 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { User } from './User';
 
 /** `sessions`: a login session; the id is the sha256 of the cookie value, never the value. */
 export class Session extends BaseModel {
@@ -18,6 +17,6 @@ export class Session extends BaseModel {
   });
 
   static override relationMappings = () => ({
-    user: { relation: BaseModel.BelongsToOneRelation, modelClass: User, join: { from: 'sessions.userId', to: 'users.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'sessions.userId', to: 'users.id' } },
   });
 }

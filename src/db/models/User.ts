@@ -1,8 +1,4 @@
 import { BaseModel, col, rowSchema } from './BaseModel';
-import { ApiKey } from './ApiKey';
-import { Board } from './Board';
-import { Group } from './Group';
-import { Session } from './Session';
 
 /** `users`: a login; the username is unique regardless of case; only the password's hash is stored. */
 export class User extends BaseModel {
@@ -29,12 +25,12 @@ export class User extends BaseModel {
   static override relationMappings = () => ({
     groups: {
       relation: BaseModel.ManyToManyRelation,
-      modelClass: Group,
+      modelClass: 'Group',
       join: { from: 'users.id', through: { from: 'group_members.userId', to: 'group_members.groupId' }, to: 'groups.id' },
     },
-    apiKeys: { relation: BaseModel.HasManyRelation, modelClass: ApiKey, join: { from: 'users.id', to: 'api_keys.userId' } },
-    sessions: { relation: BaseModel.HasManyRelation, modelClass: Session, join: { from: 'users.id', to: 'sessions.userId' } },
-    homeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'users.homeBoardId', to: 'boards.id' } },
-    mobileHomeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: Board, join: { from: 'users.mobileHomeBoardId', to: 'boards.id' } },
+    apiKeys: { relation: BaseModel.HasManyRelation, modelClass: 'ApiKey', join: { from: 'users.id', to: 'api_keys.userId' } },
+    sessions: { relation: BaseModel.HasManyRelation, modelClass: 'Session', join: { from: 'users.id', to: 'sessions.userId' } },
+    homeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'users.homeBoardId', to: 'boards.id' } },
+    mobileHomeBoard: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Board', join: { from: 'users.mobileHomeBoardId', to: 'boards.id' } },
   });
 }
