@@ -7,7 +7,8 @@
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../core/errors';
 import { whereAmong } from '../../db/idList';
-import { Board, BoardGroupPermission, BoardUserPermission, IntegrationItem, Item, ItemLayout, Layout, Section, SectionCollapseState, SectionLayout, User } from '../../db/models';
+import { BaseModel, Board, BoardGroupPermission, BoardUserPermission, IntegrationItem, Item, ItemLayout, Layout, Section, SectionCollapseState, SectionLayout, User } from '../../db/models';
+import { assignments, columnList, matching, recordset } from '../../db/models/sql';
 import { preparedStatement } from '../../db/prepared';
 import { emailReaderOf, type Principal } from '../../identity/principal';
 import type { BoardPermissionLevel } from '../access';
@@ -155,8 +156,6 @@ export async function findExistingElementIds(q: Knex, itemIds: readonly string[]
 /** Rows handed to jsonb_to_recordset as one parameter, so a statement's text never depends on the row count. */
 const json = (rows: unknown[]) => JSON.stringify(rows);
 
-const positionColumns = 'x_offset int, y_offset int, width int, height int';
-
 const sectionRow = (s: { id: string; kind: string; xOffset: number | null; yOffset: number | null; name: string | null; options: unknown }) => ({
   id: s.id,
   kind: s.kind,
@@ -191,57 +190,63 @@ const sectionPositionRow = (p: SectionLayoutRow) => ({
 });
 const bindingRow = (b: BindingRow) => ({ item_id: b.itemId, integration_id: b.integrationId });
 
+/** Columns of the recordsets: the JSON keys of the rows above are these columns' names. */
+const sectionColumns = ['id', 'kind', 'xOffset', 'yOffset', 'name', 'options'];
+const itemColumns = ['id', 'kind', 'options', 'advancedOptions'];
+const layoutColumns = ['id', 'name', 'columnCount', 'breakpoint'];
+const positionColumns = ['xOffset', 'yOffset', 'width', 'height'];
+const itemPositionColumns = ['itemId', 'layoutId', 'sectionId', ...positionColumns];
+const sectionPositionColumns = ['sectionId', 'layoutId', 'parentSectionId', ...positionColumns];
+const itemPositionKey = ['itemId', 'layoutId'];
+const sectionPositionKey = ['sectionId', 'layoutId'];
+const bindingColumns = ['itemId', 'integrationId'];
+
+/** `INSERT INTO table (columns) SELECT v.columns FROM recordset`, with the board id first when given. */
+function insertRows(model: typeof BaseModel, columns: string[], withBoard: boolean): string {
+  const target = withBoard ? ['id', 'boardId', ...columns.slice(1)] : columns;
+  const values = withBoard ? `v.id, ?, ${columnList(model, columns.slice(1), 'v.')}` : columnList(model, columns, 'v.');
+  return `INSERT INTO ${model.tableName} (${columnList(model, target)})
+     SELECT ${values}
+     FROM ${recordset(model, columns)}`;
+}
+
+/** `UPDATE table AS alias SET … FROM recordset WHERE key matches` (and the board's, when `onBoard`). */
+function updateRows(model: typeof BaseModel, alias: string, key: string[], columns: string[], onBoard: boolean): string {
+  return `UPDATE ${model.tableName} AS ${alias} SET ${assignments(model, columns.filter((c) => !key.includes(c)))}
+     FROM ${recordset(model, columns)}
+     WHERE ${matching(model, key, alias)}${onBoard ? ` AND ${alias}.${model.column('boardId')} = ?` : ''}`;
+}
+
+/** Inserts positions, or replaces the stored position of the same (element, layout). */
+function upsertRows(model: typeof BaseModel, key: string[], columns: string[]): string {
+  return `${insertRows(model, columns, false)}
+     ON CONFLICT (${columnList(model, key)}) DO UPDATE SET ${assignments(model, columns.filter((c) => !key.includes(c)), 'excluded')}`;
+}
+
+/** `DELETE FROM table AS alias USING recordset WHERE key matches`. */
+function deleteRows(model: typeof BaseModel, alias: string, key: string[]): string {
+  return `DELETE FROM ${model.tableName} AS ${alias} USING ${recordset(model, key)}
+     WHERE ${matching(model, key, alias)}`;
+}
+
+/** The set-based statements, built once from the models' tables and columns (MODEL-5). */
 const sql = {
-  insertSections: `INSERT INTO ${Section.tableName} (id, board_id, kind, x_offset, y_offset, name, options)
-     SELECT v.id, ?, v.kind, v.x_offset, v.y_offset, v.name, v.options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, x_offset int, y_offset int, name text, options jsonb)`,
-  updateSections: `UPDATE ${Section.tableName} AS s SET kind = v.kind, x_offset = v.x_offset, y_offset = v.y_offset, name = v.name, options = v.options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, x_offset int, y_offset int, name text, options jsonb)
-     WHERE s.id = v.id AND s.board_id = ?`,
-  insertSectionPositions: `INSERT INTO ${SectionLayout.tableName} (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
-     SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})`,
-  updateSectionPositions: `UPDATE ${SectionLayout.tableName} AS sl
-     SET parent_section_id = v.parent_section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
-     WHERE sl.section_id = v.section_id AND sl.layout_id = v.layout_id`,
-  upsertSectionPositions: `INSERT INTO ${SectionLayout.tableName} (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
-     SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
-     ON CONFLICT (section_id, layout_id) DO UPDATE SET parent_section_id = excluded.parent_section_id, x_offset = excluded.x_offset,
-       y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
-  deleteSectionPositions: `DELETE FROM ${SectionLayout.tableName} AS sl USING jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text)
-     WHERE sl.section_id = v.section_id AND sl.layout_id = v.layout_id`,
-  deleteItemPositions: `DELETE FROM ${ItemLayout.tableName} AS il USING jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text)
-     WHERE il.item_id = v.item_id AND il.layout_id = v.layout_id`,
-  insertItems: `INSERT INTO ${Item.tableName} (id, board_id, kind, options, advanced_options)
-     SELECT v.id, ?, v.kind, v.options, v.advanced_options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)`,
-  updateItems: `UPDATE ${Item.tableName} AS i SET kind = v.kind, options = v.options, advanced_options = v.advanced_options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)
-     WHERE i.id = v.id AND i.board_id = ?`,
-  insertItemPositions: `INSERT INTO ${ItemLayout.tableName} (item_id, layout_id, section_id, x_offset, y_offset, width, height)
-     SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})`,
-  updateItemPositions: `UPDATE ${ItemLayout.tableName} AS il
-     SET section_id = v.section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
-     WHERE il.item_id = v.item_id AND il.layout_id = v.layout_id`,
-  upsertItemPositions: `INSERT INTO ${ItemLayout.tableName} (item_id, layout_id, section_id, x_offset, y_offset, width, height)
-     SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
-     ON CONFLICT (item_id, layout_id) DO UPDATE SET section_id = excluded.section_id, x_offset = excluded.x_offset,
-       y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
-  insertBindings: `INSERT INTO ${IntegrationItem.tableName} (item_id, integration_id)
-     SELECT v.item_id, v.integration_id FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)`,
-  deleteBindings: `DELETE FROM ${IntegrationItem.tableName} AS ii USING jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)
-     WHERE ii.item_id = v.item_id AND ii.integration_id = v.integration_id`,
-  insertLayouts: `INSERT INTO ${Layout.tableName} (id, board_id, name, column_count, breakpoint)
-     SELECT v.id, ?, v.name, v.column_count, v.breakpoint
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, name text, column_count int, breakpoint int)`,
-  updateLayouts: `UPDATE ${Layout.tableName} AS l SET name = v.name, column_count = v.column_count, breakpoint = v.breakpoint
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, name text, column_count int, breakpoint int)
-     WHERE l.id = v.id AND l.board_id = ?`,
+  insertSections: insertRows(Section, sectionColumns, true),
+  updateSections: updateRows(Section, 's', ['id'], sectionColumns, true),
+  insertSectionPositions: insertRows(SectionLayout, sectionPositionColumns, false),
+  updateSectionPositions: updateRows(SectionLayout, 'sl', sectionPositionKey, sectionPositionColumns, false),
+  upsertSectionPositions: upsertRows(SectionLayout, sectionPositionKey, sectionPositionColumns),
+  deleteSectionPositions: deleteRows(SectionLayout, 'sl', sectionPositionKey),
+  deleteItemPositions: deleteRows(ItemLayout, 'il', itemPositionKey),
+  insertItems: insertRows(Item, itemColumns, true),
+  updateItems: updateRows(Item, 'i', ['id'], itemColumns, true),
+  insertItemPositions: insertRows(ItemLayout, itemPositionColumns, false),
+  updateItemPositions: updateRows(ItemLayout, 'il', itemPositionKey, itemPositionColumns, false),
+  upsertItemPositions: upsertRows(ItemLayout, itemPositionKey, itemPositionColumns),
+  insertBindings: insertRows(IntegrationItem, bindingColumns, false),
+  deleteBindings: deleteRows(IntegrationItem, 'ii', bindingColumns),
+  insertLayouts: insertRows(Layout, layoutColumns, true),
+  updateLayouts: updateRows(Layout, 'l', ['id'], layoutColumns, true),
 };
 
 /** One statement for a batch of rows; none for an empty batch. */
