@@ -16,6 +16,23 @@ module.exports = {
       from: { path: '^src/identity/' },
       to: { path: '^src/boards/' },
     },
+    {
+      name: 'models-are-leaves',
+      severity: 'error',
+      comment: 'MODEL-4: the models (src/db/models) describe tables; they import only each other, objection and knex, never a capability.',
+      from: { path: '^src/db/models/' },
+      to: { path: '^src/', pathNot: '^src/db/models/' },
+    },
+    {
+      name: 'pure-rules-not-models',
+      severity: 'error',
+      comment:
+        'MODEL-4: pure rules (state in, decision out) never import the models or the database layer; the stores do.',
+      from: {
+        path: '^src/(boards/document/(changes|contentPlan|grid|layoutPlan|limits|model|replacement|stateAfter|validate)|boards/history/(snapshot|summary)|boards/settings|boards/files/file|access/levels|identity/permissions|convert/.*|widgets/.*|apps/(validation|urls)|integrations/kinds)\\.ts$',
+      },
+      to: { path: '^src/db/(models/|database\\.ts$)' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -8,10 +8,12 @@ import { whereAmong } from '../db/idList';
 import { badRequest } from '../core/errors';
 import { byLevel } from './levels';
 import { independentReads } from '../db/independentReads';
+import { BaseModel, Group, User } from '../db/models';
 
 export interface GrantTables<L extends string> {
-  userTable: 'board_user_permissions' | 'app_user_permissions' | 'integration_user_permissions';
-  groupTable: 'board_group_permissions' | 'app_group_permissions' | 'integration_group_permissions';
+  /** The models of the user rows and the group rows (src/db/models). */
+  userModel: typeof BaseModel;
+  groupModel: typeof BaseModel;
   /** camelCase name of the resource column (the knex mappers turn it into snake_case). */
   column: 'boardId' | 'appId' | 'integrationId';
   /** The resource's levels, lowest first. */
@@ -31,8 +33,8 @@ const byId =
 /** Every grant row of one resource, by user (or group) id, then level. */
 export async function readGrants<L extends string>(db: Db, tables: GrantTables<L>, id: string): Promise<Grants<L>> {
   const [users, groups] = await independentReads(db, [
-    () => db(tables.userTable).where(tables.column, id).select('userId', 'permission') as Promise<Grants<L>['users']>,
-    () => db(tables.groupTable).where(tables.column, id).select('groupId', 'permission') as Promise<Grants<L>['groups']>,
+    () => tables.userModel.table(db).where(tables.column, id).select('userId', 'permission') as Promise<Grants<L>['users']>,
+    () => tables.groupModel.table(db).where(tables.column, id).select('groupId', 'permission') as Promise<Grants<L>['groups']>,
   ]);
   const level = byLevel(tables.levels);
   return {
@@ -51,19 +53,19 @@ export async function replaceGrants<L extends string>(trx: Db, tables: GrantTabl
   const groups = [...new Map(grants.groups.map((g) => [`${g.groupId}\n${g.permission}`, g])).values()];
   const userIds = [...new Set(users.map((u) => u.userId))];
   const groupIds = [...new Set(groups.map((g) => g.groupId))];
-  const known = async (table: 'users' | 'groups', ids: string[]) =>
-    new Set(ids.length === 0 ? [] : ((await trx(table).modify(whereAmong, 'id', ids).select('id')) as { id: string }[]).map((row) => row.id));
-  const [knownUsers, knownGroups] = [await known('users', userIds), await known('groups', groupIds)];
+  const known = async (model: typeof BaseModel, ids: string[]) =>
+    new Set(ids.length === 0 ? [] : ((await model.query(trx).modify(whereAmong, 'id', ids).select('id')) as unknown as { id: string }[]).map((row) => row.id));
+  const [knownUsers, knownGroups] = [await known(User, userIds), await known(Group, groupIds)];
   const missingUsers = userIds.filter((userId) => !knownUsers.has(userId));
   const missingGroups = groupIds.filter((groupId) => !knownGroups.has(groupId));
   if (missingUsers.length > 0) throw badRequest(`Unknown user ids: ${missingUsers.join(', ')}`, { userIds: missingUsers });
   if (missingGroups.length > 0) throw badRequest(`Unknown group ids: ${missingGroups.join(', ')}`, { groupIds: missingGroups });
 
-  await trx(tables.userTable).where(tables.column, id).del();
-  await trx(tables.groupTable).where(tables.column, id).del();
+  await tables.userModel.query(trx).where(tables.column, id).delete();
+  await tables.groupModel.query(trx).where(tables.column, id).delete();
   try {
-    if (users.length > 0) await trx(tables.userTable).insert(users.map((u) => ({ [tables.column]: id, userId: u.userId, permission: u.permission })));
-    if (groups.length > 0) await trx(tables.groupTable).insert(groups.map((g) => ({ [tables.column]: id, groupId: g.groupId, permission: g.permission })));
+    if (users.length > 0) await tables.userModel.table(trx).insert(users.map((u) => ({ [tables.column]: id, userId: u.userId, permission: u.permission })));
+    if (groups.length > 0) await tables.groupModel.table(trx).insert(groups.map((g) => ({ [tables.column]: id, groupId: g.groupId, permission: g.permission })));
   } catch (error) {
     // A user or group deleted since the check above.
     if (isForeignKeyViolation(error)) throw badRequest('A user or group of the request no longer exists');

@@ -5,12 +5,13 @@ import type { Db } from '../db/database';
 import { forbidden, notFound } from '../core/errors';
 import type { Principal } from '../identity/principal';
 import { whereAmong } from '../db/idList';
+import { App, AppGroupPermission, AppPlacement, AppUserPermission, Board, Item } from '../db/models';
 
 export type AppPermissionLevel = 'use' | 'modify' | 'full';
 export const appPermissionLevels: readonly AppPermissionLevel[] = ['use', 'modify', 'full'];
 export const appGrantTables: GrantTables<AppPermissionLevel> = {
-  userTable: 'app_user_permissions',
-  groupTable: 'app_group_permissions',
+  userModel: AppUserPermission,
+  groupModel: AppGroupPermission,
   column: 'appId',
   levels: appPermissionLevels,
 };
@@ -36,9 +37,9 @@ export function whereVisibleApp(query: Knex.QueryBuilder, db: Db, principal: Pri
   const groupIds = principal.groupIds.length > 0 ? principal.groupIds : [''];
   return query.where((q) =>
     q
-      .whereExists(db('app_user_permissions').whereRaw('app_user_permissions.app_id = apps.id').andWhere('userId', principal.userId).select(db.raw('1')))
+      .whereExists(AppUserPermission.table(db).whereRaw(`${AppUserPermission.tableName}.app_id = ${App.tableName}.id`).andWhere('userId', principal.userId).select(db.raw('1')))
       .orWhereExists(
-        db('app_group_permissions').whereRaw('app_group_permissions.app_id = apps.id').whereIn('groupId', groupIds).select(db.raw('1')),
+        AppGroupPermission.table(db).whereRaw(`${AppGroupPermission.tableName}.app_id = ${App.tableName}.id`).whereIn('groupId', groupIds).select(db.raw('1')),
       ),
   );
 }
@@ -47,7 +48,7 @@ export function whereVisibleApp(query: Knex.QueryBuilder, db: Db, principal: Pri
 export async function loadAppAccess(db: Db, principal: Principal | null, ids: readonly string[]): Promise<Map<string, AppAccessFlags>> {
   if (ids.length === 0) return new Map();
   const levels = await loadOwnLevels(db, principal, ids);
-  const existing: { id: string }[] = await db('apps').modify(whereAmong, 'id', ids).select('id');
+  const existing: { id: string }[] = await App.query(db).modify(whereAmong, 'id', ids).select('id');
   return new Map(existing.map(({ id }) => [id, decideAppAccess(principal, levels.get(id) ?? [])]));
 }
 
@@ -58,10 +59,10 @@ export async function loadOwnLevels(db: Db, principal: Principal | null, ids: re
   const groupIds = principal.groupIds.length > 0 ? principal.groupIds : [''];
   const rows: { appId: string; permission: AppPermissionLevel }[] = await db
     .select('appId', 'permission')
-    .from('app_user_permissions')
+    .from(AppUserPermission.tableName)
     .modify(whereAmong, 'appId', ids)
     .andWhere('userId', principal.userId)
-    .unionAll((q) => q.select('appId', 'permission').from('app_group_permissions').modify(whereAmong, 'appId', ids).whereIn('groupId', groupIds));
+    .unionAll((q) => q.select('appId', 'permission').from(AppGroupPermission.tableName).modify(whereAmong, 'appId', ids).whereIn('groupId', groupIds));
   for (const row of rows) levels.set(row.appId, [...(levels.get(row.appId) ?? []), row.permission]);
   return levels;
 }
@@ -84,11 +85,11 @@ export async function assertAppAccess(db: Db, appId: string, principal: Principa
  * nobody with use access wrote does not count.
  */
 export async function isPlacedOnPublicBoard(db: Db, appId: string): Promise<boolean> {
-  const row = await db('app_placements')
-    .join('items', 'items.id', 'app_placements.itemId')
-    .join('boards', 'boards.id', 'items.boardId')
-    .where('app_placements.appId', appId)
-    .where('boards.isPublic', true)
+  const row = await AppPlacement.table(db)
+    .join(Item.tableName, Item.col('id'), AppPlacement.col('itemId'))
+    .join(Board.tableName, Board.col('id'), Item.col('boardId'))
+    .where(AppPlacement.col('appId'), appId)
+    .where(Board.col('isPublic'), true)
     .first(db.raw('1 as found'));
   return row !== undefined;
 }

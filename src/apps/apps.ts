@@ -6,26 +6,28 @@ import type { Principal } from '../identity/principal';
 import { AppAccessFlags, assertAppAccess, decideAppAccess, isPlacedOnPublicBoard, loadAppAccess, loadOwnLevels, whereVisibleApp } from './access';
 import type { AppFields } from './validation';
 import { independentReads } from '../db/independentReads';
+import { App as AppModel, AppUserPermission } from '../db/models';
 
 export interface App extends AppFields {
   id: string;
 }
 
-const appColumns = ['apps.id', 'apps.name', 'apps.description', 'apps.iconUrl', 'apps.href', 'apps.pingUrl'];
-const byName = [{ column: 'apps.name' }, { column: 'apps.id' }];
+const appColumns = ['id', 'name', 'description', 'iconUrl', 'href', 'pingUrl'].map((property) => AppModel.col(property));
+const byName = [{ column: AppModel.col('name') }, { column: AppModel.col('id') }];
+const byNameMatch = `strpos(lower(${AppModel.tableName}.name), lower(?)) > 0`;
 
 /** Name of the unique index on the dedupe key (migration 0002_apps). */
 const dedupeIndex = 'apps_name_href_unique';
 
 /** Every app the caller has use access to, ordered by name then id. */
 export async function listVisibleApps(db: Db, principal: Principal): Promise<App[]> {
-  return whereVisibleApp(db('apps').select(appColumns), db, principal).orderBy(byName);
+  return whereVisibleApp(AppModel.table(db).select(appColumns), db, principal).orderBy(byName);
 }
 
 /** Visible apps whose name contains `query` (case-insensitive), ordered by name, at most `limit`. */
 export async function searchVisibleApps(db: Db, principal: Principal, query: string, limit: number): Promise<App[]> {
-  return whereVisibleApp(db('apps').select(appColumns), db, principal)
-    .whereRaw('strpos(lower(apps.name), lower(?)) > 0', [query.trim()])
+  return whereVisibleApp(AppModel.table(db).select(appColumns), db, principal)
+    .whereRaw(byNameMatch, [query.trim()])
     .orderBy(byName)
     .limit(limit);
 }
@@ -37,8 +39,8 @@ export async function pageVisibleApps(
   options: { search: string; page: number; pageSize: number },
 ): Promise<{ items: (App & { permissions: AppAccessFlags })[]; totalCount: number }> {
   const matching = () => {
-    const query = whereVisibleApp(db('apps'), db, principal);
-    if (options.search !== '') query.whereRaw('strpos(lower(apps.name), lower(?)) > 0', [options.search]);
+    const query = whereVisibleApp(AppModel.table(db), db, principal);
+    if (options.search !== '') query.whereRaw(byNameMatch, [options.search]);
     return query;
   };
   const [countRow, items] = await independentReads(db, [
@@ -66,7 +68,7 @@ export async function pageVisibleApps(
  * otherwise.
  */
 export async function readApp(db: Db, principal: Principal | null, id: string): Promise<App> {
-  const app: App | undefined = await db('apps').where('apps.id', id).first(appColumns);
+  const app: App | undefined = await AppModel.query(db).findById(id).select(appColumns);
   if (!app) throw notFound('App not found');
   if (principal && (await loadAppAccess(db, principal, [id])).get(id)?.hasUseAccess) return app;
   if (await isPlacedOnPublicBoard(db, id)) return app;
@@ -87,23 +89,24 @@ export async function createOrReferenceApp(db: Db, principal: Principal, fields:
     try {
       const outcome = await db.transaction(async (trx): Promise<CreateOutcome | null> => {
         const id = newId();
-        const inserted: App[] = await trx('apps')
+        const inserted: App[] = await AppModel.table(trx)
           .insert({ id, ...fields })
           .onConflict()
           .ignore()
           .returning(['id', 'name', 'description', 'iconUrl', 'href', 'pingUrl']);
         if (inserted.length > 0) {
-          await trx('app_user_permissions').insert({ appId: id, userId: principal.userId, permission: 'full' });
+          await AppUserPermission.query(trx).insert({ appId: id, userId: principal.userId, permission: 'full' });
           return { referencedExisting: false, app: inserted[0] };
         }
-        const existing: App | undefined = await trx('apps')
+        const existing: App | undefined = await AppModel.query(trx)
           .where('name', fields.name)
           .modify((q) => (fields.href === null ? q.whereNull('href') : q.where('href', fields.href)))
-          .first(appColumns);
+          .select(appColumns)
+          .first();
         if (!existing) return null; // deleted since the insert saw it: try again
         await trx.raw(
-          `INSERT INTO app_user_permissions (app_id, user_id, permission)
-           SELECT ?, ?, 'use' WHERE NOT EXISTS (SELECT 1 FROM app_user_permissions WHERE app_id = ? AND user_id = ?)
+          `INSERT INTO ${AppUserPermission.tableName} (app_id, user_id, permission)
+           SELECT ?, ?, 'use' WHERE NOT EXISTS (SELECT 1 FROM ${AppUserPermission.tableName} WHERE app_id = ? AND user_id = ?)
            ON CONFLICT DO NOTHING`,
           [existing.id, principal.userId, existing.id, principal.userId],
         );
@@ -123,7 +126,7 @@ export async function updateApp(db: Db, principal: Principal, id: string, fields
   try {
     return await db.transaction(async (trx) => {
       await assertAppAccess(trx, id, principal, 'modify');
-      const [app]: App[] = await trx('apps').where('id', id).update(fields).returning(['id', 'name', 'description', 'iconUrl', 'href', 'pingUrl']);
+      const [app]: App[] = await AppModel.table(trx).where('id', id).update(fields).returning(['id', 'name', 'description', 'iconUrl', 'href', 'pingUrl']);
       if (!app) throw notFound('App not found');
       return app;
     });
@@ -137,6 +140,6 @@ export async function updateApp(db: Db, principal: Principal, id: string, fields
 export async function deleteApp(db: Db, principal: Principal, id: string): Promise<void> {
   await db.transaction(async (trx) => {
     await assertAppAccess(trx, id, principal, 'full');
-    await trx('apps').where('id', id).del();
+    await AppModel.query(trx).deleteById(id);
   });
 }

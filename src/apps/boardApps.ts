@@ -10,6 +10,7 @@ import { whereAmong } from '../db/idList';
 import { loadAppAccess } from './access';
 import { placedAppIds } from './placements';
 import { appStatuses, pingTarget, type AppStatus } from './reachability';
+import { App, AppPlacement, Board, Item } from '../db/models';
 
 export interface BoardApp {
   id: string;
@@ -25,7 +26,7 @@ interface ItemRow {
 }
 
 async function appItems(db: Db, boardId: string): Promise<ItemRow[]> {
-  return db('items').where({ boardId }).whereIn('kind', ['app', 'bookmarks']).select('kind', 'options');
+  return Item.table(db).where({ boardId }).whereIn('kind', ['app', 'bookmarks']).select('kind', 'options');
 }
 
 /**
@@ -34,20 +35,20 @@ async function appItems(db: Db, boardId: string): Promise<ItemRow[]> {
  */
 async function readableApps(db: Db, principal: Principal | null, ids: readonly string[]): Promise<(BoardApp & { pingUrl: string | null })[]> {
   if (ids.length === 0) return [];
-  const apps: (BoardApp & { pingUrl: string | null })[] = await db('apps')
-    .modify(whereAmong, 'apps.id', ids)
+  const apps: (BoardApp & { pingUrl: string | null })[] = await App.table(db)
+    .modify(whereAmong, `${App.tableName}.id`, ids)
     .select('id', 'name', 'description', 'iconUrl', 'href', 'pingUrl')
     .orderBy([{ column: 'name' }, { column: 'id' }]);
   if (apps.length === 0) return [];
   const access = principal ? await loadAppAccess(db, principal, apps.map((app) => app.id)) : new Map();
   const others = apps.filter((app) => !access.get(app.id)?.hasUseAccess).map((app) => app.id);
   const published: { appId: string }[] = others.length
-    ? await db('app_placements')
-        .join('items', 'items.id', 'app_placements.itemId')
-        .join('boards', 'boards.id', 'items.boardId')
-        .modify(whereAmong, 'app_placements.app_id', others)
-        .where('boards.isPublic', true)
-        .distinct('app_placements.appId')
+    ? await AppPlacement.table(db)
+        .join(Item.tableName, `${Item.tableName}.id`, `${AppPlacement.tableName}.itemId`)
+        .join(Board.tableName, `${Board.tableName}.id`, `${Item.tableName}.boardId`)
+        .modify(whereAmong, `${AppPlacement.tableName}.app_id`, others)
+        .where(`${Board.tableName}.isPublic`, true)
+        .distinct(`${AppPlacement.tableName}.appId`)
     : [];
   const publicIds = new Set(published.map((row) => row.appId));
   return apps.filter((app) => access.get(app.id)?.hasUseAccess || publicIds.has(app.id));

@@ -2,6 +2,7 @@ import type { Knex } from 'knex';
 import type { Principal } from '../identity/principal';
 import { appOptions } from '../widgets/options';
 import { loadAppAccess } from './access';
+import { App, AppPlacement } from '../db/models';
 
 /** An item as written: its id, kind and options (options are free-form JSON). */
 export interface WrittenItem {
@@ -35,7 +36,7 @@ export async function recordAppPlacements(trx: Knex.Transaction, principal: Prin
   if (items.length === 0) return;
   const pairs = items.flatMap((item) => [...new Set(placedAppIds(item))].map((appId) => ({ item_id: item.id, app_id: appId })));
   await trx.raw(
-    `DELETE FROM app_placements AS p
+    `DELETE FROM ${AppPlacement.tableName} AS p
      WHERE p.item_id IN (SELECT jsonb_array_elements_text(?::jsonb))
        AND NOT EXISTS (SELECT 1 FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, app_id text) WHERE v.item_id = p.item_id AND v.app_id = p.app_id)`,
     [JSON.stringify(items.map((item) => item.id)), JSON.stringify(pairs)],
@@ -46,8 +47,8 @@ export async function recordAppPlacements(trx: Knex.Transaction, principal: Prin
   if (vouched.length === 0) return;
   // Joined with apps so that an app deleted since the access check is skipped rather than a foreign-key error.
   await trx.raw(
-    `INSERT INTO app_placements (item_id, app_id)
-     SELECT v.item_id, v.app_id FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, app_id text) JOIN apps ON apps.id = v.app_id
+    `INSERT INTO ${AppPlacement.tableName} (item_id, app_id)
+     SELECT v.item_id, v.app_id FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, app_id text) JOIN ${App.tableName} a ON a.id = v.app_id
      ON CONFLICT DO NOTHING`,
     [JSON.stringify(vouched)],
   );

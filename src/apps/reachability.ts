@@ -9,6 +9,7 @@
 import type { Db } from '../db/database';
 import type { PingConfig } from '../config/config';
 import { whereAmong } from '../db/idList';
+import { App, AppReachability } from '../db/models';
 
 export type ReachabilityState = 'up' | 'down' | 'unknown';
 
@@ -110,13 +111,14 @@ const limiterFor = (config: PingConfig) => {
 export async function claimDueChecks(db: Db, targets: readonly { appId: string; url: string }[], config: PingConfig): Promise<string[]> {
   if (targets.length === 0) return [];
   const leaseMs = config.timeoutMs * 2 + 1000;
+  const [reach, apps] = [AppReachability.tableName, App.tableName];
   const { rows } = await db.raw<{ rows: { appId: string }[] }>(
-    `INSERT INTO app_reachability (app_id, url, claimed_at)
-     SELECT v.app_id, v.url, now() FROM jsonb_to_recordset(?::jsonb) AS v(app_id text, url text) JOIN apps ON apps.id = v.app_id
+    `INSERT INTO ${reach} (app_id, url, claimed_at)
+     SELECT v.app_id, v.url, now() FROM jsonb_to_recordset(?::jsonb) AS v(app_id text, url text) JOIN ${apps} ON ${apps}.id = v.app_id
      ON CONFLICT (app_id) DO UPDATE SET claimed_at = now(), url = excluded.url
-     WHERE (app_reachability.claimed_at IS NULL OR app_reachability.claimed_at < now() - make_interval(secs => ?))
-       AND (app_reachability.url <> excluded.url OR app_reachability.checked_at IS NULL
-            OR app_reachability.checked_at < now() - make_interval(secs => ?))
+     WHERE (${reach}.claimed_at IS NULL OR ${reach}.claimed_at < now() - make_interval(secs => ?))
+       AND (${reach}.url <> excluded.url OR ${reach}.checked_at IS NULL
+            OR ${reach}.checked_at < now() - make_interval(secs => ?))
      RETURNING app_id AS "appId"`,
     [JSON.stringify(targets.map((t) => ({ app_id: t.appId, url: t.url }))), leaseMs / 1000, config.intervalMs / 1000],
   );
@@ -124,7 +126,7 @@ export async function claimDueChecks(db: Db, targets: readonly { appId: string; 
 }
 
 async function recordResult(db: Db, appId: string, url: string, result: { state: 'up' | 'down'; httpStatus: number | null }): Promise<void> {
-  await db('app_reachability')
+  await AppReachability.table(db)
     .where({ appId, url })
     .update({ state: result.state, httpStatus: result.httpStatus, checkedAt: db.fn.now(), claimedAt: null });
 }
@@ -140,7 +142,7 @@ export async function appStatuses(db: Db, targets: readonly { appId: string; url
   type Row = StoredCheck & { appId: string; state: ReachabilityState; httpStatus: number | null };
   const read = async (): Promise<Map<string, Row>> => {
     if (checkable.length === 0) return new Map();
-    const rows: Row[] = await db('app_reachability')
+    const rows: Row[] = await AppReachability.table(db)
       .modify(whereAmong, 'appId', checkable.map((t) => t.appId))
       .select('appId', 'url', 'state', 'httpStatus', 'checkedAt', 'claimedAt');
     return new Map(rows.map((row) => [row.appId, row]));

@@ -2,6 +2,7 @@ import type { GrantTables } from '../access/grants';
 import { resolveLevels } from '../access/levels';
 import type { Db } from '../db/database';
 import { BatchedLookup, batchedLoad } from '../db/batchedLookup';
+import { Board, BoardGroupPermission, BoardUserPermission } from '../db/models';
 import { preparedStatement } from '../db/prepared';
 import { notFound } from '../core/errors';
 import { openApiDocument } from '../core/openapiDocument';
@@ -11,8 +12,8 @@ import type { Principal } from '../identity/principal';
 export type BoardPermissionLevel = 'view' | 'modify' | 'full';
 export const boardPermissionLevels: readonly BoardPermissionLevel[] = ['view', 'modify', 'full'];
 export const boardGrantTables: GrantTables<BoardPermissionLevel> = {
-  userTable: 'board_user_permissions',
-  groupTable: 'board_group_permissions',
+  userModel: BoardUserPermission,
+  groupModel: BoardGroupPermission,
   column: 'boardId',
   levels: boardPermissionLevels,
 };
@@ -83,11 +84,12 @@ export interface BoardAccessRow {
  * groups are those `p.group_id` satisfying `groupMatchSql`.
  */
 function boardAccessColumnsSql(userIdSql: string, groupMatchSql: string): string {
-  return `boards.id, boards.revision, boards.is_public AS "isPublic", boards.creator_id AS "creatorId",
-    (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_user_permissions p
-      WHERE p.board_id = boards.id AND p.user_id = ${userIdSql}) AS "userPermissions",
-    (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM board_group_permissions p
-      WHERE p.board_id = boards.id AND ${groupMatchSql}) AS "groupPermissions"`;
+  const boards = Board.tableName;
+  return `${boards}.id, ${boards}.revision, ${boards}.is_public AS "isPublic", ${boards}.creator_id AS "creatorId",
+    (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM ${BoardUserPermission.tableName} p
+      WHERE p.board_id = ${boards}.id AND p.user_id = ${userIdSql}) AS "userPermissions",
+    (SELECT coalesce(json_agg(permission ORDER BY permission), '[]'::json) FROM ${BoardGroupPermission.tableName} p
+      WHERE p.board_id = ${boards}.id AND ${groupMatchSql}) AS "groupPermissions"`;
 }
 
 /**
@@ -97,7 +99,7 @@ function boardAccessColumnsSql(userIdSql: string, groupMatchSql: string): string
 export const boardAccessCompanion: KeyCompanionLookup = {
   name: 'board_access',
   subquerySql: (ownerIdSql, ownerGroupMatchSql) =>
-    `SELECT ${boardAccessColumnsSql(ownerIdSql, ownerGroupMatchSql)} FROM boards WHERE boards.id = asked.companion_id`,
+    `SELECT ${boardAccessColumnsSql(ownerIdSql, ownerGroupMatchSql)} FROM ${Board.tableName} WHERE ${Board.tableName}.id = asked.companion_id`,
 };
 
 const idSchema = openApiDocument.components?.schemas?.Id as { pattern: string; maxLength: number };
@@ -124,7 +126,7 @@ async function loadAccessRows(db: Db, questions: readonly AccessQuestion[]): Pro
     .raw<{ rows: (BoardAccessRow & { i: number })[] }>(
       `SELECT asked.i, ${boardAccessColumnsSql('asked.user_id', 'p.group_id = any(asked.group_ids)')}
        FROM jsonb_to_recordset(?::jsonb) AS asked(i int, board_id text, user_id text, group_ids text[])
-       JOIN boards ON boards.id = asked.board_id`,
+       JOIN ${Board.tableName} ON ${Board.tableName}.id = asked.board_id`,
       [asked],
     )
     .options(preparedStatement('tessera_board_access'));

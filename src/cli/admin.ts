@@ -16,6 +16,7 @@ import { validateOperationInput, validateSchemaValue } from '../core/requestVali
 import { UsageError } from './errors';
 import pino from 'pino';
 import { audited, AuditEvent } from '../observability/audit';
+import { Group } from '../db/models';
 
 export interface AdminOptions {
   password?: string;
@@ -160,7 +161,7 @@ const adminCommands: AdminCommand[] = [
     options: [],
     async run(db, [name]) {
       const groupId = await requireGroupId(db, name);
-      await cliAudited(db, { action: 'group.delete', targetType: 'group', targetId: groupId }, (trx) => trx('groups').where({ id: groupId }).del());
+      await cliAudited(db, { action: 'group.delete', targetType: 'group', targetId: groupId }, async (trx) => { await Group.query(trx).deleteById(groupId); });
       return { deleted: true };
     },
   },

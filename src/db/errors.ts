@@ -8,13 +8,22 @@ interface PgLikeError {
   message?: string;
 }
 
+/**
+ * The driver's error: objection wraps database errors of `Model.query()` (UniqueViolationError, DBError, …) and keeps
+ * the driver's own in `nativeError`; knex queries throw the driver's error itself.
+ */
+function driverError(error: unknown): PgLikeError {
+  const wrapped = error as { nativeError?: unknown } | null | undefined;
+  return (wrapped && typeof wrapped === 'object' && wrapped.nativeError && typeof wrapped.nativeError === 'object' ? wrapped.nativeError : error) as PgLikeError;
+}
+
 export function isUniqueViolation(error: unknown, constraint?: string): boolean {
-  const e = error as PgLikeError;
+  const e = driverError(error);
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint || !!e.message?.includes(constraint));
 }
 
 export function isForeignKeyViolation(error: unknown): boolean {
-  return (error as PgLikeError)?.code === '23503';
+  return driverError(error)?.code === '23503';
 }
 
 /** 57014: a statement ended by `statement_timeout` (DB-1). */
@@ -22,7 +31,7 @@ const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EP
 
 /** True when the database cannot be reached (refused, terminated, pool exhausted, out of time: DB-1): a 503, not a 500. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as PgLikeError;
+  const e = driverError(error);
   if (!e) return false;
   if (e.code && (unavailableCodes.has(e.code) || e.code.startsWith('08'))) return true;
   if (e.name === 'KnexTimeoutError') return true;

@@ -1,14 +1,15 @@
 import type { Knex } from 'knex';
 import { newId } from './ids';
+import { ServerSetting } from './models';
 
 /** The id of this instance's database (migration 0006), the same on every server process sharing it. */
 export async function readInstanceId(q: Knex): Promise<string> {
-  const row: { value: { id: string } } | undefined = await q('server_settings').where({ key: 'instance' }).first('value');
-  if (!row) throw new Error('server_settings has no instance id: migrations did not run');
+  const row = await ServerSetting.query(q).findById('instance').select('value').castTo<{ value: { id: string } } | undefined>();
+  if (!row) throw new Error(`${ServerSetting.tableName} has no instance id: migrations did not run`);
   return row.value.id;
 }
 
 /** Mints the instance id of a database that has none (one made from the template); two starts at once keep one. */
 export async function ensureInstanceId(q: Knex): Promise<void> {
-  await q('server_settings').insert({ key: 'instance', value: JSON.stringify({ id: newId() }) }).onConflict('key').ignore();
+  await ServerSetting.table(q).insert({ key: 'instance', value: JSON.stringify({ id: newId() }) }).onConflict('key').ignore();
 }

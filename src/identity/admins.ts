@@ -6,13 +6,14 @@
  */
 import type { Knex } from 'knex';
 import { conflict } from '../core/errors';
+import { GroupMember, GroupPermission } from '../db/models';
 
 export const lastAdminMessage = 'This change would leave no user with the admin permission';
 
 /** Whether some user holds `admin` (nothing else implies it, see permissions.ts), as the transaction sees it now. */
 async function anyAdmin(trx: Knex.Transaction): Promise<boolean> {
   const { rows } = await trx.raw<{ rows: { found: boolean }[] }>(
-    `SELECT EXISTS (SELECT 1 FROM group_members gm JOIN group_permissions gp ON gp.group_id = gm.group_id WHERE gp.permission = 'admin') AS found`,
+    `SELECT EXISTS (SELECT 1 FROM ${GroupMember.tableName} gm JOIN ${GroupPermission.tableName} gp ON gp.group_id = gm.group_id WHERE gp.permission = 'admin') AS found`,
   );
   return rows[0].found;
 }

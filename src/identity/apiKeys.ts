@@ -8,6 +8,7 @@ import { expandPermissions, GlobalPermission, globalPermissions, sortedPermissio
 import { KeyBounds, Membership, membershipsJsonSql, principalFromMemberships } from './principal';
 import type { Principal } from './principal';
 import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
+import { ApiKey, GroupMember, User } from '../db/models';
 
 export interface ApiKeyView {
   id: string;
@@ -83,21 +84,22 @@ interface KeyAnswer {
 
 /** The stored keys of the ids with their owners' memberships (and the companion's rows), in one query. */
 function keysWithOwnersLoader(companion: KeyCompanionLookup | null) {
-  const ownGroups = 'p.group_id IN (SELECT group_id FROM group_members WHERE user_id = api_keys.user_id)';
+  const [keys, users] = [ApiKey.tableName, User.tableName];
+  const ownGroups = `p.group_id IN (SELECT group_id FROM ${GroupMember.tableName} WHERE user_id = ${keys}.user_id)`;
   const [companionColumn, companionJoin] = companion
-    ? ['to_json(companion)', `LEFT JOIN LATERAL (${companion.subquerySql('api_keys.user_id', ownGroups)}) AS companion ON true`]
+    ? ['to_json(companion)', `LEFT JOIN LATERAL (${companion.subquerySql(`${keys}.user_id`, ownGroups)}) AS companion ON true`]
     : ['NULL', ''];
   const statement = companion ? `tessera_api_keys_${companion.name}` : 'tessera_api_keys';
   return async (db: Db, questions: readonly KeyQuestion[]): Promise<(KeyAnswer | undefined)[]> => {
     const asked = JSON.stringify(questions.map((q, i) => ({ i, key_id: q.keyId, companion_id: q.companionId })));
     const { rows } = await db
       .raw<{ rows: (KeyAnswer['key'] & { i: number; companion: unknown })[] }>(
-        `SELECT asked.i, api_keys.id, api_keys.user_id AS "userId", api_keys.token_hash AS "tokenHash", api_keys.scopes,
-                api_keys.expires_at AS "expiresAt", api_keys.last_used_at AS "lastUsedAt", users.username,
-                ${membershipsJsonSql('users.id')} AS memberships, ${companionColumn} AS companion
+        `SELECT asked.i, ${keys}.id, ${keys}.user_id AS "userId", ${keys}.token_hash AS "tokenHash", ${keys}.scopes,
+                ${keys}.expires_at AS "expiresAt", ${keys}.last_used_at AS "lastUsedAt", ${users}.username,
+                ${membershipsJsonSql(`${users}.id`)} AS memberships, ${companionColumn} AS companion
          FROM jsonb_to_recordset(?::jsonb) AS asked(i int, key_id text, companion_id text)
-         JOIN api_keys ON api_keys.id = asked.key_id
-         JOIN users ON users.id = api_keys.user_id
+         JOIN ${keys} ON ${keys}.id = asked.key_id
+         JOIN ${users} ON ${users}.id = ${keys}.user_id
          ${companionJoin}`,
         [asked],
       )
@@ -145,7 +147,7 @@ export async function verifyApiKey(
   if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
   // Record use at most once a minute, to keep reads free of writes.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
-    await db('api_keys').where({ id: key.id }).update({ lastUsedAt: now });
+    await ApiKey.query(db).findById(key.id).patch({ lastUsedAt: now });
   }
   const principal = principalFromMemberships({ id: key.userId, username: key.username }, key.memberships, {
     authMethod: 'apiKey',
@@ -185,7 +187,7 @@ export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): 
     if (expiresAt.getTime() <= now.getTime()) throw badRequest('expiresAt must lie in the future');
   }
   const scopes = input.scopes ? sortedPermissions(new Set(input.scopes)) : null;
-  const [row]: ApiKeyRow[] = await db('api_keys')
+  const [row]: ApiKeyRow[] = await ApiKey.table(db)
     .insert({
       id,
       userId: input.userId,
@@ -265,7 +267,7 @@ export function assertMayCreatePassword(caller: Principal): void {
  * user's keys are few, so the page is cut from the filtered list.
  */
 export async function listApiKeys(db: Db, caller: Principal, userId: string, page: PageRequest = {}): Promise<Page<ApiKeyView>> {
-  const rows: (ApiKeyRow & { createdMicros: number })[] = await db('api_keys')
+  const rows: (ApiKeyRow & { createdMicros: number })[] = await ApiKey.table(db)
     .where({ userId })
     .select('*', db.raw('(extract(epoch from created_at) * 1000000)::bigint as created_micros'))
     .orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);
@@ -281,14 +283,14 @@ export async function listApiKeys(db: Db, caller: Principal, userId: string, pag
  */
 export async function deleteApiKey(db: Db, caller: Principal, keyId: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const query = trx('api_keys').where({ id: keyId }).first('scopes', 'expiresAt').forUpdate();
+    const query = ApiKey.table(trx).where({ id: keyId }).first('scopes', 'expiresAt').forUpdate();
     if (!caller.permissions.has('admin')) query.andWhere({ userId: caller.userId });
     const key: KeyBounds | undefined = await query;
     if (!key) throw notFound('API key not found');
     if (!holdsNoMoreThanCaller(caller, key)) {
       throw forbidden('Permission denied: an API key cannot revoke a key that holds more than itself');
     }
-    await trx('api_keys').where({ id: keyId }).del();
+    await ApiKey.query(trx).deleteById(keyId);
   });
 }
 

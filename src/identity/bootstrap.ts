@@ -3,6 +3,7 @@ import { isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
 import { insertApiKey } from './apiKeys';
 import { hashPassword, passwordFitsBcrypt } from './secrets';
+import { Group, GroupMember, GroupPermission, User } from '../db/models';
 
 export interface BootstrapResult {
   created: boolean;
@@ -25,18 +26,18 @@ export async function bootstrapAdmin(db: Db, options: { apiKey: string | null; p
   const passwordHash = options.password ? await hashPassword(options.password) : null;
   try {
     return await db.transaction(async (trx) => {
-      const anyUser = await trx('users').first('id');
+      const anyUser = await User.query(trx).select('id').first();
       if (anyUser) {
         // NAV-7: a later start with BOOTSTRAP_ADMIN_PASSWORD gives the bootstrap admin a password, only while it has none.
-        const updated = passwordHash ? await trx('users').where({ username: 'admin' }).whereNull('passwordHash').update({ passwordHash }) : 0;
+        const updated = passwordHash ? await User.query(trx).where({ username: 'admin' }).whereNull('passwordHash').patch({ passwordHash }) : 0;
         return { created: false, generatedApiKey: null, passwordSet: Number(updated) > 0 };
       }
       const userId = newId();
       const groupId = newId();
-      await trx('users').insert({ id: userId, username: 'admin', passwordHash });
-      await trx('groups').insert({ id: groupId, name: 'admins', ownerId: userId, position: 0 });
-      await trx('group_permissions').insert({ groupId, permission: 'admin' });
-      await trx('group_members').insert({ groupId, userId });
+      await User.query(trx).insert({ id: userId, username: 'admin', passwordHash });
+      await Group.query(trx).insert({ id: groupId, name: 'admins', ownerId: userId, position: 0 });
+      await GroupPermission.query(trx).insert({ groupId, permission: 'admin' });
+      await GroupMember.query(trx).insert({ groupId, userId });
       const key = await insertApiKey(trx, { userId, name: 'bootstrap', presetValue: options.apiKey ?? undefined });
       return { created: true, generatedApiKey: options.apiKey ? null : key.apiKey };
     });

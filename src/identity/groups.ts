@@ -8,6 +8,7 @@ import { conflict, notFound } from '../core/errors';
 import { GlobalPermission, sortedPermissions } from './permissions';
 import { independentReads } from '../db/independentReads';
 import { keepingAnAdmin } from './admins';
+import { Group, GroupMember, GroupPermission } from '../db/models';
 
 export interface GroupView {
   id: string;
@@ -26,7 +27,7 @@ const groupColumns = ['id', 'name', 'ownerId', 'homeBoardId', 'mobileHomeBoardId
 export async function createGroup(db: Db, name: string, ownerId: string | null): Promise<string> {
   const id = newId();
   try {
-    await db('groups').insert({ id, name, ownerId });
+    await Group.query(db).insert({ id, name, ownerId });
   } catch (error) {
     if (isUniqueViolation(error)) throw conflict('Group name already taken');
     throw error;
@@ -36,7 +37,7 @@ export async function createGroup(db: Db, name: string, ownerId: string | null):
 
 /** Groups ordered by name, then id, with their members and permissions; a page of them when asked (HTTP-8). */
 export async function listGroups(db: Db, page: PageRequest = {}): Promise<Page<GroupView>> {
-  const query = db('groups').select(groupColumns).orderBy(['name', 'id']);
+  const query = Group.table(db).select(groupColumns).orderBy(['name', 'id']);
   if (page.cursor !== undefined) query.whereRaw('(name, id) > (?, ?)', decodeCursor(page.cursor, ['string', 'string']));
   if (page.limit !== undefined) query.limit(page.limit + 1);
   const { items: groups, nextCursor } = pageOfRows((await query) as GroupRow[], page.limit, (group) => [group.name, group.id]);
@@ -48,8 +49,8 @@ export async function listGroups(db: Db, page: PageRequest = {}): Promise<Page<G
 async function withMembersAndPermissions(db: Db, groups: GroupRow[], onlyThese: boolean): Promise<GroupView[]> {
   const ofGroups = (rows: Knex.QueryBuilder) => (onlyThese ? rows.modify(whereAmong, 'groupId', groups.map((group) => group.id)) : rows);
   const [members, permissions] = await independentReads(db, [
-    () => ofGroups(db('group_members').select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
-    () => ofGroups(db('group_permissions').select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
+    () => ofGroups(GroupMember.table(db).select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
+    () => ofGroups(GroupPermission.table(db).select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
   ]);
   return groups.map((group) => ({
     id: group.id,
@@ -65,7 +66,7 @@ async function withMembersAndPermissions(db: Db, groups: GroupRow[], onlyThese: 
 
 /** One group with its members and permissions; 404 `Group not found`. */
 export async function getGroup(db: Db, groupId: string): Promise<GroupView> {
-  const group = (await db('groups').where({ id: groupId }).first(groupColumns)) as GroupRow | undefined;
+  const group = (await Group.table(db).where({ id: groupId }).first(groupColumns)) as GroupRow | undefined;
   if (!group) throw notFound('Group not found');
   const [view] = await withMembersAndPermissions(db, [group], true);
   return view;
@@ -75,21 +76,21 @@ export async function getGroup(db: Db, groupId: string): Promise<GroupView> {
 export async function deleteGroup(db: Db, groupId: string): Promise<void> {
   await db.transaction((trx) =>
     keepingAnAdmin(trx, async () => {
-      const deleted = await trx('groups').where({ id: groupId }).del();
+      const deleted = await Group.query(trx).deleteById(groupId);
       if (deleted === 0) throw notFound('Group not found');
     }),
   );
 }
 
 async function assertGroupExists(db: Knex, groupId: string): Promise<void> {
-  if (!(await db('groups').where({ id: groupId }).first('id'))) throw notFound('Group not found');
+  if (!(await Group.query(db).findById(groupId).select('id'))) throw notFound('Group not found');
 }
 
 /** Idempotent. */
 export async function addMember(db: Db, groupId: string, userId: string): Promise<void> {
   await assertGroupExists(db, groupId);
   try {
-    await db('group_members').insert({ groupId, userId }).onConflict(['groupId', 'userId']).ignore();
+    await GroupMember.table(db).insert({ groupId, userId }).onConflict(['groupId', 'userId']).ignore();
   } catch (error) {
     // The group was checked above, so a foreign-key failure means the user (or, in a race, the group) is gone.
     if (isForeignKeyViolation(error)) throw notFound('User not found');
@@ -102,7 +103,7 @@ export async function removeMember(db: Db, groupId: string, userId: string): Pro
   await db.transaction((trx) =>
     keepingAnAdmin(trx, async () => {
       await assertGroupExists(trx, groupId);
-      const deleted = await trx('group_members').where({ groupId, userId }).del();
+      const deleted = await GroupMember.query(trx).deleteById([groupId, userId]);
       if (deleted === 0) throw notFound('Membership not found');
     }),
   );
@@ -113,16 +114,16 @@ export async function setGroupPermissions(db: Db, groupId: string, permissions: 
   const unique = sortedPermissions(new Set(permissions));
   await db.transaction((trx) =>
     keepingAnAdmin(trx, async () => {
-      const group = await trx('groups').where({ id: groupId }).forUpdate().first('id');
+      const group = await Group.query(trx).findById(groupId).forUpdate().select('id');
       if (!group) throw notFound('Group not found');
-      await trx('group_permissions').where({ groupId }).del();
-      if (unique.length > 0) await trx('group_permissions').insert(unique.map((permission) => ({ groupId, permission })));
+      await GroupPermission.query(trx).where({ groupId }).delete();
+      if (unique.length > 0) await GroupPermission.table(trx).insert(unique.map((permission) => ({ groupId, permission })));
     }),
   );
   return unique;
 }
 
 export async function findGroupIdByName(db: Db, name: string): Promise<string | null> {
-  const row: { id: string } | undefined = await db('groups').whereRaw('lower(name) = lower(?)', [name]).first('id');
+  const row: { id: string } | undefined = await Group.query(db).whereRaw('lower(name) = lower(?)', [name]).select('id').first();
   return row?.id ?? null;
 }

@@ -11,14 +11,16 @@ import { clearedSessionCookie, createSession, deleteSession, readCookie, session
 import { createUser, deleteUser, listUsers } from './users';
 import { unauthorized, notFound } from '../core/errors';
 import { audited, recordAudit } from '../observability/audit';
+import { User } from '../db/models';
 
 export const identityHandlers = {
   async login({ body }, ctx) {
     const { db, config } = ctx;
     await countLoginAttempt(db, body.username, ctx.clientIp);
-    const user: { id: string; passwordHash: string | null } | undefined = await db('users')
+    const user: { id: string; passwordHash: string | null } | undefined = await User.query(db)
       .whereRaw('lower(username) = lower(?)', [body.username])
-      .first('id', 'passwordHash');
+      .select('id', 'passwordHash')
+      .first();
     if (!(await passwordMatches(body.password, user?.passwordHash ?? null)) || !user) {
       // AUDIT-1: a failed login, with the name tried and the client address (never the password).
       await recordAudit(db, ctx, { action: 'auth.login', outcome: 'failure', targetType: 'user', targetId: user?.id ?? null, details: { username: body.username } });
@@ -155,7 +157,7 @@ export const identityHandlers = {
     const principal = requirePrincipal(ctx);
     const userId = body?.userId ?? principal.userId;
     assertMayManageKeysOf(principal, userId);
-    if (userId !== principal.userId && !(await ctx.db('users').where({ id: userId }).first('id'))) {
+    if (userId !== principal.userId && !(await User.query(ctx.db).findById(userId).select('id'))) {
       throw notFound('User not found');
     }
     const bounds = boundsOfNewKey(principal, { scopes: body?.scopes, expiresAt: body?.expiresAt });

@@ -1,6 +1,7 @@
 import type { Db } from '../db/database';
 import { ApiError } from '../core/errors';
 import { rateLimitHeaders } from '../core/rateLimit';
+import { LoginFailure } from '../db/models';
 
 /**
  * Failed-login throttling, kept in the database so that every instance behind a load balancer sees it.
@@ -28,13 +29,14 @@ const addressCounter = (clientIp: string): Counter => ({ key: `ip:${clientIp}`, 
  * False when the counter is full.
  */
 async function takeSlot(db: Db, { key, limit }: Counter): Promise<boolean> {
-  const elapsed = `login_failures.window_started_at < now() - make_interval(secs => ${loginThrottle.windowSeconds})`;
+  const table = LoginFailure.tableName;
+  const elapsed = `${table}.window_started_at < now() - make_interval(secs => ${loginThrottle.windowSeconds})`;
   const { rows } = await db.raw<{ rows: unknown[] }>(
-    `INSERT INTO login_failures (key, failures, window_started_at) VALUES (?, 1, now())
+    `INSERT INTO ${table} (key, failures, window_started_at) VALUES (?, 1, now())
      ON CONFLICT (key) DO UPDATE SET
-       failures = CASE WHEN ${elapsed} THEN 1 ELSE login_failures.failures + 1 END,
-       window_started_at = CASE WHEN ${elapsed} THEN now() ELSE login_failures.window_started_at END
-     WHERE ${elapsed} OR login_failures.failures < ?
+       failures = CASE WHEN ${elapsed} THEN 1 ELSE ${table}.failures + 1 END,
+       window_started_at = CASE WHEN ${elapsed} THEN now() ELSE ${table}.window_started_at END
+     WHERE ${elapsed} OR ${table}.failures < ?
      RETURNING failures`,
     [key, limit],
   );
@@ -42,11 +44,11 @@ async function takeSlot(db: Db, { key, limit }: Counter): Promise<boolean> {
 }
 
 async function giveSlotBack(db: Db, { key }: Counter): Promise<void> {
-  await db('login_failures').where({ key }).update({ failures: db.raw('greatest(failures - 1, 0)') });
+  await LoginFailure.query(db).findById(key).patch({ failures: db.raw('greatest(failures - 1, 0)') });
 }
 
 async function throttled(db: Db, { key, limit, policy }: Counter): Promise<ApiError> {
-  const row: { windowStartedAt: Date } | undefined = await db('login_failures').where({ key }).first('windowStartedAt');
+  const row: { windowStartedAt: Date } | undefined = await LoginFailure.query(db).findById(key).select('windowStartedAt');
   const windowEnds = (row?.windowStartedAt.getTime() ?? 0) + loginThrottle.windowSeconds * 1000;
   const retryAfterSeconds = Math.max(1, Math.ceil((windowEnds - Date.now()) / 1000));
   return new ApiError(
@@ -87,7 +89,7 @@ export async function countLoginAttempt(db: Db, username: string, clientIp: stri
 /** After a successful login: the username's failures are forgiven and the attempt no longer counts against the address. */
 export async function loginSucceeded(db: Db, username: string, clientIp: string): Promise<void> {
   await db.transaction(async (trx) => {
-    await trx('login_failures').where({ key: userCounter(username).key }).del();
+    await LoginFailure.query(trx).deleteById(userCounter(username).key);
     await giveSlotBack(trx, addressCounter(clientIp));
   });
 }

@@ -2,6 +2,7 @@ import type { Db } from '../db/database';
 import { preparedStatement } from '../db/prepared';
 import { forbidden } from '../core/errors';
 import { expandPermissions, GlobalPermission, narrowToScopes } from './permissions';
+import { GroupMember, GroupPermission, User } from '../db/models';
 
 /** The authenticated caller of one request, computed from the database on every request. */
 export interface Principal {
@@ -53,13 +54,13 @@ type Via = {
  */
 export const membershipsJsonSql = (userIdSql: string) =>
   `(SELECT coalesce(json_agg(json_build_object('groupId', gm.group_id, 'permission', gp.permission)), '[]'::json)
-    FROM group_members gm LEFT JOIN group_permissions gp ON gp.group_id = gm.group_id WHERE gm.user_id = ${userIdSql})`;
+    FROM ${GroupMember.tableName} gm LEFT JOIN ${GroupPermission.tableName} gp ON gp.group_id = gm.group_id WHERE gm.user_id = ${userIdSql})`;
 
 /** Loads a user's live groups and expanded group permissions in one query; null when the user is gone. */
 export async function loadPrincipal(db: Db, userId: string, via: Via): Promise<Principal | null> {
   const { rows } = await db
     .raw<{ rows: { username: string; memberships: Membership[] }[] }>(
-      `SELECT users.username, ${membershipsJsonSql('users.id')} AS memberships FROM users WHERE users.id = ?`,
+      `SELECT u.username, ${membershipsJsonSql('u.id')} AS memberships FROM ${User.tableName} u WHERE u.id = ?`,
       [userId],
     )
     .options(preparedStatement('tessera_principal'));

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import { hashToken, newSecretToken } from './secrets';
+import { Session } from '../db/models';
 
 export const sessionCookieName = 'tessera_session';
 
@@ -7,21 +8,21 @@ export const sessionCookieName = 'tessera_session';
 export async function createSession(db: Db, userId: string, ttlSeconds: number, now = new Date()): Promise<{ token: string; expiresAt: Date }> {
   const token = newSecretToken();
   const expiresAt = new Date(now.getTime() + ttlSeconds * 1000);
-  await db('sessions').insert({ id: hashToken(token), userId, expiresAt });
+  await Session.query(db).insert({ id: hashToken(token), userId, expiresAt });
   return { token, expiresAt };
 }
 
 /** The user of a live session, or null. */
 export async function findSessionUser(db: Db, token: string, now = new Date()): Promise<string | null> {
-  const row: { userId: string } | undefined = await db('sessions')
-    .where({ id: hashToken(token) })
+  const row: { userId: string } | undefined = await Session.query(db)
+    .findById(hashToken(token))
     .andWhere('expiresAt', '>', now)
-    .first('userId');
+    .select('userId');
   return row?.userId ?? null;
 }
 
 export async function deleteSession(db: Db, token: string): Promise<void> {
-  await db('sessions').where({ id: hashToken(token) }).del();
+  await Session.query(db).deleteById(hashToken(token));
 }
 
 export function sessionCookie(token: string, maxAgeSeconds: number, secure: boolean): string {

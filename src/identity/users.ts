@@ -6,6 +6,7 @@ import { hashPassword, passwordFitsBcrypt } from './secrets';
 import { whereAmong } from '../db/idList';
 import { decodeCursor, Page, pageOfRows, type PageRequest } from '../core/pages';
 import { keepingAnAdmin } from './admins';
+import { Group, GroupMember, User } from '../db/models';
 
 export interface UserView {
   id: string;
@@ -34,29 +35,29 @@ export async function createUser(db: Db, input: NewUser): Promise<string> {
   return db.transaction(async (trx) => {
     const groupIds = [...new Set(input.groupIds ?? [])];
     if (groupIds.length > 0) {
-      const found: { id: string }[] = await trx('groups').modify(whereAmong, 'id', groupIds).select('id');
+      const found: { id: string }[] = await Group.query(trx).modify(whereAmong, 'id', groupIds).select('id');
       const missing = groupIds.filter((g) => !found.some((f) => f.id === g));
       if (missing.length > 0) throw badRequest(`Unknown group ids: ${missing.join(', ')}`, { groupIds: missing });
     }
     try {
-      await trx('users').insert({ id, username: input.username, email: input.email ?? null, passwordHash });
+      await User.query(trx).insert({ id, username: input.username, email: input.email ?? null, passwordHash });
     } catch (error) {
       if (isUniqueViolation(error)) throw conflict('Username already taken');
       throw error;
     }
-    if (groupIds.length > 0) await trx('group_members').insert(groupIds.map((groupId) => ({ groupId, userId: id })));
+    if (groupIds.length > 0) await GroupMember.table(trx).insert(groupIds.map((groupId) => ({ groupId, userId: id })));
     return id;
   });
 }
 
 /** Users ordered by username, then id; a page of them when asked (HTTP-8). */
 export async function listUsers(db: Db, page: PageRequest = {}): Promise<Page<UserView>> {
-  const query = db('users').select('id', 'username', 'email', 'homeBoardId', 'mobileHomeBoardId', 'createdAt').orderBy(['username', 'id']);
+  const query = User.table(db).select('id', 'username', 'email', 'homeBoardId', 'mobileHomeBoardId', 'createdAt').orderBy(['username', 'id']);
   if (page.cursor !== undefined) query.whereRaw('(username, id) > (?, ?)', decodeCursor(page.cursor, ['string', 'string']));
   if (page.limit !== undefined) query.limit(page.limit + 1);
   const rows: (Omit<UserView, 'groupIds' | 'createdAt'> & { createdAt: Date })[] = await query;
   const { items: users, nextCursor } = pageOfRows(rows, page.limit, (user) => [user.username, user.id]);
-  const membershipQuery = db('group_members').select('userId', 'groupId').orderBy('groupId');
+  const membershipQuery = GroupMember.table(db).select('userId', 'groupId').orderBy('groupId');
   if (nextCursor !== null || page.cursor !== undefined) membershipQuery.modify(whereAmong, 'userId', users.map((user) => user.id));
   const memberships: { userId: string; groupId: string }[] = await membershipQuery;
   const items = users.map((user) => ({
@@ -72,7 +73,7 @@ export async function listUsers(db: Db, page: PageRequest = {}): Promise<Page<Us
 }
 
 export async function findUserIdByName(db: Db, username: string): Promise<string | null> {
-  const row: { id: string } | undefined = await db('users').whereRaw('lower(username) = lower(?)', [username]).first('id');
+  const row: { id: string } | undefined = await User.query(db).whereRaw('lower(username) = lower(?)', [username]).select('id').first();
   return row?.id ?? null;
 }
 
@@ -81,7 +82,7 @@ export async function deleteUser(db: Db, userId: string, callerId: string | null
   if (userId === callerId) throw badRequest('Cannot delete your own user');
   await db.transaction((trx) =>
     keepingAnAdmin(trx, async () => {
-      const deleted = await trx('users').where({ id: userId }).del();
+      const deleted = await User.query(trx).deleteById(userId);
       if (deleted === 0) throw notFound('User not found');
     }),
   );
@@ -89,6 +90,6 @@ export async function deleteUser(db: Db, userId: string, callerId: string | null
 
 export async function setPassword(db: Db, userId: string, password: string): Promise<void> {
   if (!passwordFitsBcrypt(password)) throw badRequest('Password must be at most 72 bytes long');
-  const updated = await db('users').where({ id: userId }).update({ passwordHash: await hashPassword(password) });
+  const updated = await User.query(db).findById(userId).patch({ passwordHash: await hashPassword(password) });
   if (updated === 0) throw notFound('User not found');
 }

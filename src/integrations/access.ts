@@ -4,6 +4,7 @@ import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
 import { whereAmong } from '../db/idList';
 import { independentReads } from '../db/independentReads';
+import { Integration, IntegrationGroupPermission, IntegrationUserPermission } from '../db/models';
 
 export interface IntegrationAccessFlags {
   hasUseAccess: boolean;
@@ -15,8 +16,8 @@ export type IntegrationPermissionLevel = 'use' | 'interact' | 'full';
 type Level = IntegrationPermissionLevel;
 export const integrationPermissionLevels: readonly Level[] = ['use', 'interact', 'full'];
 export const integrationGrantTables: GrantTables<Level> = {
-  userTable: 'integration_user_permissions',
-  groupTable: 'integration_group_permissions',
+  userModel: IntegrationUserPermission,
+  groupModel: IntegrationGroupPermission,
   column: 'integrationId',
   levels: integrationPermissionLevels,
 };
@@ -39,14 +40,14 @@ export async function loadIntegrationAccess(
 ): Promise<Map<string, IntegrationAccessFlags>> {
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
-  const query = db('integrations').select('integrations.id');
-  if (ids !== null) query.modify(whereAmong, 'integrations.id', ids);
+  const query = Integration.table(db).select(Integration.col('id'));
+  if (ids !== null) query.modify(whereAmong, Integration.col('id'), ids);
   const [integrations, userRows, groupRows] = await independentReads(db, [
     () => query as Promise<{ id: string }[]>,
-    () => db('integration_user_permissions').where({ userId }).modify((q) => {
+    () => IntegrationUserPermission.table(db).where({ userId }).modify((q) => {
       if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
     }) as Promise<{ integrationId: string; permission: Level }[]>,
-    () => db('integration_group_permissions').whereIn('groupId', groupIds).modify((q) => {
+    () => IntegrationGroupPermission.table(db).whereIn('groupId', groupIds).modify((q) => {
       if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
     }) as Promise<{ integrationId: string; permission: Level }[]>,
   ]);

@@ -8,6 +8,7 @@ import { IntegrationAccessFlags, loadIntegrationAccess } from './access';
 import { IntegrationKind, kindPosition } from './kinds';
 import { whereAmong } from '../db/idList';
 import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
+import { Integration, IntegrationUserPermission } from '../db/models';
 
 export interface IntegrationEntry {
   id: string;
@@ -37,7 +38,7 @@ export async function listVisibleIntegrations(db: Db, principal: Principal, page
   const access = await loadIntegrationAccess(db, principal, null);
   const visibleIds = [...access].filter(([, flags]) => isVisible(flags)).map(([id]) => id);
   if (visibleIds.length === 0) return { items: [], nextCursor: null };
-  const rows: Omit<IntegrationEntry, 'permissions'>[] = await db('integrations').modify(whereAmong, 'id', visibleIds).select(columns);
+  const rows: Omit<IntegrationEntry, 'permissions'>[] = await Integration.table(db).modify(whereAmong, 'id', visibleIds).select(columns);
   const entries = rows.map((row) => ({ ...row, permissions: access.get(row.id)! })).sort(compareIntegrations);
   // HTTP-8: the position of an integration in the list is its kind, name and id.
   const byPosition = (a: Position, b: Position) => compareIntegrations({ kind: a[0] as string, name: a[1] as string, id: a[2] as string }, { kind: b[0] as string, name: b[1] as string, id: b[2] as string });
@@ -48,7 +49,7 @@ export async function listVisibleIntegrations(db: Db, principal: Principal, page
 export async function readIntegration(db: Db, principal: Principal, id: string): Promise<IntegrationEntry> {
   const flags = (await loadIntegrationAccess(db, principal, [id])).get(id);
   if (!isVisible(flags)) throw notFound('Integration not found');
-  const row: Omit<IntegrationEntry, 'permissions'> | undefined = await db('integrations').where('id', id).first(columns);
+  const row: Omit<IntegrationEntry, 'permissions'> | undefined = await Integration.table(db).where('id', id).first(columns);
   if (!row) throw notFound('Integration not found');
   return { ...row, permissions: flags };
 }
@@ -85,8 +86,8 @@ export async function createIntegration(
 ): Promise<string> {
   const id = newId();
   await db.transaction(async (trx) => {
-    await trx('integrations').insert({ id, ...input });
-    await trx('integration_user_permissions').insert({ integrationId: id, userId: principal.userId, permission: 'full' });
+    await Integration.query(trx).insert({ id, ...input });
+    await IntegrationUserPermission.query(trx).insert({ integrationId: id, userId: principal.userId, permission: 'full' });
   });
   return id;
 }
@@ -100,6 +101,6 @@ export async function deleteIntegration(db: Db, principal: Principal, id: string
   await db.transaction(async (trx) => {
     await assertIntegrationFullAccess(trx, principal, id);
     await recordIntegrationUnbound(trx, id, principal, history);
-    await trx('integrations').where('id', id).del();
+    await Integration.query(trx).deleteById(id);
   });
 }

@@ -5,6 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/database';
+import { Board, Item, User } from '../db/models';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -45,7 +46,7 @@ async function readTotals(): Promise<Record<'boards' | 'items' | 'users', number
   if (!probe) return null;
   if (totalsCache && Date.now() - totalsCache.at < 60_000) return totalsCache.values;
   const { rows } = await probe.db.raw<{ rows: { boards: number; items: number; users: number }[] }>(
-    'SELECT (SELECT count(*) FROM boards)::int AS boards, (SELECT count(*) FROM items)::int AS items, (SELECT count(*) FROM users)::int AS users',
+    `SELECT (SELECT count(*) FROM ${Board.tableName})::int AS boards, (SELECT count(*) FROM ${Item.tableName})::int AS items, (SELECT count(*) FROM ${User.tableName})::int AS users`,
   );
   totalsCache = { at: Date.now(), values: rows[0] };
   return rows[0];

@@ -6,6 +6,7 @@
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
 import { listBoardApps } from '../apps/boardApps';
+import { Item } from '../db/models';
 
 export interface PageSources {
   /** `http:` origins of app icons (https: icons are allowed as a class). */
@@ -46,7 +47,7 @@ export function widenPolicy(policy: string, sources: PageSources): string {
 export async function loadPageSources(db: Db, principal: Principal | null, boardId: string): Promise<PageSources> {
   const [apps, frames] = await Promise.all([
     listBoardApps(db, principal, boardId),
-    db('items').where({ boardId, kind: 'iframe' }).select('options') as Promise<{ options: unknown }[]>,
+    Item.table(db).where({ boardId, kind: 'iframe' }).select('options') as Promise<{ options: unknown }[]>,
   ]);
   return pageSources(apps, frames.map((row) => row.options));
 }

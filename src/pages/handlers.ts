@@ -10,6 +10,7 @@ import { loadHomeCandidates } from '../boards/home/store';
 import { listBoards } from '../boards/management/boards';
 import { boardListPage, boardPage, pageSecurityHeaders } from './html';
 import { loadPageSources, widenPolicy } from './csp';
+import { Board } from '../db/models';
 
 /** The page's scripts (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
@@ -26,7 +27,7 @@ async function viewableName(ctx: RequestContext, boardId: string | null): Promis
   if (boardId === null) return null;
   const access = await loadBoardAccess(ctx.db, boardId, ctx.principal).catch(() => null);
   if (!access || !allows(access, 'view')) return null;
-  const row: { name: string } | undefined = await ctx.db('boards').where({ id: boardId }).first('name');
+  const row = await Board.query(ctx.db).findById(boardId).select('name');
   return row?.name ?? null;
 }
 
@@ -64,7 +65,7 @@ export const pageHandlers = {
   async getBoardStyle({ params }, ctx) {
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
     if ((await viewableName(ctx, boardId)) === null) throw notFound('Board not found');
-    const row: { customCss: string | null } = await ctx.db('boards').where({ id: boardId }).first('customCss');
+    const row = (await Board.query(ctx.db).findById(boardId!).select('customCss'))!;
     return {
       status: 200,
       body: new TextBody<string>(row.customCss ?? '', 'text/css; charset=utf-8'),

@@ -1,5 +1,6 @@
 import type { Db } from '../db/database';
 import { badRequest } from '../core/errors';
+import { Board, ServerSetting } from '../db/models';
 
 /** Server-wide board defaults, stored as jsonb in server_settings under the key `board` (SET-2). */
 export interface ServerBoardSettings {
@@ -27,7 +28,7 @@ function withDefaults(stored: Partial<ServerBoardSettings> | null | undefined): 
 }
 
 export async function readServerBoardSettings(db: Db): Promise<ServerBoardSettings> {
-  const row: { value: Partial<ServerBoardSettings> } | undefined = await db('server_settings').where({ key: boardSettingsKey }).first('value');
+  const row: { value: Partial<ServerBoardSettings> } | undefined = await ServerSetting.query(db).findById(boardSettingsKey).select('value').castTo<{ value: Partial<ServerBoardSettings> } | undefined>();
   return withDefaults(row?.value);
 }
 
@@ -37,8 +38,8 @@ export async function readServerBoardSettings(db: Db): Promise<ServerBoardSettin
  * takes this lock first, so they always lock in the same order and cannot deadlock.
  */
 export async function lockServerBoardSettings(trx: Db, mode: 'share' | 'update'): Promise<ServerBoardSettings> {
-  await trx('server_settings').insert({ key: boardSettingsKey, value: JSON.stringify({}) }).onConflict('key').ignore();
-  const query = trx('server_settings').where({ key: boardSettingsKey }).first('value');
+  await ServerSetting.table(trx).insert({ key: boardSettingsKey, value: JSON.stringify({}) }).onConflict('key').ignore();
+  const query = ServerSetting.table(trx).where({ key: boardSettingsKey }).first('value');
   const row: { value: Partial<ServerBoardSettings> } | undefined = await (mode === 'share' ? query.forShare() : query.forUpdate());
   return withDefaults(row?.value);
 }
@@ -55,16 +56,16 @@ export async function updateServerBoardSettings(db: Db, patch: Partial<ServerBoa
     const homeIds = [...new Set([supplied.homeBoardId, supplied.mobileHomeBoardId].filter((id): id is string => typeof id === 'string'))];
     if (homeIds.length > 0) {
       // FOR SHARE: a concurrent visibility change of these boards waits for this transaction.
-      const publicRows: { id: string }[] = await trx('boards').whereIn('id', homeIds).where('isPublic', true).forShare().select('id');
+      const publicRows: { id: string }[] = await Board.query(trx).whereIn('id', homeIds).where('isPublic', true).forShare().select('id');
       const publicIds = new Set(publicRows.map((row) => row.id));
       const offending = homeIds.filter((id) => !publicIds.has(id));
       if (offending.length > 0) {
         throw badRequest(`Board settings home board IDs must reference public boards: ${offending.join(', ')}`, { boardIds: offending });
       }
     }
-    const [row]: { value: Partial<ServerBoardSettings> }[] = await trx('server_settings')
+    const [row]: { value: Partial<ServerBoardSettings> }[] = await ServerSetting.table(trx)
       .where({ key: boardSettingsKey })
-      .update({ value: trx.raw('server_settings.value || ?::jsonb', [JSON.stringify(supplied)]) })
+      .update({ value: trx.raw(`${ServerSetting.tableName}.value || ?::jsonb`, [JSON.stringify(supplied)]) })
       .returning('value');
     return withDefaults(row?.value);
   });
@@ -77,7 +78,7 @@ export async function clearServerHomeBoard(trx: Db, boardId: string): Promise<vo
   if (settings.homeBoardId === boardId) cleared.homeBoardId = null;
   if (settings.mobileHomeBoardId === boardId) cleared.mobileHomeBoardId = null;
   if (Object.keys(cleared).length === 0) return;
-  await trx('server_settings')
-    .where({ key: boardSettingsKey })
-    .update({ value: trx.raw('server_settings.value || ?::jsonb', [JSON.stringify(cleared)]) });
+  await ServerSetting.query(trx)
+    .findById(boardSettingsKey)
+    .patch({ value: trx.raw(`${ServerSetting.tableName}.value || ?::jsonb`, [JSON.stringify(cleared)]) });
 }

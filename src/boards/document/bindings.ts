@@ -8,11 +8,12 @@ import { HistoryContext, recordStateChange } from '../history/record';
 import { emptyWrites } from './contentPlan';
 import { stateAfterContentWrites } from './stateAfter';
 import { loadBoardState, lockBoardForWrite } from './store';
+import { Integration, IntegrationItem, Item } from '../../db/models';
 
 /** 400 `Invalid integration IDs: <ids>` for ids that are not integrations. One query, also for an empty list. */
 export async function assertIntegrationsExist(q: Knex, ids: readonly string[]): Promise<void> {
   const unique = [...new Set(ids)];
-  const found: { id: string }[] = await q('integrations').modify(whereAmong, 'id', unique).select('id');
+  const found: { id: string }[] = await Integration.query(q).modify(whereAmong, 'id', unique).select('id');
   const known = new Set(found.map((row) => row.id));
   const missing = unique.filter((id) => !known.has(id));
   if (missing.length > 0) throw badRequest(`Invalid integration IDs: ${listIds(missing)}`, { integrationIds: shownIds(missing), count: missing.length });
@@ -41,10 +42,10 @@ export async function assertCanBind(
  * locked and the removal of those bindings recorded in the board's history (HIST-1), in the deletion's transaction.
  */
 export async function recordIntegrationUnbound(trx: Knex.Transaction, integrationId: string, principal: Principal, history: HistoryContext): Promise<void> {
-  const bound: { boardId: string; itemId: string }[] = await trx('integration_items')
-    .join('items', 'items.id', 'integration_items.itemId')
-    .where('integration_items.integrationId', integrationId)
-    .select('items.boardId', 'integration_items.itemId');
+  const bound: { boardId: string; itemId: string }[] = await IntegrationItem.table(trx)
+    .join(Item.tableName, Item.col('id'), IntegrationItem.col('itemId'))
+    .where(IntegrationItem.col('integrationId'), integrationId)
+    .select(Item.col('boardId'), IntegrationItem.col('itemId'));
   const boardIds = [...new Set(bound.map((row) => row.boardId))].sort();
   for (const boardId of boardIds) {
     await lockBoardForWrite(trx, boardId, { bumpVersion: false });

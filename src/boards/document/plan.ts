@@ -17,6 +17,7 @@ import type { BoardStateCache } from './stateCache';
 import type { BoardContent, BreakpointLayout } from './types';
 import { validateContent } from './validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from './warnings';
+import { Board } from '../../db/models';
 
 export interface SavePlan {
   /** The board's version now: the expectedVersion of the save this plan is for. */
@@ -32,7 +33,7 @@ export interface SavePlan {
  */
 async function loadSnapshotState(q: Knex, boardId: string, principal: Principal, states?: BoardStateCache): Promise<BoardState | null> {
   if (states) {
-    const row: { revision: number } | undefined = await q('boards').where({ id: boardId }).first('revision');
+    const row: { revision: number } | undefined = await Board.query(q).findById(boardId).select('revision');
     const cached = row && states.get(boardId, row.revision);
     if (cached) return { ...cached, ...(await loadCallerRows(q, boardId, principal)) };
   }

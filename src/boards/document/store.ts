@@ -7,6 +7,8 @@
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../core/errors';
 import { whereAmong } from '../../db/idList';
+import { BaseModel, Board, BoardGroupPermission, BoardUserPermission, IntegrationItem, Item, ItemLayout, Layout, Section, SectionCollapseState, SectionLayout, User } from '../../db/models';
+import { assignments, columnList, matching, recordset } from '../../db/models/sql';
 import { preparedStatement } from '../../db/prepared';
 import { emailReaderOf, type Principal } from '../../identity/principal';
 import type { BoardPermissionLevel } from '../access';
@@ -28,27 +30,27 @@ type CallerPart = 'collapsedSectionIds' | 'userPermissions' | 'groupPermissions'
  * does not depend on the database's locale.
  */
 export async function loadBoardContent(q: Knex, boardId: string): Promise<BoardContentState | null> {
-  const board = await q('boards')
-    .leftJoin('users', 'users.id', 'boards.creatorId')
-    .where('boards.id', boardId)
-    .first('boards.*', 'users.username as creatorUsername', 'users.email as creatorEmail');
+  const board = await Board.table(q)
+    .leftJoin(User.tableName, User.col('id'), Board.col('creatorId'))
+    .where(Board.col('id'), boardId)
+    .first(Board.col('*'), `${User.col('username')} as creatorUsername`, `${User.col('email')} as creatorEmail`);
   if (!board) return null;
-  const layouts: LayoutRow[] = await q('layouts').where({ boardId }).orderByRaw('breakpoint asc, id collate "C" asc');
-  const sections: SectionRow[] = await q('sections').where({ boardId }).orderByRaw('y_offset asc nulls last, id collate "C" asc');
-  const sectionLayouts: SectionLayoutRow[] = await q('section_layouts')
-    .join('sections', 'sections.id', 'section_layouts.sectionId')
-    .where('sections.boardId', boardId)
-    .select('section_layouts.*');
-  const items: ItemRow[] = await q('items').where({ boardId }).orderByRaw('id collate "C" asc');
-  const itemLayouts: ItemLayoutRow[] = await q('item_layouts')
-    .join('items', 'items.id', 'item_layouts.itemId')
-    .where('items.boardId', boardId)
-    .select('item_layouts.*');
-  const bindings: BindingRow[] = await q('integration_items')
-    .join('items', 'items.id', 'integration_items.itemId')
-    .where('items.boardId', boardId)
-    .select('integration_items.itemId', 'integration_items.integrationId')
-    .orderByRaw('integration_items.integration_id collate "C" asc');
+  const layouts: LayoutRow[] = await Layout.table(q).where({ boardId }).orderByRaw('breakpoint asc, id collate "C" asc');
+  const sections: SectionRow[] = await Section.table(q).where({ boardId }).orderByRaw('y_offset asc nulls last, id collate "C" asc');
+  const sectionLayouts: SectionLayoutRow[] = await SectionLayout.table(q)
+    .join(Section.tableName, Section.col('id'), SectionLayout.col('sectionId'))
+    .where(Section.col('boardId'), boardId)
+    .select(SectionLayout.col('*'));
+  const items: ItemRow[] = await Item.table(q).where({ boardId }).orderByRaw('id collate "C" asc');
+  const itemLayouts: ItemLayoutRow[] = await ItemLayout.table(q)
+    .join(Item.tableName, Item.col('id'), ItemLayout.col('itemId'))
+    .where(Item.col('boardId'), boardId)
+    .select(ItemLayout.col('*'));
+  const bindings: BindingRow[] = await IntegrationItem.table(q)
+    .join(Item.tableName, Item.col('id'), IntegrationItem.col('itemId'))
+    .where(Item.col('boardId'), boardId)
+    .select(IntegrationItem.col('itemId'), IntegrationItem.col('integrationId'))
+    .orderByRaw(`${IntegrationItem.tableName}.integration_id collate "C" asc`);
   const { creatorUsername, creatorEmail, ...boardRow } = board;
   return {
     board: boardRow,
@@ -67,19 +69,19 @@ export async function loadBoardContent(q: Knex, boardId: string): Promise<BoardC
  * whether it sees the creator's e-mail (PRIV-1).
  */
 export async function loadCallerRows(q: Knex, boardId: string, principal: Principal | null): Promise<Pick<BoardState, CallerPart>> {
-  const collapsed: { sectionId: string }[] = await q('section_collapse_states')
-    .join('sections', 'sections.id', 'section_collapse_states.sectionId')
-    .where('sections.boardId', boardId)
-    .andWhere('section_collapse_states.userId', principal?.userId ?? '')
-    .andWhere('section_collapse_states.collapsed', true)
-    .select('section_collapse_states.sectionId');
+  const collapsed: { sectionId: string }[] = await SectionCollapseState.table(q)
+    .join(Section.tableName, Section.col('id'), SectionCollapseState.col('sectionId'))
+    .where(Section.col('boardId'), boardId)
+    .andWhere(SectionCollapseState.col('userId'), principal?.userId ?? '')
+    .andWhere(SectionCollapseState.col('collapsed'), true)
+    .select(SectionCollapseState.col('sectionId'));
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const permissionRows: { groupId: string | null; permission: BoardPermissionLevel }[] = await q
     .select(q.raw('NULL::text as group_id'), 'permission')
-    .from('board_user_permissions')
+    .from(BoardUserPermission.tableName)
     .where({ boardId, userId: principal?.userId ?? '' })
     .unionAll((union) => {
-      union.select('groupId', 'permission').from('board_group_permissions').where({ boardId }).whereIn('groupId', groupIds);
+      union.select('groupId', 'permission').from(BoardGroupPermission.tableName).where({ boardId }).whereIn('groupId', groupIds);
     })
     .orderBy([{ column: 'groupId', order: 'asc', nulls: 'first' }, { column: 'permission' }]);
   return {
@@ -110,11 +112,11 @@ export async function loadBoardSnapshot(db: Knex, boardId: string, principal: Pr
 
 /** The caller's collapsed category sections of the board, as a stable key (for the document cache). */
 export async function loadCollapsedKey(db: Knex, boardId: string, userId: string): Promise<string> {
-  const rows: { sectionId: string }[] = await db('section_collapse_states')
-    .join('sections', 'sections.id', 'section_collapse_states.sectionId')
-    .where({ 'sections.boardId': boardId, 'section_collapse_states.userId': userId, 'section_collapse_states.collapsed': true })
-    .select('section_collapse_states.sectionId')
-    .orderBy('section_collapse_states.sectionId')
+  const rows: { sectionId: string }[] = await SectionCollapseState.table(db)
+    .join(Section.tableName, Section.col('id'), SectionCollapseState.col('sectionId'))
+    .where({ [Section.col('boardId')]: boardId, [SectionCollapseState.col('userId')]: userId, [SectionCollapseState.col('collapsed')]: true })
+    .select(SectionCollapseState.col('sectionId'))
+    .orderBy(SectionCollapseState.col('sectionId'))
     .options(preparedStatement('tessera_board_collapsed'));
   return rows.map((row) => row.sectionId).join(',');
 }
@@ -132,7 +134,7 @@ export async function lockBoardForWrite(
 ): Promise<{ revision: number; version: number }> {
   const changes: Record<string, unknown> = { revision: trx.raw('revision + 1'), updatedAt: trx.fn.now() };
   if (options.bumpVersion) changes.version = trx.raw('version + 1');
-  const query = trx('boards').where({ id: boardId });
+  const query = Board.table(trx).where({ id: boardId });
   if (options.expectedVersion !== undefined) query.andWhere('version', options.expectedVersion);
   const [locked] = await query.update(changes, ['revision', 'version']);
   if (!locked) throw options.expectedVersion !== undefined ? conflict(versionConflictMessage) : notFound('Board not found');
@@ -144,17 +146,15 @@ export async function findExistingElementIds(q: Knex, itemIds: readonly string[]
   if (itemIds.length === 0 && sectionIds.length === 0) return [];
   return q
     .select('id', 'boardId')
-    .from('items')
+    .from(Item.tableName)
     .modify(whereAmong, 'id', itemIds)
     .unionAll((union) => {
-      union.select('id', 'boardId').from('sections').modify(whereAmong, 'id', sectionIds);
+      union.select('id', 'boardId').from(Section.tableName).modify(whereAmong, 'id', sectionIds);
     });
 }
 
 /** Rows handed to jsonb_to_recordset as one parameter, so a statement's text never depends on the row count. */
 const json = (rows: unknown[]) => JSON.stringify(rows);
-
-const positionColumns = 'x_offset int, y_offset int, width int, height int';
 
 const sectionRow = (s: { id: string; kind: string; xOffset: number | null; yOffset: number | null; name: string | null; options: unknown }) => ({
   id: s.id,
@@ -190,57 +190,63 @@ const sectionPositionRow = (p: SectionLayoutRow) => ({
 });
 const bindingRow = (b: BindingRow) => ({ item_id: b.itemId, integration_id: b.integrationId });
 
+/** Columns of the recordsets: the JSON keys of the rows above are these columns' names. */
+const sectionColumns = ['id', 'kind', 'xOffset', 'yOffset', 'name', 'options'];
+const itemColumns = ['id', 'kind', 'options', 'advancedOptions'];
+const layoutColumns = ['id', 'name', 'columnCount', 'breakpoint'];
+const positionColumns = ['xOffset', 'yOffset', 'width', 'height'];
+const itemPositionColumns = ['itemId', 'layoutId', 'sectionId', ...positionColumns];
+const sectionPositionColumns = ['sectionId', 'layoutId', 'parentSectionId', ...positionColumns];
+const itemPositionKey = ['itemId', 'layoutId'];
+const sectionPositionKey = ['sectionId', 'layoutId'];
+const bindingColumns = ['itemId', 'integrationId'];
+
+/** `INSERT INTO table (columns) SELECT v.columns FROM recordset`, with the board id first when given. */
+function insertRows(model: typeof BaseModel, columns: string[], withBoard: boolean): string {
+  const target = withBoard ? ['id', 'boardId', ...columns.slice(1)] : columns;
+  const values = withBoard ? `v.id, ?, ${columnList(model, columns.slice(1), 'v.')}` : columnList(model, columns, 'v.');
+  return `INSERT INTO ${model.tableName} (${columnList(model, target)})
+     SELECT ${values}
+     FROM ${recordset(model, columns)}`;
+}
+
+/** `UPDATE table AS alias SET … FROM recordset WHERE key matches` (and the board's, when `onBoard`). */
+function updateRows(model: typeof BaseModel, alias: string, key: string[], columns: string[], onBoard: boolean): string {
+  return `UPDATE ${model.tableName} AS ${alias} SET ${assignments(model, columns.filter((c) => !key.includes(c)))}
+     FROM ${recordset(model, columns)}
+     WHERE ${matching(model, key, alias)}${onBoard ? ` AND ${alias}.${model.column('boardId')} = ?` : ''}`;
+}
+
+/** Inserts positions, or replaces the stored position of the same (element, layout). */
+function upsertRows(model: typeof BaseModel, key: string[], columns: string[]): string {
+  return `${insertRows(model, columns, false)}
+     ON CONFLICT (${columnList(model, key)}) DO UPDATE SET ${assignments(model, columns.filter((c) => !key.includes(c)), 'excluded')}`;
+}
+
+/** `DELETE FROM table AS alias USING recordset WHERE key matches`. */
+function deleteRows(model: typeof BaseModel, alias: string, key: string[]): string {
+  return `DELETE FROM ${model.tableName} AS ${alias} USING ${recordset(model, key)}
+     WHERE ${matching(model, key, alias)}`;
+}
+
+/** The set-based statements, built once from the models' tables and columns (MODEL-5). */
 const sql = {
-  insertSections: `INSERT INTO sections (id, board_id, kind, x_offset, y_offset, name, options)
-     SELECT v.id, ?, v.kind, v.x_offset, v.y_offset, v.name, v.options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, x_offset int, y_offset int, name text, options jsonb)`,
-  updateSections: `UPDATE sections AS s SET kind = v.kind, x_offset = v.x_offset, y_offset = v.y_offset, name = v.name, options = v.options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, x_offset int, y_offset int, name text, options jsonb)
-     WHERE s.id = v.id AND s.board_id = ?`,
-  insertSectionPositions: `INSERT INTO section_layouts (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
-     SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})`,
-  updateSectionPositions: `UPDATE section_layouts AS sl
-     SET parent_section_id = v.parent_section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
-     WHERE sl.section_id = v.section_id AND sl.layout_id = v.layout_id`,
-  upsertSectionPositions: `INSERT INTO section_layouts (section_id, layout_id, parent_section_id, x_offset, y_offset, width, height)
-     SELECT v.section_id, v.layout_id, v.parent_section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text, parent_section_id text, ${positionColumns})
-     ON CONFLICT (section_id, layout_id) DO UPDATE SET parent_section_id = excluded.parent_section_id, x_offset = excluded.x_offset,
-       y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
-  deleteSectionPositions: `DELETE FROM section_layouts AS sl USING jsonb_to_recordset(?::jsonb) AS v(section_id text, layout_id text)
-     WHERE sl.section_id = v.section_id AND sl.layout_id = v.layout_id`,
-  deleteItemPositions: `DELETE FROM item_layouts AS il USING jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text)
-     WHERE il.item_id = v.item_id AND il.layout_id = v.layout_id`,
-  insertItems: `INSERT INTO items (id, board_id, kind, options, advanced_options)
-     SELECT v.id, ?, v.kind, v.options, v.advanced_options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)`,
-  updateItems: `UPDATE items AS i SET kind = v.kind, options = v.options, advanced_options = v.advanced_options
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, kind text, options jsonb, advanced_options jsonb)
-     WHERE i.id = v.id AND i.board_id = ?`,
-  insertItemPositions: `INSERT INTO item_layouts (item_id, layout_id, section_id, x_offset, y_offset, width, height)
-     SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})`,
-  updateItemPositions: `UPDATE item_layouts AS il
-     SET section_id = v.section_id, x_offset = v.x_offset, y_offset = v.y_offset, width = v.width, height = v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
-     WHERE il.item_id = v.item_id AND il.layout_id = v.layout_id`,
-  upsertItemPositions: `INSERT INTO item_layouts (item_id, layout_id, section_id, x_offset, y_offset, width, height)
-     SELECT v.item_id, v.layout_id, v.section_id, v.x_offset, v.y_offset, v.width, v.height
-     FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, layout_id text, section_id text, ${positionColumns})
-     ON CONFLICT (item_id, layout_id) DO UPDATE SET section_id = excluded.section_id, x_offset = excluded.x_offset,
-       y_offset = excluded.y_offset, width = excluded.width, height = excluded.height`,
-  insertBindings: `INSERT INTO integration_items (item_id, integration_id)
-     SELECT v.item_id, v.integration_id FROM jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)`,
-  deleteBindings: `DELETE FROM integration_items AS ii USING jsonb_to_recordset(?::jsonb) AS v(item_id text, integration_id text)
-     WHERE ii.item_id = v.item_id AND ii.integration_id = v.integration_id`,
-  insertLayouts: `INSERT INTO layouts (id, board_id, name, column_count, breakpoint)
-     SELECT v.id, ?, v.name, v.column_count, v.breakpoint
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, name text, column_count int, breakpoint int)`,
-  updateLayouts: `UPDATE layouts AS l SET name = v.name, column_count = v.column_count, breakpoint = v.breakpoint
-     FROM jsonb_to_recordset(?::jsonb) AS v(id text, name text, column_count int, breakpoint int)
-     WHERE l.id = v.id AND l.board_id = ?`,
+  insertSections: insertRows(Section, sectionColumns, true),
+  updateSections: updateRows(Section, 's', ['id'], sectionColumns, true),
+  insertSectionPositions: insertRows(SectionLayout, sectionPositionColumns, false),
+  updateSectionPositions: updateRows(SectionLayout, 'sl', sectionPositionKey, sectionPositionColumns, false),
+  upsertSectionPositions: upsertRows(SectionLayout, sectionPositionKey, sectionPositionColumns),
+  deleteSectionPositions: deleteRows(SectionLayout, 'sl', sectionPositionKey),
+  deleteItemPositions: deleteRows(ItemLayout, 'il', itemPositionKey),
+  insertItems: insertRows(Item, itemColumns, true),
+  updateItems: updateRows(Item, 'i', ['id'], itemColumns, true),
+  insertItemPositions: insertRows(ItemLayout, itemPositionColumns, false),
+  updateItemPositions: updateRows(ItemLayout, 'il', itemPositionKey, itemPositionColumns, false),
+  upsertItemPositions: upsertRows(ItemLayout, itemPositionKey, itemPositionColumns),
+  insertBindings: insertRows(IntegrationItem, bindingColumns, false),
+  deleteBindings: deleteRows(IntegrationItem, 'ii', bindingColumns),
+  insertLayouts: insertRows(Layout, layoutColumns, true),
+  updateLayouts: updateRows(Layout, 'l', ['id'], layoutColumns, true),
 };
 
 /** One statement for a batch of rows; none for an empty batch. */
@@ -268,8 +274,8 @@ export async function applyContentWrites(trx: Knex.Transaction, boardId: string,
   await batch(trx, writes.bindings.delete.map(bindingRow), sql.deleteBindings, (rows) => [rows]);
   await batch(trx, writes.itemPositions.delete.map((p) => ({ item_id: p.itemId, layout_id: p.layoutId })), sql.deleteItemPositions, (rows) => [rows]);
   await batch(trx, writes.sectionPositions.delete.map((p) => ({ section_id: p.sectionId, layout_id: p.layoutId })), sql.deleteSectionPositions, (rows) => [rows]);
-  if (writes.items.delete.length > 0) await trx('items').where({ boardId }).modify(whereAmong, 'id', writes.items.delete).del();
-  if (writes.sections.delete.length > 0) await trx('sections').where({ boardId }).modify(whereAmong, 'id', writes.sections.delete).del();
+  if (writes.items.delete.length > 0) await Item.table(trx).where({ boardId }).modify(whereAmong, 'id', writes.items.delete).del();
+  if (writes.sections.delete.length > 0) await Section.table(trx).where({ boardId }).modify(whereAmong, 'id', writes.sections.delete).del();
 }
 
 /**
@@ -287,7 +293,7 @@ export async function applyLayoutPlan(trx: Knex.Transaction, boardId: string, pl
   await batch(trx, plan.itemPositions.map(itemPositionRow), sql.upsertItemPositions, (rows) => [rows]);
   await batch(trx, plan.sectionPositions.map(sectionPositionRow), sql.upsertSectionPositions, (rows) => [rows]);
   await batch(trx, plan.updateLayouts.map(layoutRow), sql.updateLayouts, (rows) => [rows, boardId]);
-  if (plan.deleteLayoutIds.length > 0) await trx('layouts').where({ boardId }).modify(whereAmong, 'id', plan.deleteLayoutIds).del();
+  if (plan.deleteLayoutIds.length > 0) await Layout.table(trx).where({ boardId }).modify(whereAmong, 'id', plan.deleteLayoutIds).del();
 }
 
 /**
@@ -299,6 +305,6 @@ export async function applyReplacement(trx: Knex.Transaction, boardId: string, r
   await applyLayoutPlan(trx, boardId, replacement.layouts);
   await applyContentWrites(trx, boardId, replacement.content);
   if (Object.keys(replacement.columns).length === 0) return revision;
-  const [row] = await trx('boards').where({ id: boardId }).update(replacement.columns, ['revision']);
+  const [row] = await Board.table(trx).where({ id: boardId }).update(replacement.columns, ['revision']);
   return row.revision;
 }

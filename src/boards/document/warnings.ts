@@ -13,6 +13,7 @@ import { widgetDefinitions } from '../../widgets/registry';
 import { groupBy, readableItems, type BoardState } from './model';
 import type { BoardContent } from './types';
 import { independentReads } from '../../db/independentReads';
+import { Integration } from '../../db/models';
 
 export type WarningCode = 'MISSING_POSITION' | 'OUTSIDE_COLUMNS' | 'OVERLAP' | 'UNKNOWN_OPTION' | 'OPTION_TYPE' | 'UNKNOWN_APP' | 'UNSUPPORTED_INTEGRATION';
 
@@ -34,7 +35,7 @@ export async function loadWarningFacts(q: Knex, principal: Principal, content: B
   const integrationIds = [...new Set(content.items.flatMap((item) => item.integrationIds))];
   const [apps, integrations] = await independentReads(q, [
     () => loadAppAccess(q, principal, appIds),
-    () => integrationIds.length === 0 ? [] : (q('integrations').modify(whereAmong, 'id', integrationIds).select('id', 'kind') as Promise<{ id: string; kind: string }[]>),
+    () => integrationIds.length === 0 ? [] : (Integration.query(q).modify(whereAmong, 'id', integrationIds).select('id', 'kind') as unknown as Promise<{ id: string; kind: string }[]>),
   ]);
   return {
     visibleAppIds: new Set([...apps].filter(([, flags]) => flags.hasUseAccess).map(([id]) => id)),

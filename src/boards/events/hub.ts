@@ -17,6 +17,7 @@ import { allows, loadBoardAccess } from '../access';
 import { entryAsSeenBy, HistoryEntry, toHistoryEntry } from '../history/history';
 import { entriesAfter, latestRevision } from '../history/store';
 import type { BoardChangeSignals } from './listener';
+import { Board, EventStreamLease } from '../../db/models';
 
 export interface EventLimits {
   heartbeatMs: number;
@@ -92,10 +93,10 @@ export class BoardEventHub {
     const id = newId();
     const taken = await this.db.transaction(async (trx) => {
       await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('tessera.event-streams:' || ?))`, [callerKey]);
-      await trx('event_stream_leases').where({ callerKey }).andWhere('expiresAt', '<', trx.fn.now()).del();
-      const [{ open }] = await trx('event_stream_leases').where({ callerKey }).count<{ open: string | number }[]>({ open: '*' });
+      await EventStreamLease.table(trx).where({ callerKey }).andWhere('expiresAt', '<', trx.fn.now()).del();
+      const [{ open }] = await EventStreamLease.table(trx).where({ callerKey }).count<{ open: string | number }[]>({ open: '*' });
       if (Number(open) >= this.limits.streamsPerCaller) return false;
-      await trx('event_stream_leases').insert({ id, callerKey, holder: this.holder, expiresAt: trx.raw(`now() + make_interval(secs => ?)`, [this.leaseSeconds]) });
+      await EventStreamLease.table(trx).insert({ id, callerKey, holder: this.holder, expiresAt: trx.raw(`now() + make_interval(secs => ?)`, [this.leaseSeconds]) });
       return true;
     });
     if (!taken) {
@@ -114,7 +115,7 @@ export class BoardEventHub {
       if (released) return;
       released = true;
       // A lease that cannot be removed now expires on its own.
-      this.db('event_stream_leases')
+      EventStreamLease.table(this.db)
         .where({ id })
         .del()
         .catch((error: unknown) => this.logger.warn({ err: error }, 'event stream lease not removed; it expires on its own'));
@@ -179,7 +180,7 @@ export class BoardEventHub {
     this.closed = true;
     clearInterval(this.heartbeat);
     this.forEachStream((stream) => stream.res.end());
-    await this.db('event_stream_leases')
+    await EventStreamLease.table(this.db)
       .where({ holder: this.holder })
       .del()
       .catch((error: unknown) => this.logger.warn({ err: error }, 'event stream leases not removed at shutdown; they expire on their own'));
@@ -211,7 +212,7 @@ export class BoardEventHub {
 
   /** EVENT-5: this process still holds its streams' leases. */
   private async renewLeases(): Promise<void> {
-    await this.db('event_stream_leases')
+    await EventStreamLease.table(this.db)
       .where({ holder: this.holder })
       .update({ expiresAt: this.db.raw('now() + make_interval(secs => ?)', [this.leaseSeconds]) });
   }
@@ -267,7 +268,7 @@ export class BoardEventHub {
     const streams = [...(this.streams.get(boardId) ?? [])];
     if (streams.length === 0) return;
     // EVENT-4: a deleted board ends its streams with a `deleted` event.
-    if (!(await this.db('boards').where({ id: boardId }).first('id'))) {
+    if (!(await Board.query(this.db).findById(boardId).select('id'))) {
       for (const stream of streams) {
         this.write(stream, `event: deleted\ndata: ${JSON.stringify({ boardId })}\n\n`);
         stream.res.end();

@@ -32,6 +32,7 @@ import { recordStateChange } from '../history/record';
 import { boardIdByName, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { boardSettingsColumns } from '../settings';
 import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds, resolvedAppOptions } from './file';
+import { App, Board, Integration, User } from '../../db/models';
 
 export type OnConflict = 'fail' | 'rename' | 'replace';
 
@@ -81,13 +82,13 @@ const maxRenameAttempts = 50;
  */
 async function insertBoard(trx: Knex, row: { id: string; isPublic: boolean; creatorId: string }, name: string, rename: boolean): Promise<string> {
   if (!rename) {
-    await trx('boards').insert({ ...row, name });
+    await Board.query(trx).insert({ ...row, name });
     return name;
   }
   let n = 1;
   for (let attempt = 0; attempt < maxRenameAttempts; attempt++, n++) {
     while ((await boardIdByName(trx, candidateName(name, n))) !== undefined) n++;
-    const inserted: unknown[] = await trx('boards').insert({ ...row, name: candidateName(name, n) }).onConflict().ignore().returning('id');
+    const inserted: unknown[] = await Board.table(trx).insert({ ...row, name: candidateName(name, n) }).onConflict().ignore().returning('id');
     if (inserted.length > 0) return candidateName(name, n);
   }
   throw conflict(nameConflictMessage);
@@ -104,7 +105,7 @@ async function resolveIntegrations(trx: Knex, principal: Principal, file: BoardF
   const refs = file.items.flatMap((item) => item.integrations ?? []);
   if (refs.length === 0) return resolved;
   const names = [...new Set(refs.flatMap((ref) => ('name' in ref ? [ref.name] : [])))];
-  const candidates: { id: string; name: string; kind: string }[] = names.length === 0 ? [] : await trx('integrations').modify(whereAmong, 'name', names).select('id', 'name', 'kind');
+  const candidates: { id: string; name: string; kind: string }[] = names.length === 0 ? [] : await Integration.query(trx).modify(whereAmong, 'name', names).select('id', 'name', 'kind');
   const usable = await usableIntegrationIds(trx, principal, candidates.map((c) => c.id));
   const rank = (id: string) => (usable.has(id) ? 0 : boundOnBoard.has(id) ? 1 : 2);
   const byNameAndKind = new Map<string, string>();
@@ -143,10 +144,11 @@ async function resolveApps(trx: Knex, principal: Principal, file: BoardFile): Pr
 }
 
 async function usableApp(trx: Knex, principal: Principal, fields: AppFields): Promise<string | undefined> {
-  const existing: { id: string } | undefined = await trx('apps')
+  const existing: { id: string } | undefined = await App.query(trx)
     .where('name', fields.name)
     .modify((q) => (fields.href === null ? q.whereNull('href') : q.where('href', fields.href)))
-    .first('id');
+    .select('id')
+    .first();
   if (!existing) return undefined;
   return (await loadAppAccess(trx, principal, [existing.id])).get(existing.id)?.hasUseAccess ? existing.id : undefined;
 }
@@ -235,7 +237,7 @@ export async function importInTransaction(
     assertPermission(principal, 'board-create');
     boardId = newId();
     name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
-    await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
+    await User.table(trx).where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
   }
   const expectedVersion = replace ? sourceGuard(options.file, await readInstanceId(trx), boardId) : undefined;
   const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches });

@@ -13,6 +13,7 @@ import { RolledBack, unlessRolledBack } from '../document/save';
 import type { BoardFile } from '../files/file';
 import { importInTransaction, type ImportPlan } from '../files/importBoard';
 import { parseProvisionedFile } from './provisioningSources';
+import { ProvisionedBoard } from '../../db/models';
 
 export interface BoardDrift {
   boardId: string;
@@ -37,7 +38,7 @@ export function reversedChanges(changes: BoardChanges): BoardChanges {
 
 export async function boardDrift(db: Knex, principal: Principal | null, boardId: string, provisioner: () => Promise<Principal | null>): Promise<BoardDrift> {
   await assertBoardAccess(db, boardId, principal, 'view');
-  const row: { source: string; file: string; drifted: boolean } | undefined = await db('provisioned_boards').where({ boardId }).first('source', 'file', 'drifted');
+  const row: { source: string; file: string; drifted: boolean } | undefined = await ProvisionedBoard.table(db).where({ boardId }).first('source', 'file', 'drifted');
   if (!row) throw notFound('Board is not provisioned');
   let text: string;
   try {

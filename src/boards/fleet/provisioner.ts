@@ -15,6 +15,7 @@ import type { BoardFile } from '../files/file';
 import { applyBoardSet } from './setApply';
 import type { SetPlan } from './setPlan';
 import { FileProblem, ProvisioningSource, readSourceFiles } from './provisioningSources';
+import { ProvisionedBoard, ProvisioningSource as ProvisioningSourceRow, User } from '../../db/models';
 
 /** PROV-6: the advisory lock every instance's provisioning takes in its transaction. */
 const provisioningLockKey = 7_464_791_301;
@@ -34,17 +35,17 @@ export interface SourceStatus {
 }
 
 async function saveStatus(q: Knex, status: SourceStatus): Promise<void> {
-  await q('provisioning_sources').insert({ source: status.managedBy, status: JSON.stringify(status) }).onConflict('source').merge();
+  await ProvisioningSourceRow.table(q).insert({ source: status.managedBy, status: JSON.stringify(status) }).onConflict('source').merge();
 }
 
 /** PROV-3: every source's status, as the last apply on any instance left it. */
 export async function provisioningStatus(db: Knex): Promise<SourceStatus[]> {
-  const rows: { status: SourceStatus }[] = await db('provisioning_sources').orderBy('source').select('status');
+  const rows: { status: SourceStatus }[] = await ProvisioningSourceRow.table(db).orderBy('source').select('status');
   return rows.map((row) => (typeof row.status === 'string' ? JSON.parse(row.status) : row.status));
 }
 
 export async function provisioningPrincipal(db: Knex, username: string): Promise<Principal | null> {
-  const user: { id: string } | undefined = await db('users').where({ username }).first('id');
+  const user: { id: string } | undefined = await User.table(db).where({ username }).first('id');
   return user ? loadPrincipal(db, user.id, { authMethod: 'session', apiKeyId: null, scopes: null }) : null;
 }
 
@@ -103,9 +104,9 @@ export async function provisionSource(db: Knex, source: ProvisioningSource, opti
         },
         async after(trx, applied, plan) {
           const ids = applied.map((a) => a.boardId);
-          await trx('provisioned_boards').where({ source: source.managedBy }).whereNotIn('boardId', ids.length > 0 ? ids : ['']).del();
+          await ProvisionedBoard.table(trx).where({ source: source.managedBy }).whereNotIn('boardId', ids.length > 0 ? ids : ['']).del();
           for (const { file, boardId } of applied) {
-            await trx('provisioned_boards')
+            await ProvisionedBoard.table(trx)
               .insert({ boardId, source: source.managedBy, file: fileOf.get(file.name.toLowerCase())!, allowApiUpdates: source.allowApiUpdates, drifted: false })
               .onConflict('boardId')
               .merge();

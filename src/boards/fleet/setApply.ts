@@ -19,6 +19,7 @@ import type { HistoryContext } from '../history/record';
 import { deleteBoard } from '../management/boards';
 import { withNameConflictAs409 } from '../management/names';
 import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, summarize } from './setPlan';
+import { Board } from '../../db/models';
 
 export interface SetApplyOptions {
   principal: Principal;
@@ -70,7 +71,7 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
  * (a prune never reveals a board); one it can view without full access is a 403 naming it, nothing written.
  */
 async function pruneBoards(trx: Knex.Transaction, options: SetApplyOptions, appliedIds: ReadonlySet<string>): Promise<SetPlanEntry[]> {
-  const labelled: { id: string; name: string }[] = await trx('boards').where({ managedBy: options.managedBy }).orderBy('name').select('id', 'name');
+  const labelled: { id: string; name: string }[] = await Board.table(trx).where({ managedBy: options.managedBy }).orderBy('name').select('id', 'name');
   const entries: SetPlanEntry[] = [];
   for (const board of pruneCandidates(labelled, appliedIds)) {
     const access = await loadBoardAccess(trx, board.id, options.principal);

@@ -15,6 +15,7 @@ import { BoardSnapshot, diffStates, isEmptyDelta, SnapshotDelta, snapshotOf } fr
 import { HistoryOrigin, insertEntry, latestPosition, trimEntries } from './store';
 import { HistorySummary, summarize } from './summary';
 import { metrics } from '../../observability/metrics';
+import { Board } from '../../db/models';
 
 /** Which operation writes, and how many entries a board keeps (BOARD_HISTORY_LIMIT). */
 export interface HistoryContext {
@@ -160,7 +161,7 @@ export async function recordFieldChange(
     if (!state) throw new Error(`board ${input.boardId} vanished inside its own write`);
     return snapshotOf(state);
   };
-  const { version } = await trx('boards').where({ id: input.boardId }).first('version');
+  const { version } = (await Board.query(trx).findById(input.boardId).select('version'))!;
   const board: BoardChanges['board'] = {};
   for (const field of changed) board[field] = { from: input.before[field], to: input.after[field] };
   const reverse: SnapshotDelta = { board: Object.fromEntries(changed.map((field) => [field, input.before[field]])) };

@@ -17,6 +17,7 @@ import { recordStateChange } from './record';
 import { revisionState } from './history';
 import type { HistorySummary } from './summary';
 import { independentReads } from '../../db/independentReads';
+import { App, Integration } from '../../db/models';
 
 export interface RestoreResult extends DocumentResult {
   /**
@@ -36,8 +37,8 @@ async function restorable(trx: Knex, current: BoardState, revision: BoardState):
   const integrationIds = [...new Set(revision.bindings.map((b) => b.integrationId))];
   const appIds = [...new Set(revision.items.flatMap(placedAppIds))];
   const [integrations, apps] = await independentReads(trx, [
-    () => trx('integrations').modify(whereAmong, 'id', integrationIds).select('id') as Promise<{ id: string }[]>,
-    () => trx('apps').modify(whereAmong, 'id', appIds).select('id') as Promise<{ id: string }[]>,
+    () => Integration.query(trx).modify(whereAmong, 'id', integrationIds).select('id') as unknown as Promise<{ id: string }[]>,
+    () => App.query(trx).modify(whereAmong, 'id', appIds).select('id') as unknown as Promise<{ id: string }[]>,
   ]);
   const liveIntegrations = new Set(integrations.map((row) => row.id));
   const liveApps = new Set(apps.map((row) => row.id));

@@ -2,6 +2,7 @@
 import type { Knex } from 'knex';
 import type { BoardSnapshot, SnapshotDelta } from './snapshot';
 import type { HistorySummary } from './summary';
+import { BoardHistoryEntry } from '../../db/models';
 
 export interface HistoryRow {
   boardId: string;
@@ -33,10 +34,11 @@ export interface ChainPosition {
 
 /** The newest entry's place in its chain of deltas; undefined when the board has no history yet. */
 export async function latestPosition(trx: Knex, boardId: string): Promise<ChainPosition | undefined> {
-  return trx('board_history')
+  return BoardHistoryEntry.query(trx)
     .where({ boardId })
     .orderBy('revision', 'desc')
-    .first('revision', 'chainBytes', 'chainLength', 'snapshotBytes');
+    .select('revision', 'chainBytes', 'chainLength', 'snapshotBytes')
+    .first();
 }
 
 export interface NewEntry extends Omit<HistoryRow, 'at'> {
@@ -53,7 +55,7 @@ export interface NewEntry extends Omit<HistoryRow, 'at'> {
  * before a wait for the lock), so a newer revision never carries an older time than the one before it.
  */
 export async function insertEntry(trx: Knex, entry: NewEntry): Promise<void> {
-  await trx('board_history').insert({
+  await BoardHistoryEntry.query(trx).insert({
     ...entry,
     at: trx.raw('clock_timestamp()'),
     summary: JSON.stringify(entry.summary),
@@ -66,20 +68,20 @@ export async function insertEntry(trx: Knex, entry: NewEntry): Promise<void> {
 /** Deletes the entries older than the newest `keep`, except the creation entry (revision 1). */
 export async function trimEntries(trx: Knex, boardId: string, newest: number, keep: number): Promise<void> {
   if (newest - keep <= 1) return;
-  await trx('board_history').where({ boardId }).andWhere('revision', '>', 1).andWhere('revision', '<=', newest - keep).del();
+  await BoardHistoryEntry.query(trx).where({ boardId }).andWhere('revision', '>', 1).andWhere('revision', '<=', newest - keep).delete();
 }
 
 const entryColumns = ['boardId', 'revision', 'version', 'at', 'operation', 'actorUserId', 'actorName', 'apiKeyId', 'summary', 'origin'];
 
 /** Entries newest first, below `beforeRevision` when given. */
 export async function listEntries(db: Knex, boardId: string, limit: number, beforeRevision?: number): Promise<HistoryRow[]> {
-  const query = db('board_history').where({ boardId }).orderBy('revision', 'desc').limit(limit).select(entryColumns);
+  const query = BoardHistoryEntry.query(db).where({ boardId }).orderBy('revision', 'desc').limit(limit).select(entryColumns);
   if (beforeRevision !== undefined) query.andWhere('revision', '<', beforeRevision);
-  return query;
+  return query.castTo<HistoryRow[]>();
 }
 
 export async function findEntry(db: Knex, boardId: string, revision: number): Promise<HistoryRow | undefined> {
-  return db('board_history').where({ boardId, revision }).first(entryColumns);
+  return BoardHistoryEntry.query(db).findById([boardId, revision]).select(entryColumns).castTo<HistoryRow | undefined>();
 }
 
 /** The entries from `revision` up to the nearest snapshot at or above it (or the newest), newest first. */
@@ -89,9 +91,9 @@ export async function loadChain(
   revision: number,
 ): Promise<{ revision: number; reverseDelta: SnapshotDelta | null; snapshot: BoardSnapshot | null }[]> {
   const { rows } = await db.raw<{ rows: { revision: number; reverseDelta: SnapshotDelta | null; snapshot: BoardSnapshot | null }[] }>(
-    `WITH top AS (SELECT min(revision) AS revision FROM board_history WHERE board_id = ? AND revision >= ? AND snapshot IS NOT NULL)
+    `WITH top AS (SELECT min(revision) AS revision FROM ${BoardHistoryEntry.tableName} WHERE board_id = ? AND revision >= ? AND snapshot IS NOT NULL)
      SELECT h.revision, h.reverse_delta AS "reverseDelta", CASE WHEN h.revision = top.revision THEN h.snapshot END AS snapshot
-     FROM board_history h, top
+     FROM ${BoardHistoryEntry.tableName} h, top
      WHERE h.board_id = ? AND h.revision >= ? AND (top.revision IS NULL OR h.revision <= top.revision)
      ORDER BY h.revision DESC`,
     [boardId, revision, boardId, revision],
@@ -101,15 +103,15 @@ export async function loadChain(
 
 /** Bytes of history kept for a board, as stored (for the benchmark). */
 export async function historyBytes(db: Knex, boardId: string): Promise<number> {
-  const row = await db('board_history')
+  const row = await BoardHistoryEntry.table(db)
     .where({ boardId })
-    .first(db.raw('coalesce(sum(pg_column_size(board_history.*)), 0)::int AS bytes'));
+    .first(db.raw(`coalesce(sum(pg_column_size(${BoardHistoryEntry.tableName}.*)), 0)::int AS bytes`));
   return row?.bytes ?? 0;
 }
 
 /** Entries after `revision`, oldest first, at most `limit` (the change feed, EVENT-1). */
 export async function entriesAfter(db: Knex, boardId: string, revision: number, limit: number): Promise<HistoryRow[]> {
-  return db('board_history').where({ boardId }).andWhere('revision', '>', revision).orderBy('revision', 'asc').limit(limit).select(entryColumns);
+  return BoardHistoryEntry.query(db).where({ boardId }).andWhere('revision', '>', revision).orderBy('revision', 'asc').limit(limit).select(entryColumns).castTo<HistoryRow[]>();
 }
 
 /** The newest revision of a board's history; undefined when it has none. */

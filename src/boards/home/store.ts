@@ -4,11 +4,12 @@ import { independentReads } from '../../db/independentReads';
 import type { Principal } from '../../identity/principal';
 import { readServerBoardSettings } from '../../settings/serverSettings';
 import type { HomeCandidates } from './resolve';
+import { Group, User } from '../../db/models';
 
 export async function loadHomeCandidates(db: Db, principal: Principal | null): Promise<HomeCandidates> {
   const [user, groups, server] = await independentReads(db, [
-    async () => (principal ? await db('users').where({ id: principal.userId }).first('homeBoardId', 'mobileHomeBoardId') : undefined),
-    async () => (principal && principal.groupIds.length > 0 ? await db('groups').whereIn('id', principal.groupIds).select('homeBoardId', 'mobileHomeBoardId', 'position') : []),
+    async () => (principal ? await User.table(db).where({ id: principal.userId }).first('homeBoardId', 'mobileHomeBoardId') : undefined),
+    async () => (principal && principal.groupIds.length > 0 ? await Group.table(db).whereIn('id', principal.groupIds).select('homeBoardId', 'mobileHomeBoardId', 'position') : []),
     () => readServerBoardSettings(db),
   ] as const);
   return {

@@ -20,6 +20,7 @@ import { decodeCursor, Page, pageOfRows, type PageRequest } from '../../core/pag
 import { independentReads } from '../../db/independentReads';
 import { resolveHomeBoard } from '../home/resolve';
 import { loadHomeCandidates } from '../home/store';
+import { BaseModel, Board, BoardGroupPermission, BoardUserPermission, IntegrationItem, Item, ItemLayout, Layout, ProvisionedBoard, Section, SectionCollapseState, SectionLayout, User } from '../../db/models';
 
 export interface BoardSummary {
   id: string;
@@ -37,7 +38,7 @@ export interface BoardSummary {
 const boardNotFound = () => notFound('Board not found');
 
 /** The list's order: creation time (in microseconds, exact) and id (HTTP-8 cursors hold both). */
-const createdMicros = '(extract(epoch from boards.created_at) * 1000000)::bigint';
+const createdMicros = `(extract(epoch from ${Board.tableName}.created_at) * 1000000)::bigint`;
 
 /** The boards the caller can access (BOARD-6), in creation order. */
 export async function listBoards(db: Db, principal: Principal | null): Promise<BoardSummary[]> {
@@ -52,43 +53,43 @@ export async function listBoards(db: Db, principal: Principal | null): Promise<B
 export async function listBoardsPage(db: Db, principal: Principal | null, page: PageRequest & { drifted?: boolean }): Promise<Page<BoardSummary>> {
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
-  const ownRows = (table: 'board_user_permissions' | 'board_group_permissions') => {
-    const query = db(table).whereRaw(`${table}.board_id = boards.id`);
-    return table === 'board_user_permissions' ? query.where('userId', userId) : query.whereIn('groupId', groupIds);
+  const ownRows = (model: typeof BoardUserPermission | typeof BoardGroupPermission) => {
+    const query = model.table(db).whereRaw(`${model.tableName}.board_id = ${Board.tableName}.id`);
+    return model === BoardUserPermission ? query.where('userId', userId) : query.whereIn('groupId', groupIds);
   };
-  const aggregate = (table: 'board_user_permissions' | 'board_group_permissions', alias: string) =>
-    ownRows(table)
+  const aggregate = (model: typeof BoardUserPermission | typeof BoardGroupPermission, alias: string) =>
+    ownRows(model)
       .select(db.raw(`coalesce(json_agg(json_build_object('permission', permission) ORDER BY permission), '[]'::json)`))
       .as(alias);
 
-  const boardsQuery = db('boards')
-    .leftJoin('users', 'users.id', 'boards.creatorId')
+  const boardsQuery = Board.table(db)
+    .leftJoin(User.tableName, User.col('id'), Board.col('creatorId'))
     .select(
-      'boards.id',
-      'boards.name',
-      'boards.logoImageUrl',
-      'boards.isPublic',
-      'boards.managedBy',
-      'boards.creatorId',
-      'users.username as creatorName',
-      'users.email as creatorEmail',
-      aggregate('board_user_permissions', 'userPermissions'),
-      aggregate('board_group_permissions', 'groupPermissions'),
+      Board.col('id'),
+      Board.col('name'),
+      Board.col('logoImageUrl'),
+      Board.col('isPublic'),
+      Board.col('managedBy'),
+      Board.col('creatorId'),
+      `${User.col('username')} as creatorName`,
+      `${User.col('email')} as creatorEmail`,
+      aggregate(BoardUserPermission, 'userPermissions'),
+      aggregate(BoardGroupPermission, 'groupPermissions'),
       db.raw(`${createdMicros} as created_micros`),
     )
-    .orderBy([{ column: 'boards.createdAt' }, { column: 'boards.id' }]);
-  if (page.cursor !== undefined) boardsQuery.whereRaw(`(${createdMicros}, boards.id) > (?, ?)`, decodeCursor(page.cursor, ['number', 'string']));
+    .orderBy([{ column: Board.col('createdAt') }, { column: Board.col('id') }]);
+  if (page.cursor !== undefined) boardsQuery.whereRaw(`(${createdMicros}, ${Board.tableName}.id) > (?, ?)`, decodeCursor(page.cursor, ['number', 'string']));
   if (page.limit !== undefined) boardsQuery.limit(page.limit + 1);
   // DRIFT-2: provisioned boards another writer changed since their file was applied.
-  if (page.drifted) boardsQuery.whereExists(db('provisioned_boards').whereRaw('provisioned_boards.board_id = boards.id').where('drifted', true).select(db.raw('1')));
+  if (page.drifted) boardsQuery.whereExists(ProvisionedBoard.table(db).whereRaw(`${ProvisionedBoard.tableName}.board_id = ${Board.tableName}.id`).where('drifted', true).select(db.raw('1')));
   if (!principal?.permissions.has('board-view-all')) {
     boardsQuery.where((visible) => {
-      visible.where('boards.isPublic', true);
+      visible.where(Board.col('isPublic'), true);
       if (principal) {
         visible
-          .orWhere('boards.creatorId', principal.userId)
-          .orWhereExists(ownRows('board_user_permissions').select(db.raw('1')))
-          .orWhereExists(ownRows('board_group_permissions').select(db.raw('1')));
+          .orWhere(Board.col('creatorId'), principal.userId)
+          .orWhereExists(ownRows(BoardUserPermission).select(db.raw('1')))
+          .orWhereExists(ownRows(BoardGroupPermission).select(db.raw('1')));
       }
     });
   }
@@ -110,7 +111,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
       }[]
     >,
     () => principal
-      ? (db('users').where({ id: principal.userId }).first('homeBoardId', 'mobileHomeBoardId') as Promise<
+      ? (User.query(db).findById(principal.userId).select('homeBoardId', 'mobileHomeBoardId') as unknown as Promise<
           { homeBoardId: string | null; mobileHomeBoardId: string | null } | undefined
         >)
       : Promise.resolve(undefined),
@@ -147,10 +148,10 @@ export async function createBoard(
   await withNameConflictAs409(() =>
     db.transaction(async (trx) => {
       await assertBoardNameAvailable(trx, input.name);
-      await trx('boards').insert({ id: boardId, name: input.name, isPublic: input.isPublic, creatorId: principal.userId });
-      await trx('sections').insert({ id: newId(), boardId, kind: 'empty', xOffset: 0, yOffset: 0 });
-      await trx('layouts').insert({ id: newId(), boardId, name: 'Base', columnCount: input.columnCount, breakpoint: 0 });
-      await trx('users').where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
+      await Board.query(trx).insert({ id: boardId, name: input.name, isPublic: input.isPublic, creatorId: principal.userId });
+      await Section.query(trx).insert({ id: newId(), boardId, kind: 'empty', xOffset: 0, yOffset: 0 });
+      await Layout.query(trx).insert({ id: newId(), boardId, name: 'Base', columnCount: input.columnCount, breakpoint: 0 });
+      await User.query(trx).where({ id: principal.userId }).whereNull('homeBoardId').patch({ homeBoardId: boardId });
       await recordCreation(trx, boardId, principal, history);
     }),
   );
@@ -172,33 +173,33 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
       await assertBoardAccess(trx, sourceId, principal, 'view');
       await assertBoardNameAvailable(trx, name);
       // FOR SHARE: the source cannot change or disappear while it is copied.
-      const source: Record<string, unknown> | undefined = await trx('boards').where({ id: sourceId }).forShare().first();
+      const source = (await Board.table(trx).where({ id: sourceId }).forShare().first()) as Record<string, unknown> | undefined;
       if (!source) throw boardNotFound();
 
       const settings = Object.fromEntries(boardSettingsColumns.map((column) => [column, source[column]]));
-      await trx('boards').insert({ ...settings, id: boardId, name, isPublic: source.isPublic, creatorId: principal.userId });
+      await Board.table(trx).insert({ ...settings, id: boardId, name, isPublic: source.isPublic, creatorId: principal.userId });
 
-      const layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] = await trx('layouts')
+      const layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] = await Layout.table(trx)
         .where({ boardId: sourceId })
         .select('id', 'name', 'columnCount', 'breakpoint');
       const sections: { id: string; kind: string; xOffset: number | null; yOffset: number | null; name: string | null; options: unknown }[] =
-        await trx('sections').where({ boardId: sourceId }).select('id', 'kind', 'xOffset', 'yOffset', 'name', 'options');
-      const items: { id: string; kind: string; options: unknown; advancedOptions: unknown }[] = await trx('items')
+        await Section.table(trx).where({ boardId: sourceId }).select('id', 'kind', 'xOffset', 'yOffset', 'name', 'options');
+      const items: { id: string; kind: string; options: unknown; advancedOptions: unknown }[] = await Item.table(trx)
         .where({ boardId: sourceId })
         .select('id', 'kind', 'options', 'advancedOptions');
       const sectionIds = sections.map((s) => s.id);
       const itemIds = items.map((i) => i.id);
       const [sectionLayouts, collapseStates, itemLayouts, bindings] = await independentReads(trx, [
-        () => trx('section_layouts').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
+        () => SectionLayout.table(trx).modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
           { sectionId: string; layoutId: string; parentSectionId: string | null; xOffset: number; yOffset: number; width: number; height: number }[]
         >,
-        () => trx('section_collapse_states').modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
+        () => SectionCollapseState.table(trx).modify(whereAmong, 'sectionId', sectionIds).select('*') as Promise<
           { userId: string; sectionId: string; collapsed: boolean }[]
         >,
-        () => trx('item_layouts').modify(whereAmong, 'itemId', itemIds).select('*') as Promise<
+        () => ItemLayout.table(trx).modify(whereAmong, 'itemId', itemIds).select('*') as Promise<
           { itemId: string; sectionId: string; layoutId: string; xOffset: number; yOffset: number; width: number; height: number }[]
         >,
-        () => trx('integration_items').modify(whereAmong, 'itemId', itemIds).select('itemId', 'integrationId') as Promise<
+        () => IntegrationItem.table(trx).modify(whereAmong, 'itemId', itemIds).select('itemId', 'integrationId') as Promise<
           { itemId: string; integrationId: string }[]
         >,
       ]);
@@ -207,15 +208,15 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
       const layoutIds = freshIds(layouts);
       const newSectionIds = freshIds(sections);
       const newItemIds = freshIds(items);
-      await insertAll(trx, 'layouts', layouts.map((l) => ({ ...l, id: layoutIds.get(l.id), boardId })));
+      await insertAll(trx, Layout, layouts.map((l) => ({ ...l, id: layoutIds.get(l.id), boardId })));
       await insertAll(
         trx,
-        'sections',
+        Section,
         sections.map((s) => ({ ...s, id: newSectionIds.get(s.id), boardId, options: s.options === null ? null : JSON.stringify(s.options) })),
       );
       await insertAll(
         trx,
-        'section_layouts',
+        SectionLayout,
         sectionLayouts.map((sl) => ({
           ...sl,
           sectionId: newSectionIds.get(sl.sectionId),
@@ -223,10 +224,10 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
           parentSectionId: sl.parentSectionId === null ? null : (newSectionIds.get(sl.parentSectionId) ?? null),
         })),
       );
-      await insertAll(trx, 'section_collapse_states', collapseStates.map((c) => ({ ...c, sectionId: newSectionIds.get(c.sectionId) })));
+      await insertAll(trx, SectionCollapseState, collapseStates.map((c) => ({ ...c, sectionId: newSectionIds.get(c.sectionId) })));
       await insertAll(
         trx,
-        'items',
+        Item,
         items.map((i) => ({
           ...i,
           id: newItemIds.get(i.id),
@@ -237,12 +238,12 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
       );
       await insertAll(
         trx,
-        'item_layouts',
+        ItemLayout,
         itemLayouts.map((il) => ({ ...il, itemId: newItemIds.get(il.itemId), sectionId: newSectionIds.get(il.sectionId), layoutId: layoutIds.get(il.layoutId) })),
       );
       await insertAll(
         trx,
-        'integration_items',
+        IntegrationItem,
         bindings.filter((b) => usable.has(b.integrationId)).map((b) => ({ itemId: newItemIds.get(b.itemId), integrationId: b.integrationId })),
       );
       // App placements are vouched anew: by the duplicating user's own access, not copied from the source.
@@ -323,9 +324,9 @@ export async function setHomeBoard(db: Db, principal: Principal, boardId: string
   await db.transaction(async (trx) => {
     await assertBoardAccess(trx, boardId, principal, 'view');
     try {
-      await trx('users')
-        .where({ id: principal.userId })
-        .update(which === 'desktop' ? { homeBoardId: boardId } : { mobileHomeBoardId: boardId });
+      await User.query(trx)
+        .findById(principal.userId)
+        .patch(which === 'desktop' ? { homeBoardId: boardId } : { mobileHomeBoardId: boardId });
     } catch (error) {
       // The board was deleted after the access check.
       if (isForeignKeyViolation(error)) throw boardNotFound();
@@ -354,7 +355,7 @@ export async function deleteBoard(db: Db, principal: Principal, boardId: string,
     await assertBoardAccess(trx, boardId, principal, 'full');
     if (options.ifMatch !== undefined) await lockAndLoad(trx, boardId, principal, { bumpVersion: false, ifMatch: options.ifMatch });
     await clearServerHomeBoard(trx, boardId);
-    const deleted = await trx('boards').where({ id: boardId }).del();
+    const deleted = await Board.query(trx).deleteById(boardId);
     if (deleted === 0) throw boardNotFound();
   });
 }
@@ -370,7 +371,7 @@ async function changeBoardFields(
   principal: Principal,
   history: HistoryContext,
 ): Promise<void> {
-  const before: Record<string, unknown> | undefined = await trx('boards').where({ id: boardId }).forUpdate().first(Object.keys(columns));
+  const before: Record<string, unknown> | undefined = await Board.table(trx).where({ id: boardId }).forUpdate().first(Object.keys(columns));
   if (!before) throw boardNotFound();
   await touchBoard(trx, boardId, columns);
   await recordFieldChange(trx as Knex.Transaction, { boardId, principal, history, before, after: columns });
@@ -384,9 +385,9 @@ async function recordCreation(trx: Db, boardId: string, principal: Principal, hi
 
 /** Updates board columns and bumps the internal revision (never `version`); 404 when the board vanished. */
 export async function touchBoard(trx: Db, boardId: string, columns: Record<string, unknown>): Promise<void> {
-  const updated = await trx('boards')
-    .where({ id: boardId })
-    .update({ ...columns, revision: trx.raw('revision + 1'), updatedAt: trx.fn.now() });
+  const updated = await Board.query(trx)
+    .findById(boardId)
+    .patch({ ...columns, revision: trx.raw('revision + 1'), updatedAt: trx.fn.now() });
   if (updated === 0) throw boardNotFound();
 }
 
@@ -394,7 +395,7 @@ function freshIds(rows: { id: string }[]): Map<string, string> {
   return new Map(rows.map((row) => [row.id, newId()]));
 }
 
-async function insertAll(trx: Db, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  // Chunks keep each statement well under PostgreSQL's bind-parameter limit.
-  for (let i = 0; i < rows.length; i += 500) await trx(table).insert(rows.slice(i, i + 500));
+async function insertAll(trx: Db, model: typeof BaseModel, rows: Record<string, unknown>[]): Promise<void> {
+  // Chunks keep each statement well under PostgreSQL's bind-parameter limit; plain rows through the model's knex.
+  for (let i = 0; i < rows.length; i += 500) await model.table(trx).insert(rows.slice(i, i + 500));
 }

@@ -1,6 +1,7 @@
 import type { Db } from '../../db/database';
 import { isUniqueViolation } from '../../db/errors';
 import { conflict } from '../../core/errors';
+import { Board } from '../../db/models';
 
 export const nameConflictMessage = 'Board with similar name already exists';
 
@@ -9,13 +10,13 @@ export const boardNameIndex = 'boards_name_lower_unique';
 
 /** The board with this name, letter case ignored (names are unique that way, NAME-2); undefined when none. */
 export async function boardIdByName(db: Db, name: string): Promise<string | undefined> {
-  const row: { id: string } | undefined = await db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id');
+  const row: { id: string } | undefined = await Board.query(db).whereRaw('lower(name) = lower(?)', [name]).select('id').first();
   return row?.id;
 }
 
 /** 409 when another board (any letter case) already has the name; `exceptBoardId` lets a board re-case its own name. */
 export async function assertBoardNameAvailable(db: Db, name: string, exceptBoardId?: string): Promise<void> {
-  const query = db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id');
+  const query = Board.query(db).whereRaw('lower(name) = lower(?)', [name]).select('id').first();
   if (exceptBoardId !== undefined) query.whereNot('id', exceptBoardId);
   if (await query) throw conflict(nameConflictMessage);
 }

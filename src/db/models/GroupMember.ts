@@ -1,0 +1,16 @@
+import { BaseModel, col, rowSchema } from './BaseModel';
+
+/** `group_members`: a user's membership of a group. */
+export class GroupMember extends BaseModel {
+  static override tableName = 'group_members';
+  static override idColumn = ['groupId', 'userId'];
+  declare groupId: string;
+  declare userId: string;
+
+  static override jsonSchema = rowSchema(['groupId', 'userId'], { groupId: col.id, userId: col.id });
+
+  static override relationMappings = () => ({
+    group: { relation: BaseModel.BelongsToOneRelation, modelClass: 'Group', join: { from: 'group_members.groupId', to: 'groups.id' } },
+    user: { relation: BaseModel.BelongsToOneRelation, modelClass: 'User', join: { from: 'group_members.userId', to: 'users.id' } },
+  });
+}

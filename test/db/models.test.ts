@@ -1,0 +1,74 @@
+import { BaseModel, Board, models, User } from '../../src/db/models';
+import { startTestServer, type TestServer } from '../support/server';
+
+let server: TestServer;
+beforeAll(async () => {
+  server = await startTestServer();
+});
+afterAll(() => server?.stop());
+
+const camel = (column: string) => column.replace(/_([a-z])/g, (_, c: string) => c.toUpperCase());
+
+describe('the data model (src/db/models)', () => {
+  it('MODEL-1: every table of the migrated database has exactly one model, and every model a table', async () => {
+    const { rows } = await server.db.raw(
+      `SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema() AND table_type = 'BASE TABLE'
+       AND table_name NOT LIKE 'knex_%' ORDER BY table_name`,
+    );
+    const tables = rows.map((row: { table_name: string }) => row.table_name);
+    expect(models.map((model) => model.tableName).sort()).toEqual(tables);
+  });
+
+  it('MODEL-2: each model\'s row schema names exactly the columns of its table (camelCase), and its id columns are among them', async () => {
+    const { rows } = await server.db.raw(
+      `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, column_name`,
+    );
+    for (const model of models) {
+      const columns = rows.filter((row: { table_name: string }) => row.table_name === model.tableName).map((row: { column_name: string }) => camel(row.column_name));
+      const properties = Object.keys(model.jsonSchema.properties ?? {});
+      expect({ table: model.tableName, properties: [...properties].sort() }).toEqual({ table: model.tableName, properties: [...columns].sort() });
+      const ids = Array.isArray(model.idColumn) ? model.idColumn : [model.idColumn];
+      for (const id of ids) expect(properties).toContain(id);
+      for (const required of (model.jsonSchema.required as string[]) ?? []) expect(properties).toContain(required);
+    }
+  });
+
+  it('MODEL-1: every relation mapping resolves (tables and columns of both ends exist)', async () => {
+    for (const model of models) {
+      for (const relation of Object.values(model.getRelations())) {
+        // a join on the relation makes PostgreSQL check both ends' tables and columns
+        await expect((model as typeof BaseModel).query(server.db).joinRelated(relation.name).limit(1)).resolves.toEqual(expect.any(Array));
+      }
+    }
+  });
+
+  it('MODEL-1: a board fetched through its relations holds what GET /api/boards/{id} shows', async () => {
+    const created = await server.call('POST', '/api/boards', { body: { name: `models-${Date.now()}`, columnCount: 12, isPublic: false } });
+    expect(created.status).toBe(201);
+    const boardId = created.body.boardId;
+    const document = await server.call('GET', `/api/boards/${boardId}`);
+    const sectionId = document.body.sections[0].id;
+    const layoutId = document.body.layouts[0].id;
+    const put = await server.call('PUT', `/api/boards/${boardId}`, {
+      body: {
+        sections: document.body.sections,
+        items: [{ id: `models-item-${Date.now()}`, kind: 'clock', options: {}, advancedOptions: { customCssClasses: [] }, integrationIds: [], layouts: [{ layoutId, sectionId, xOffset: 0, yOffset: 0, width: 1, height: 1 }] }],
+      },
+    });
+    expect(put.status).toBe(200);
+    const board = await Board.query(server.db).findById(boardId).withGraphFetched('[creator, layouts, sections, items.[positions, integrations]]');
+    const graph = board as unknown as { name: string; creator: User; layouts: unknown[]; sections: unknown[]; items: { id: string; positions: { layoutId: string }[] }[] };
+    expect(graph.name).toBe(put.body.name);
+    expect(graph.creator.username).toBe('admin');
+    expect(graph.layouts).toHaveLength(put.body.layouts.length);
+    expect(graph.sections).toHaveLength(put.body.sections.length);
+    expect(graph.items.map((item) => item.id)).toEqual(put.body.items.map((item: { id: string }) => item.id));
+    expect(graph.items[0].positions.map((p) => p.layoutId)).toEqual([layoutId]);
+  });
+
+  it('MODEL-1: a user fetched with its relations shows its groups and keys', async () => {
+    const admin = await User.query(server.db).where('username', 'admin').first().withGraphFetched('[groups, apiKeys]');
+    expect((admin as unknown as { apiKeys: unknown[] }).apiKeys.length).toBeGreaterThan(0);
+    expect((admin as unknown as { groups: { name: string }[] }).groups.map((group) => group.name)).toContain('admins');
+  });
+});
