@@ -3449,10 +3449,10 @@ export interface components {
             clientAddress: string | null;
             requestId: string | null;
             /** @enum {string} */
-            surface: "rest" | "trpc" | "mcp" | "page" | "cli";
+            surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning";
             target: {
                 /** @enum {string|null} */
-                type: "user" | "group" | "apikey" | "board" | "settings" | "session" | null;
+                type: "user" | "group" | "apikey" | "board" | "boardSet" | "settings" | "session" | null;
                 id: string | null;
             };
             /** @description Ids, names and counts that describe the change (never a secret). */

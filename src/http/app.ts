@@ -211,7 +211,7 @@ async function dispatch(
   if (!ignoresCredentials(operation)) {
     const companionId = app.companion?.idOf(operation, match.rawParams);
     try {
-      ctx.principal = await authenticate(ctx.db, ctx.headers, companionId === undefined ? {} : { companion: { lookup: app.companion!.lookup, id: companionId } });
+      ctx.principal = await authenticate(ctx.db, ctx.headers, companionId === undefined ? { audit: ctx } : { audit: ctx, companion: { lookup: app.companion!.lookup, id: companionId } });
       if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     } catch (error) {
       throw withOperationChallenge(operation, error);

@@ -57,7 +57,9 @@ function toView(row: ApiKeyRow): ApiKeyView {
 
 export type KeyCheck =
   | { ok: true; principal: Principal }
-  | { ok: false; reason: 'malformed' | 'invalid' | 'expired' };
+  | { ok: false; reason: 'malformed' | 'invalid' }
+  /** The key is genuine but expired: who it was, for the audit entry of its use (AUDIT-8). */
+  | { ok: false; reason: 'expired'; key: { id: string; userId: string; username: string } };
 
 /**
  * A lookup another part of the service asks to ride along with the key query, so that a request on one resource
@@ -144,7 +146,7 @@ export async function verifyApiKey(
   // Hash even on a miss so that an unknown id and a wrong token take the same time.
   const matches = tokenMatchesHash(parsed.token, key?.tokenHash ?? '0'.repeat(64));
   if (!key || !matches) return { ok: false, reason: 'invalid' };
-  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired' };
+  if (key.expiresAt && key.expiresAt.getTime() <= now.getTime()) return { ok: false, reason: 'expired', key: { id: key.id, userId: key.userId, username: key.username } };
   // Record use at most once a minute, to keep reads free of writes.
   if (!key.lastUsedAt || now.getTime() - key.lastUsedAt.getTime() > 60_000) {
     await ApiKey.query(db).findById(key.id).patch({ lastUsedAt: now });

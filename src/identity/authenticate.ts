@@ -5,6 +5,7 @@ import { ApiError, unauthorized } from '../core/errors';
 import { KeyCompanionLookup, verifyApiKey } from './apiKeys';
 import { loadPrincipal, Principal } from './principal';
 import { findSessionUser, readCookie, sessionCookieName } from './sessions';
+import { recordAudit, type AuditSource } from '../observability/audit';
 
 const keyFailureMessages = {
   malformed: 'Malformed API key: expected <id>.<token>',
@@ -29,12 +30,15 @@ function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
 export async function authenticate(
   db: Db,
   headers: IncomingHttpHeaders,
-  hints: { companion?: { lookup: KeyCompanionLookup; id: string } } = {},
+  hints: { companion?: { lookup: KeyCompanionLookup; id: string }; audit?: Omit<AuditSource, 'principal'> } = {},
 ): Promise<Principal | null> {
   const apiKey = apiKeyOf(headers);
   if (apiKey !== undefined) {
     const check = await verifyApiKey(db, apiKey.trim(), { companion: hints.companion });
-    if (!check.ok) throw unauthorized(keyFailureMessages[check.reason]);
+    if (!check.ok) {
+      if (check.reason === 'expired' && hints.audit) await auditExpiredKey(hints.audit, check.key);
+      throw unauthorized(keyFailureMessages[check.reason]);
+    }
     return check.principal;
   }
   const token = readCookie(headers.cookie, sessionCookieName);
@@ -42,6 +46,24 @@ export async function authenticate(
   const userId = await findSessionUser(db, token);
   if (!userId) return null;
   return loadPrincipal(db, userId, { authMethod: 'session', apiKeyId: null, scopes: null });
+}
+
+/**
+ * AUDIT-8: the use of an expired key is one entry (outcome failure, actor the key and its owner), written on its
+ * own: a refused request changes nothing, and only this rare failure path writes (never a valid key's request). An
+ * entry that cannot be written is logged and the request still gets its 401.
+ */
+async function auditExpiredKey(source: Omit<AuditSource, 'principal'>, key: { id: string; userId: string; username: string }): Promise<void> {
+  try {
+    await recordAudit(source.db, { ...source, principal: { userId: key.userId, apiKeyId: key.id, username: key.username } }, {
+      action: 'apikey.expired',
+      outcome: 'failure',
+      targetType: 'apikey',
+      targetId: key.id,
+    });
+  } catch (error) {
+    source.logger.warn({ err: error }, 'audit: the use of an expired API key could not be recorded');
+  }
 }
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);

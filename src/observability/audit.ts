@@ -18,7 +18,7 @@ export interface AuditSource {
   logger: Logger;
   requestId: string | null;
   clientIp: string | null;
-  surface: Surface;
+  surface: Surface | 'provisioning';
   /** The caller; the local CLI has no user (`userId` null, `username` naming the CLI). */
   principal: Pick<Principal, 'apiKeyId'> & { userId: string | null; username: string | null } | null;
 }
@@ -44,12 +44,15 @@ export type AuditAction =
   | 'board.permissions'
   | 'board.restore'
   | 'board.import'
+  | 'board.set.apply'
+  | 'provisioning.apply'
+  | 'apikey.expired'
   | 'settings.update';
 
 export interface AuditEvent {
   action: AuditAction;
   outcome?: 'success' | 'failure';
-  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'settings' | 'session';
+  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'settings' | 'session';
   targetId?: string | null;
   /** Ids, names and counts only; never a secret. */
   details?: Record<string, unknown>;

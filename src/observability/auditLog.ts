@@ -21,8 +21,8 @@ export interface AuditEntryView {
   actor: { userId: string | null; apiKeyId: string | null; name: string | null };
   clientAddress: string | null;
   requestId: string | null;
-  surface: 'rest' | 'trpc' | 'mcp' | 'page' | 'cli';
-  target: { type: 'user' | 'group' | 'apikey' | 'board' | 'settings' | 'session' | null; id: string | null };
+  surface: 'rest' | 'trpc' | 'mcp' | 'page' | 'cli' | 'provisioning';
+  target: { type: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'settings' | 'session' | null; id: string | null };
   details: Record<string, unknown>;
 }
 

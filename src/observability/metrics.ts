@@ -5,7 +5,7 @@
  */
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { Db } from '../db/database';
-import { Board, Item, User } from '../db/models';
+import { Board, Item, ProvisionedBoard, User } from '../db/models';
 
 export const registry = new Registry();
 collectDefaultMetrics({ register: registry });
@@ -123,6 +123,19 @@ export const metrics = {
     labelNames: ['class'] as const,
     registers: [registry],
   }),
+  // METRIC-6, METRIC-7: the fleet (set applies through the API; provisioning applies by source).
+  setApplies: new Counter({
+    name: 'tessera_set_applies_total',
+    help: 'Board set applies (POST /api/boards/apply), by outcome (success or failure) and dry_run (true or false)',
+    labelNames: ['outcome', 'dry_run'] as const,
+    registers: [registry],
+  }),
+  provisioningApplies: new Counter({
+    name: 'tessera_provisioning_applies_total',
+    help: 'Provisioning applies of a source directory (at start and on a change), by source (its managedBy) and outcome',
+    labelNames: ['source', 'outcome'] as const,
+    registers: [registry],
+  }),
   auditEntries: new Counter({
     name: 'tessera_audit_entries_total',
     help: 'Audit log entries committed, by action and outcome',
@@ -161,6 +174,28 @@ new Gauge({
     const totals = await readTotals().catch(() => null);
     if (!totals) return;
     for (const kind of ['boards', 'items', 'users'] as const) this.set({ kind }, totals[kind]);
+  },
+});
+
+new Gauge({
+  name: 'tessera_drifted_boards',
+  help: 'Provisioned boards another writer changed since provisioning last applied their file (DRIFT-2)',
+  registers: [registry],
+  async collect() {
+    // METRIC-7: one count over the provisioned boards (a small table: one row per provisioned file), at scrape time.
+    // Tests run several instances (each on its own database) in one process: their counts are summed.
+    const counts = await Promise.all(
+      [...instances].map((probe) =>
+        ProvisionedBoard.table(probe.db)
+          .where({ drifted: true })
+          .count<{ count: string | number }[]>({ count: '*' })
+          .then((rows) => Number(rows[0].count))
+          .catch(() => null),
+      ),
+    );
+    if (counts.some((count) => count === null)) return;
+    const drifted = counts.reduce<number>((total, count) => total + count!, 0);
+    this.set(drifted);
   },
 });
 

@@ -16,6 +16,7 @@ export const boardFleetHandlers = {
       files: body.boards,
       dryRun: query.dryRun ?? false,
       prune: query.prune ?? false,
+      audit: { source: ctx, action: 'board.set.apply' },
       // FLEET-8
       history: { ...history, origin: { managedBy: body.managedBy, commit: body.origin?.commit ?? null, message: body.origin?.message ?? null } },
     });

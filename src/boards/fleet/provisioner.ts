@@ -12,7 +12,8 @@ import { ApiError } from '../../core/errors';
 import { validateOperationInput } from '../../core/requestValidation';
 import { loadPrincipal, type Principal } from '../../identity/principal';
 import type { BoardFile } from '../files/file';
-import { applyBoardSet } from './setApply';
+import { applySet } from './setApply';
+import { metrics } from '../../observability/metrics';
 import type { SetPlan } from './setPlan';
 import { FileProblem, ProvisioningSource, readSourceFiles } from './provisioningSources';
 import { ProvisionedBoard, ProvisioningSource as ProvisioningSourceRow, User } from '../../db/models';
@@ -63,13 +64,25 @@ function checkedFile(file: string, content: unknown): { file: string; content: B
 }
 
 export interface ProvisionOptions {
+  /** The provisioning user (PROVISIONING_USER): the actor of the audit entries (AUDIT-7). */
   username: string;
   historyLimit: number;
   logger: Logger;
 }
 
-/** Applies one source directory (PROV-2, PROV-3, PROV-4, PROV-6); answers its status. */
+/** Applies one source directory (PROV-2, PROV-3, PROV-4, PROV-6); answers its status, counted by outcome (METRIC-7). */
 export async function provisionSource(db: Knex, source: ProvisioningSource, options: ProvisionOptions): Promise<SourceStatus> {
+  try {
+    const status = await provisionSourceOnce(db, source, options);
+    metrics.provisioningApplies.inc({ source: source.managedBy, outcome: status.ok ? 'success' : 'failure' });
+    return status;
+  } catch (error) {
+    metrics.provisioningApplies.inc({ source: source.managedBy, outcome: 'failure' });
+    throw error;
+  }
+}
+
+async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options: ProvisionOptions): Promise<SourceStatus> {
   const previous = (await provisioningStatus(db)).find((s) => s.managedBy === source.managedBy);
   const base = { managedBy: source.managedBy, path: source.path, prune: source.prune, allowApiUpdates: source.allowApiUpdates, checkedAt: new Date().toISOString() };
   const failed = async (problems: FileProblem[]): Promise<SourceStatus> => {
@@ -89,8 +102,14 @@ export async function provisionSource(db: Knex, source: ProvisioningSource, opti
 
   const fileOf = new Map(files.map((f) => [f.content.name.toLowerCase(), f.file]));
   try {
-    const plan = await applyBoardSet(db, {
+    const plan = await applySet(db, {
       principal,
+      // AUDIT-7: an entry for each apply that changes something, by the provisioning user, surface `provisioning`.
+      audit: {
+        source: { db, logger: options.logger, requestId: null, clientIp: null, surface: 'provisioning', principal: { userId: principal.userId, apiKeyId: null, username: principal.username } },
+        action: 'provisioning.apply',
+        onlyWhenChanged: true,
+      },
       managedBy: source.managedBy,
       files: files.map((f) => f.content),
       dryRun: false,

@@ -18,8 +18,10 @@ import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
 import { deleteBoard } from '../management/boards';
 import { withNameConflictAs409 } from '../management/names';
-import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, summarize } from './setPlan';
+import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
 import { Board } from '../../db/models';
+import { recordAudit, type AuditSource, type AuditAction } from '../../observability/audit';
+import { metrics } from '../../observability/metrics';
 
 export interface SetApplyOptions {
   principal: Principal;
@@ -29,6 +31,12 @@ export interface SetApplyOptions {
   prune: boolean;
   /** The operation, retention and origin (FLEET-8: commit id and subject) every entry written keeps. */
   history: HistoryContext;
+  /**
+   * AUDIT-7: who applies, and the action its entry records (`board.set.apply`, or `provisioning.apply`); written in
+   * the set's transaction, with a `board.delete` entry per pruned board. `onlyWhenChanged`: no entry for an apply
+   * that changes nothing (provisioning re-applies its directories at every start). Never for a dry run.
+   */
+  audit: { source: AuditSource; action: AuditAction; onlyWhenChanged?: boolean };
   /** Provisioning (PROV-*): runs first in the set's transaction (its lock), and last with what was applied. */
   hooks?: {
     before?: (trx: Knex.Transaction) => Promise<void>;
@@ -94,7 +102,34 @@ async function pruneBoards(trx: Knex.Transaction, options: SetApplyOptions, appl
   return entries;
 }
 
+/** AUDIT-7: the set's entry and one `board.delete` per pruned board, in the set's transaction (after the change). */
+async function auditSetApply(trx: Knex.Transaction, options: SetApplyOptions, plan: SetPlan): Promise<void> {
+  const { source, action, onlyWhenChanged } = options.audit;
+  if (onlyWhenChanged && !plan.summary.changed) return;
+  for (const entry of plan.boards) {
+    if (entry.action !== 'delete') continue;
+    await recordAudit(trx, source, { action: 'board.delete', targetType: 'board', targetId: entry.boardId, details: { name: entry.name, managedBy: plan.managedBy, prune: true } });
+  }
+  await recordAudit(trx, source, { action, targetType: 'boardSet', targetId: plan.managedBy, details: setApplyAuditDetails(plan) });
+}
+
+/**
+ * The set apply of `POST /api/boards/apply`, counted (METRIC-6) by outcome (a refused or failed one is a failure) and
+ * whether it was a dry run. Provisioning runs `applySet` and counts its own applies (METRIC-7).
+ */
 export async function applyBoardSet(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
+  const dryRun = String(options.dryRun);
+  try {
+    const plan = await applySet(db, options);
+    metrics.setApplies.inc({ outcome: 'success', dry_run: dryRun });
+    return plan;
+  } catch (error) {
+    metrics.setApplies.inc({ outcome: 'failure', dry_run: dryRun });
+    throw error;
+  }
+}
+
+export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
   assertDistinctNames(options.files);
   for (const file of options.files) await forBoard(file.name, async () => assertFileContent(file));
   return unlessRolledBack(() =>
@@ -114,6 +149,7 @@ export async function applyBoardSet(db: Knex, options: SetApplyOptions): Promise
         const plan = summarize(options.managedBy, options.dryRun, entries);
         if (options.dryRun) throw new RolledBack(plan);
         await options.hooks?.after?.(trx, applied, plan);
+        await auditSetApply(trx, options, plan);
         return plan;
       }),
     ),

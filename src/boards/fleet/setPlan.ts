@@ -70,3 +70,18 @@ export function namingBoard(error: unknown, name: string): unknown {
   if (!(error instanceof ApiError) || error.status >= 500) return error;
   return new ApiError(error.code, `Board ${name}: ${error.message}`, { ...error.data, board: name }, error.headers);
 }
+
+/**
+ * AUDIT-7: what the audit entry of a set apply records: its label, how many boards it created, updated, left alone
+ * and deleted, and the names of the boards its prune deleted (names and counts only, never a board's content).
+ */
+export function setApplyAuditDetails(plan: SetPlan): Record<string, unknown> {
+  return {
+    managedBy: plan.managedBy,
+    created: plan.summary.create,
+    updated: plan.summary.update,
+    unchanged: plan.summary.unchanged,
+    deleted: plan.summary.delete,
+    pruned: plan.boards.filter((entry) => entry.action === 'delete').map((entry) => entry.name),
+  };
+}
