@@ -2,7 +2,7 @@
  * The fleet in the audit log and the metrics (AUDIT-7, AUDIT-8, METRIC-6, METRIC-7): set applies and prunes,
  * provisioning applies, the use of an expired API key, and the fleet's metrics, over HTTP on a real database.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { stringify as toYaml } from 'yaml';
@@ -215,5 +215,12 @@ describe('METRIC-6, METRIC-7: the fleet metrics', () => {
     const doc = expectOk(await server.call('GET', `/api/boards/${id}`));
     expectOk(await server.call('PATCH', `/api/boards/${id}/items/${doc.items[0].id}`, { body: { options: { is24HourFormat: false } } }));
     expect(sample(await scrape(), 'tessera_drifted_boards')).toBe(drifted0 + 1);
+  });
+
+  it('METRIC-7: the Grafana dashboard charts every tessera_ metric of the exposition', async () => {
+    const dashboard = readFileSync(path.join(__dirname, '../../docs/grafana/tessera.json'), 'utf8');
+    const names = new Set([...(await scrape()).matchAll(/^# TYPE (tessera_\w+) /gm)].map((match) => match[1]));
+    expect(names.size).toBeGreaterThan(15);
+    expect([...names].filter((name) => !dashboard.includes(name))).toEqual([]);
   });
 });
