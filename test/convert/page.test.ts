@@ -180,7 +180,7 @@ describe('converted boards on the board page (CONV-1, CONV-4, VIEW-1)', () => {
     expect(iconOf(main, 'Media server')).toBe(`${defaultIconBases['dashboard-icons']}/png/jellyfin.png`);
     expect(iconOf(main, 'Requests')).toBe(`${defaultIconBases['font-awesome']}/solid/film.svg`);
     // Dashy's Router has homepage's name and href: one app on this instance (APP-1), drawn with the first icon.
-    expect(main.file.items.find((i: any) => i.app?.name === 'Router').app.iconUrl).toBe(`${defaultIconBases.mdi}/router-network.svg`);
+    expect((main.file.items as any[]).find((i) => i.app?.name === 'Router').app.iconUrl).toBe(`${defaultIconBases.mdi}/router-network.svg`);
     expect(iconOf(main, 'Router')).toBe('https://icons.example.com/si/openwrt.svg');
     expect(appTile(main, 'Router').link).toEqual({ href: 'https://router.home.arpa', target: null });
     expect(main.board.items.filter((i: any) => i.kind === 'app').map((i: any) => main.tiles.get(i.id)!.img?.src)).toContain(`${defaultIconBases['simple-icons']}/github.svg`);
