@@ -14,7 +14,7 @@ import { defaultIconBases, type IconBases } from '../../src/convert/icons';
 import { launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { expectOk } from '../boards-document/helpers';
-import { fixtureInput } from './support';
+import { fixtureInput, memoryInput } from './support';
 
 const png = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAQAAAC1HAwCAAAAC0lEQVR42mNkYAAAAAYAAjCB0C8AAAAASUVORK5CYII=', 'base64');
 
@@ -75,8 +75,8 @@ interface Shown {
 }
 
 /** Imports a fixture's boards and opens each; returns what every tile shows, with the board and its apps from the API. */
-async function convertAndOpen(format: string, iconBases: IconBases = defaultIconBases) {
-  const { boards } = converters[format](fixtureInput(format), { iconBases });
+async function convertAndOpen(format: string, iconBases: IconBases = defaultIconBases, input = fixtureInput(format)) {
+  const { boards } = converters[format](input, { iconBases });
   const opened = [];
   for (const file of boards) {
     expectOk(await server.call('POST', '/api/boards/import', { body: file }), 201);
@@ -120,11 +120,11 @@ function expectBoardShown({ board, apps, tiles }: Opened): void {
     const app = apps.get(item.id);
     if (item.options.showTitle !== false) expect(tile.text).toContain(app.name);
     expect(tile.link).toEqual({ href: app.href, target: item.options.openInNewTab === false ? null : '_blank' });
-    if (/^https:\/\/[^/]+\/favicon\.ico$/.test(app.iconUrl)) {
+    if (/^https?:\/\/[^/]+\/favicon\.ico$/.test(app.iconUrl)) {
       // A site's favicon (the icon of an item without one): Playwright's Chromium neither routes nor reports
       // `/favicon.ico` requests, so this offline browser never gets it and the tile falls back to the app's letter.
       expect({ name: app.name, img: tile.img, letter: tile.letter }).toEqual({ name: app.name, img: null, letter: app.name[0].toUpperCase() });
-    } else if (/^(https:|data:image\/)/.test(app.iconUrl)) {
+    } else if (/^(https?:|data:image\/)/.test(app.iconUrl)) {
       expect({ name: app.name, img: tile.img }).toEqual({ name: app.name, img: { src: app.iconUrl, loaded: 1 } });
     } else {
       // An icon on the source dashboard's own server (`/icons/x.png`, reported as a placeholder): the instance has no
@@ -212,5 +212,26 @@ describe('converted boards on the board page (CONV-1, CONV-4, VIEW-1)', () => {
     // Sonarr's tile hides its title (showTitle: false) and its `/icons/` file is not on this instance: the letter.
     expect(appTile(board, 'Sonarr')).toMatchObject({ letter: 'S', link: { href: 'http://sonarr.home.arpa:8989', target: null } });
     expect(images).toContain('https://cdn.jsdelivr.net/gh/walkxcode/dashboard-icons/png/proxmox.png');
+  });
+
+  it('an http: icon URL (kept as written) is shown too: the page lets the board\'s apps\' http: icon origins through its policy', async () => {
+    const input = memoryInput({
+      'services.yaml': [
+        '- Plain HTTP:',
+        '    - Printer:',
+        '        href: http://printer.home.arpa',
+        '        icon: http://printer.home.arpa/logo.png',
+        '    - Pi-hole:',
+        '        href: http://pihole.home.arpa/admin',
+        '        icon: pi-hole.png',
+      ].join('\n'),
+      'settings.yaml': 'title: Plain HTTP\n',
+    });
+    const requested = images.length;
+    const [board] = await convertAndOpen('homepage', defaultIconBases, input);
+    expectBoardShown(board);
+    expect(appTile(board, 'Printer')).toMatchObject({ img: { src: 'http://printer.home.arpa/logo.png', loaded: 1 }, link: { href: 'http://printer.home.arpa', target: '_blank' } });
+    expect(iconOf(board, 'Pi-hole')).toBe(`${defaultIconBases['dashboard-icons']}/png/pi-hole.png`);
+    expect(images.slice(requested).sort()).toEqual(['http://printer.home.arpa/logo.png', `${defaultIconBases['dashboard-icons']}/png/pi-hole.png`]);
   });
 });
