@@ -1,5 +1,5 @@
 /**
- * Converted boards on the board page (CONV-1, CONV-4, VIEW-1, VIEW-6), in one headless Chromium: each converter's
+ * Converted boards on the board page (CONV-8; CONV-1, CONV-4, VIEW-1, VIEW-6), in one headless Chromium: each converter's
  * fixture (homepage, Dashy, Glance, old Homarr) is converted, imported into a fresh instance, and its boards are
  * opened as a signed-in person would. Asserted is what that person sees: every app tile with the icon `<img>` whose
  * `src` is the mapped icon URL (dashboard-icons, selfh.st, mdi, Simple Icons, Font Awesome under their base URLs,
@@ -121,8 +121,9 @@ function expectBoardShown({ board, apps, tiles }: Opened): void {
     if (item.options.showTitle !== false) expect(tile.text).toContain(app.name);
     expect(tile.link).toEqual({ href: app.href, target: item.options.openInNewTab === false ? null : '_blank' });
     if (/^https?:\/\/[^/]+\/favicon\.ico$/.test(app.iconUrl)) {
-      // A site's favicon (the icon of an item without one): Playwright's Chromium neither routes nor reports
-      // `/favicon.ico` requests, so this offline browser never gets it and the tile falls back to the app's letter.
+      // A site's favicon (the icon of an item without one): with page.route on, Playwright's Chromium neither routes
+      // nor reports an `<img>` request for a `/favicon.ico` path and the image fails (checked: without routing the same
+      // page loads it), so this offline browser shows the app's letter. The src it tried is the app's iconUrl.
       expect({ name: app.name, img: tile.img, letter: tile.letter }).toEqual({ name: app.name, img: null, letter: app.name[0].toUpperCase() });
     } else if (/^(https?:|data:image\/)/.test(app.iconUrl)) {
       expect({ name: app.name, img: tile.img }).toEqual({ name: app.name, img: { src: app.iconUrl, loaded: 1 } });
@@ -145,13 +146,13 @@ const appTileId = (opened: Opened, name: string) => opened.board.items.find((i: 
 const iconOf = (opened: Opened, name: string) => appTile(opened, name).img?.src;
 const linkOf = (opened: Opened, name: string) => appTile(opened, name).link?.href;
 
-describe('converted boards on the board page (CONV-1, CONV-4, VIEW-1)', () => {
+describe('converted boards on the board page (CONV-8, CONV-1, CONV-4, VIEW-1)', () => {
   afterAll(() => {
     expect(errors).toEqual([]);
     expect(offsite).toEqual([]);
   });
 
-  it('homepage: services and bookmarks as app tiles with the icons under the configured bases, linking to their hrefs; the info widgets drawn or labelled', async () => {
+  it('CONV-8: homepage: services and bookmarks as app tiles with the icons under the configured bases, linking to their hrefs; the info widgets drawn or labelled', async () => {
     const [home] = await convertAndOpen('homepage', configured);
     expectBoardShown(home);
     expect(iconOf(home, 'Emby')).toBe('https://icons.example.com/di/png/emby.png');
@@ -173,7 +174,7 @@ describe('converted boards on the board page (CONV-1, CONV-4, VIEW-1)', () => {
     expect(byKind('weather').text).toContain('Weather');
   });
 
-  it('Dashy: both pages; Simple Icons, Font Awesome, mdi, dashboard-icons and favicons under the default bases; a same-tab item stays in the tab', async () => {
+  it('CONV-8: Dashy: both pages; Simple Icons, Font Awesome, mdi, dashboard-icons and favicons under the default bases; a same-tab item stays in the tab', async () => {
     const [main, work] = await convertAndOpen('dashy');
     expectBoardShown(main);
     expectBoardShown(work);
@@ -190,7 +191,7 @@ describe('converted boards on the board page (CONV-1, CONV-4, VIEW-1)', () => {
     expect(rss.text).toContain('RSS feed');
   });
 
-  it('Glance: bookmarks and monitor sites as app tiles with si/di/sh icons; the html widget as text, the docker widget labelled', async () => {
+  it('CONV-8: Glance: bookmarks and monitor sites as app tiles with si/di/sh icons; the html widget as text, the docker widget labelled', async () => {
     const [home, office] = await convertAndOpen('glance');
     expectBoardShown(home);
     expectBoardShown(office);
@@ -203,7 +204,7 @@ describe('converted boards on the board page (CONV-1, CONV-4, VIEW-1)', () => {
     expect(byKind('dockerContainers').text).toContain('Docker containers');
   });
 
-  it('old Homarr: the app tiles with their icon URLs and links (one without its title); a bookmark as a link', async () => {
+  it('CONV-8: old Homarr: the app tiles with their icon URLs and links (one without its title); a bookmark as a link', async () => {
     const [board] = await convertAndOpen('homarr');
     expectBoardShown(board);
     expect(iconOf(board, 'Jellyfin')).toBe('https://cdn.jsdelivr.net/gh/walkxcode/dashboard-icons/png/jellyfin.png');
@@ -214,7 +215,7 @@ describe('converted boards on the board page (CONV-1, CONV-4, VIEW-1)', () => {
     expect(images).toContain('https://cdn.jsdelivr.net/gh/walkxcode/dashboard-icons/png/proxmox.png');
   });
 
-  it('an http: icon URL (kept as written) is shown too: the page lets the board\'s apps\' http: icon origins through its policy', async () => {
+  it('CONV-8: an http: icon URL (kept as written) is shown too: the page lets the board\'s apps\' http: icon origins through its policy', async () => {
     const input = memoryInput({
       'services.yaml': [
         '- Plain HTTP:',
