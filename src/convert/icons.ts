@@ -2,7 +2,7 @@
  * Icons of other dashboards as icon URLs (CONV-4): dashboard-icons names (`emby.png`), selfh.st icons (`sh-*`),
  * Material Design (`mdi-*`), Simple Icons (`si-*`), Font Awesome (`fas fa-*`), emoji, URLs. Each icon set's base
  * URL is configurable (`tessera convert --icon-base set=url`), so that icons can be served from the instance's own
- * origin, which the board page shows (its content security policy allows only its own origin and data: URLs).
+ * origin; the board page shows https:, data: and same-origin icons (its content security policy allows those).
  */
 
 export const iconSets = ['dashboard-icons', 'selfhst', 'mdi', 'simple-icons', 'font-awesome'] as const;
