@@ -7,6 +7,9 @@ import { expectStatus, runTessera, type CliResult } from '../support/cli';
 import { useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
+import { clockBoardFile } from '../support/boardFiles';
+
+const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks);
 
 const server = useTestServer();
 const slow = 180_000;
@@ -28,23 +31,6 @@ const tessera = (args: string[], options: { env?: Record<string, string>; connec
   runTessera(args, cliEnv(options.env, options.connect ?? true), { input: options.input });
 
 const git = (dir: string, ...args: string[]) => execFileSync('git', ['-C', dir, '-c', 'user.name=CI', '-c', 'user.email=ci@example.com', ...args], { encoding: 'utf8' }).trim();
-
-function boardFile(name: string, clocks = 2) {
-  const section = unique('sec');
-  return {
-    apiVersion: 'tessera/v1',
-    kind: 'Board',
-    name,
-    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
-    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
-    items: Array.from({ length: clocks }, (_, i) => ({
-      id: unique('clk'),
-      kind: 'clock',
-      options: { is24HourFormat: true },
-      layouts: [{ layout: 'Base', sectionId: section, xOffset: i * 2, yOffset: 0, width: 2, height: 1 }],
-    })),
-  };
-}
 
 /** A git work tree holding `count` board files, committed. */
 function repository(count: number) {

@@ -2,29 +2,13 @@ import { createActor } from '../support/actors';
 import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectError, expectOk } from '../boards-document/helpers';
+import { clockBoardFile } from '../support/boardFiles';
+
+const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks);
 
 const server = useTestServer();
 
 const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
-
-/** A board file of `items` clocks in one empty section. */
-function boardFile(name: string, items = 2, extra: Record<string, unknown> = {}) {
-  const section = unique('sec');
-  return {
-    apiVersion: 'tessera/v1',
-    kind: 'Board',
-    name,
-    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
-    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
-    items: Array.from({ length: items }, (_, i) => ({
-      id: unique('it'),
-      kind: 'clock',
-      options: { is24HourFormat: true },
-      layouts: [{ layout: 'Base', sectionId: section, xOffset: i % 12, yOffset: Math.floor(i / 12), width: 1, height: 1 }],
-    })),
-    ...extra,
-  };
-}
 
 const applySet = (body: unknown, query = '', key?: string) => server.call('POST', `/api/boards/apply${query}`, key ? { body, key } : { body });
 const boardByName = async (name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'revision', 'managedBy');

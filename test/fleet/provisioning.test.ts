@@ -5,6 +5,9 @@ import { stringify as toYaml } from 'yaml';
 import { useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectError, expectOk } from '../boards-document/helpers';
+import { clockBoardFile } from '../support/boardFiles';
+
+const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks, { stable: true });
 
 /** Directories made before the servers start (their environment names them). */
 const root = mkdtempSync(path.join(os.tmpdir(), 'tessera-prov-'));
@@ -13,22 +16,6 @@ const openDir = path.join(root, 'open');
 mkdirSync(lockedDir);
 mkdirSync(openDir);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function boardFile(name: string, clocks = 2, section = `sec${name.replace(/[^a-z0-9]/gi, '')}`) {
-  return {
-    apiVersion: 'tessera/v1',
-    kind: 'Board',
-    name,
-    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
-    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
-    items: Array.from({ length: clocks }, (_, i) => ({
-      id: `${section}clk${i}`,
-      kind: 'clock',
-      options: { is24HourFormat: true },
-      layouts: [{ layout: 'Base', sectionId: section, xOffset: i * 2, yOffset: 0, width: 2, height: 1 }],
-    })),
-  };
-}
 
 const write = (dir: string, name: string, content: unknown) => writeFileSync(path.join(dir, `${name}.yaml`), typeof content === 'string' ? content : toYaml(content));
 const homeName = unique('home-');

@@ -10,28 +10,14 @@ import { createActor } from '../support/actors';
 import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectError, expectOk } from '../boards-document/helpers';
+import { clockBoardFile } from '../support/boardFiles';
+
+const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks, { stable: true });
 
 const root = mkdtempSync(path.join(os.tmpdir(), 'tessera-fleet-audit-'));
 const sourceDir = path.join(root, 'team');
 mkdirSync(sourceDir);
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-
-function boardFile(name: string, clocks = 2) {
-  const section = `sec${name.replace(/[^a-z0-9]/gi, '')}`;
-  return {
-    apiVersion: 'tessera/v1',
-    kind: 'Board',
-    name,
-    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
-    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
-    items: Array.from({ length: clocks }, (_, i) => ({
-      id: `${section}clk${i}`,
-      kind: 'clock',
-      options: { is24HourFormat: true },
-      layouts: [{ layout: 'Base', sectionId: section, xOffset: i * 2, yOffset: 0, width: 2, height: 1 }],
-    })),
-  };
-}
 
 const provisionedName = unique('prov-');
 const writeProvisioned = (clocks: number) => writeFileSync(path.join(sourceDir, `${provisionedName}.yaml`), toYaml(boardFile(provisionedName, clocks)));
