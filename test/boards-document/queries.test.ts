@@ -1,14 +1,16 @@
 import { unique } from '../support/unique';
 import { useTestServer } from '../support/server';
 import { createBoard, createIntegration, emptySection, expectOk, item, position, readContent } from './helpers';
+import { RateLimitBucket } from '../../src/db/models';
 
 const server = useTestServer();
 
 /** Runs `action` and counts the SQL statements the server sends meanwhile (knex 'query' event). */
 async function countQueries(action: () => Promise<unknown>): Promise<number> {
   let count = 0;
-  const listener = () => {
-    count += 1;
+  // The rate limiter's lease of its bucket (RATE-2, PostgreSQL) comes now and then, whatever the route: not counted.
+  const listener = (query: { sql: string }) => {
+    if (!query.sql.includes(RateLimitBucket.tableName)) count += 1;
   };
   server.db.on('query', listener);
   try {

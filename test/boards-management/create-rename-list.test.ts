@@ -5,6 +5,7 @@ import { ApiError } from '../../src/core/errors';
 import { createActor } from '../support/actors';
 import { useTestServer } from '../support/server';
 import { boardRow, createBoard, expectError, grantGroup, grantUser } from './fixtures';
+import { RateLimitBucket } from '../../src/db/models';
 
 const server = useTestServer();
 
@@ -251,7 +252,10 @@ describe('GET /api/boards', () => {
     const actor = await createActor(server, { permissions: ['board-create'] });
     const countQueries = async () => {
       let queries = 0;
-      const listener = () => (queries += 1);
+      // The rate limiter's lease of its bucket (RATE-2, PostgreSQL) comes now and then, whatever the route: not counted.
+      const listener = (query: { sql: string }) => {
+        if (!query.sql.includes(RateLimitBucket.tableName)) queries += 1;
+      };
       server.db.on('query', listener);
       try {
         expect((await server.call('GET', '/api/boards', { key: actor.key })).status).toBe(200);
