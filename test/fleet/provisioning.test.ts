@@ -6,6 +6,7 @@ import { useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectError, expectOk } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
+import { eventually } from '../support/eventually';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks, { stable: true });
 
@@ -27,19 +28,6 @@ writeFileSync(configFile, toYaml({ sources: [{ path: 'open', managedBy: 'team-op
 
 const locked = useTestServer({ PROVISIONING_DIR: lockedDir, PROVISIONING_DEBOUNCE_MS: '100' });
 const open = useTestServer({ PROVISIONING_CONFIG: configFile, PROVISIONING_DEBOUNCE_MS: '100' });
-
-/** Waits for the watcher's apply: `check` is retried until it holds (at most 30 s), then its last failure is thrown. */
-async function eventually<T>(check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 const boardNamed = async (server: TestServer, name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'managedBy');
 const documentOf = async (server: TestServer, name: string) => expectOk(await server.call('GET', `/api/boards/by-name/${name}`));

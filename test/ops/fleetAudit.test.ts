@@ -11,6 +11,7 @@ import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectError, expectOk } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
+import { eventually } from '../support/eventually';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks, { stable: true });
 
@@ -27,18 +28,6 @@ writeFileSync(configFile, toYaml({ sources: [{ path: 'team', managedBy: 'team-au
 
 const metricsToken = 'metrics-token-for-fleet-tests';
 const server = useTestServer({ PROVISIONING_CONFIG: configFile, PROVISIONING_DEBOUNCE_MS: '100', METRICS_TOKEN: metricsToken });
-
-async function eventually<T>(check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 30_000;
-  for (;;) {
-    try {
-      return await check();
-    } catch (error) {
-      if (Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-  }
-}
 
 async function audit(query: Record<string, string>) {
   return expectOk(await server.call('GET', `/api/audit?${new URLSearchParams(query)}`)) as any[];
