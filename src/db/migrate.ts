@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import { isEmbedded } from './database';
 import { ensureInstanceId } from './instance';
 import * as initial from './migrations/0001_initial';
 import * as apps from './migrations/0002_apps';
@@ -63,20 +64,47 @@ export async function migrateToLatest(db: Knex): Promise<string[]> {
 /** How long a start waits for another instance's migrations (LB-3). */
 const migrationLockWaitMs = 120_000;
 
+/** The advisory-lock class under which instances migrating one schema of a PostgreSQL database take turns (LB-3). */
+const migrationLockClass = 73_052_011;
+
+type RawConnection = { query(sql: string): Promise<{ rows: { locked: boolean }[] }> };
+
 /**
- * LB-3: instances started at once on one database (a compose file, a rolling deploy) each try the migrations; knex
- * lets one hold its lock and fails the others at once ("Migration table is already locked"). Those wait for the lock
- * and try again, then find nothing left to apply.
+ * LB-3: instances started at once on one database (a compose file, a rolling deploy) each try the migrations. knex's
+ * own lock row comes too late: two instances on an empty database both find no knex_migrations table and both create
+ * it, and one fails on the duplicate. On PostgreSQL they take turns under a session advisory lock on a connection of
+ * its own, outside the pool (a one-connection pool still migrates), keyed by schema (tests migrate many schemas of one
+ * database at once). It is tried, not waited on, so no statement timeout cuts the wait; the later instance then finds
+ * nothing left to apply. knex's "Migration table is already locked" is still waited out (an older build's instance).
  */
 async function latestWhenUnlocked(db: Knex): Promise<string[]> {
   const deadline = Date.now() + migrationLockWaitMs;
-  for (;;) {
-    try {
-      const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
-      return applied;
-    } catch (error) {
-      if ((error as Error)?.name !== 'MigrationLocked' || Date.now() > deadline) throw error;
-      await new Promise((resolve) => setTimeout(resolve, 200));
+  const pause = () => new Promise((resolve) => setTimeout(resolve, 200));
+  if (isEmbedded(db)) return latest(db);
+  const client = db.client as { acquireRawConnection(): Promise<RawConnection>; destroyRawConnection(c: RawConnection): Promise<void> };
+  const connection = await client.acquireRawConnection();
+  try {
+    for (;;) {
+      const { rows } = await connection.query(`select pg_try_advisory_lock(${migrationLockClass}, hashtext(current_schema())) as locked`);
+      if (rows[0].locked) break;
+      if (Date.now() > deadline) throw new Error('Another instance has been migrating this database for too long');
+      await pause();
     }
+    for (;;) {
+      try {
+        return await latest(db);
+      } catch (error) {
+        if ((error as Error)?.name !== 'MigrationLocked' || Date.now() > deadline) throw error;
+        await pause();
+      }
+    }
+  } finally {
+    // Closing the session releases its advisory lock.
+    await client.destroyRawConnection(connection).catch(() => undefined);
   }
+}
+
+async function latest(db: Knex): Promise<string[]> {
+  const [, applied] = (await db.migrate.latest({ migrationSource })) as [number, string[]];
+  return applied;
 }

@@ -13,7 +13,7 @@
  * directory is locked), so there is no other instance to share them with, and a statement per request would cost the
  * process's own CPU (the database runs inside it).
  */
-import type { Db } from '../db/database';
+import { isEmbedded, type Db } from '../db/database';
 import { RateLimitBucket } from '../db/models/RateLimitBucket';
 import type { RateLimitPolicy } from '../config/config';
 import { refillPerSecond } from './classes';
@@ -103,6 +103,5 @@ export function processBuckets(): TokenBuckets {
 
 /** The buckets for a database: in PostgreSQL when it is a server, else (PGlite) in this process (RATE-2). */
 export function bucketsFor(db: Db): TokenBuckets {
-  const embedded = (db.client as { pglite?: unknown }).pglite !== undefined || typeof (db.client.config as { connection?: unknown }).connection === 'function';
-  return embedded ? processBuckets() : databaseBuckets(db);
+  return isEmbedded(db) ? processBuckets() : databaseBuckets(db);
 }

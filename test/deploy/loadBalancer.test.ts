@@ -6,10 +6,10 @@
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
+import { freePort } from '../../scripts/free-port';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const describeWithPostgres = pgUrl ? describe : describe.skip;
@@ -18,18 +18,10 @@ const nginxBinary = process.env.NGINX_PATH ?? '/usr/sbin/nginx';
 const adminKey = `admin${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Polls `url` until it answers 200 (a process starting). */
-async function waitFor(url: string, what: string, isAlive: () => boolean = () => true): Promise<void> {
+async function waitFor(url: string, what: () => string, isAlive: () => boolean = () => true): Promise<void> {
   for (let i = 0; i < 1200; i++) {
-    if (!isAlive()) throw new Error(`${what} exited while starting`);
+    if (!isAlive()) throw new Error(`${what()} exited while starting`);
     try {
       if ((await fetch(url)).status === 200) return;
     } catch {
@@ -37,7 +29,7 @@ async function waitFor(url: string, what: string, isAlive: () => boolean = () =>
     }
     await sleep(100);
   }
-  throw new Error(`${what} did not become ready at ${url}`);
+  throw new Error(`${what()} did not become ready at ${url}`);
 }
 
 /** One Tessera process (src/main.ts through tsx), restartable on the same port. */
@@ -63,7 +55,7 @@ class Instance {
   }
   async ready(): Promise<void> {
     const child = this.process!;
-    await waitFor(`${this.url}/api/health/ready`, `instance on ${this.port}:\n${this.log}`, () => child.exitCode === null && child.signalCode === null);
+    await waitFor(`${this.url}/api/health/ready`, () => `instance on ${this.port} (what it printed follows):\n${this.log}\n--`, () => child.exitCode === null && child.signalCode === null);
   }
   /** SIGTERM, as docker stop sends, and waits for the exit. */
   async stop(): Promise<void> {
@@ -249,7 +241,7 @@ describeWithPostgres('LB: two instances behind nginx on one PostgreSQL database'
     nginx = spawn(nginxBinary, ['-p', work, '-e', `${work}/logs/error.log`, '-c', `${work}/nginx.conf`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let nginxOutput = '';
     nginx.stderr!.on('data', (chunk) => (nginxOutput += chunk));
-    await waitFor(`${proxyUrl}/api/health/live`, 'nginx', () => nginx!.exitCode === null || (console.error(nginxOutput), false));
+    await waitFor(`${proxyUrl}/api/health/live`, () => 'nginx', () => nginx!.exitCode === null || (console.error(nginxOutput), false));
   }, 300_000);
 
   afterAll(async () => {

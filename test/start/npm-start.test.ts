@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { connect } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
-import { freePort } from '../../scripts/bench/processes';
+import { freePort } from '../../scripts/free-port';
 
 const root = path.resolve(__dirname, '../..');
 

@@ -3,8 +3,8 @@
  * the process runs in its own process group, which stop() (and, as a last resort, process exit) kills.
  */
 import { ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import path from 'node:path';
+import { freePort } from '../../scripts/free-port';
 
 export const repoRoot = path.resolve(__dirname, '../..');
 export const specFile = path.join(repoRoot, 'generated/openapi.json');
@@ -18,17 +18,7 @@ export interface RunningPrism {
   stop(): Promise<void>;
 }
 
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.unref();
-    server.on('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
+export { freePort };
 
 const running = new Set<ChildProcess>();
 process.on('exit', () => {
