@@ -90,11 +90,6 @@ export function createDatabase(target: DatabaseTarget): Db {
   });
 }
 
-/** True for PGlite (one process, one connection), false for a PostgreSQL server that other instances share. */
-export function isEmbedded(db: Knex): boolean {
-  return (db.client as { pglite?: unknown }).pglite !== undefined || typeof (db.client.config as { connection?: unknown }).connection === 'function';
-}
-
 /**
  * knex on an open PGlite instance (its one connection; knex-pglite takes it as `connection: () => ({pglite})`). The
  * database runs inside this process and cannot freeze apart from it: its first acquisition waits for PGlite to start.

@@ -1,5 +1,5 @@
 import type { Knex } from 'knex';
-import { isEmbedded } from './database';
+import { isEmbedded } from './isEmbedded';
 import { ensureInstanceId } from './instance';
 import * as initial from './migrations/0001_initial';
 import * as apps from './migrations/0002_apps';

@@ -13,7 +13,8 @@
  * directory is locked), so there is no other instance to share them with, and a statement per request would cost the
  * process's own CPU (the database runs inside it).
  */
-import { isEmbedded, type Db } from '../db/database';
+import type { Db } from '../db/database';
+import { isEmbedded } from '../db/isEmbedded';
 import { RateLimitBucket } from '../db/models/RateLimitBucket';
 import type { RateLimitPolicy } from '../config/config';
 import { refillPerSecond } from './classes';
