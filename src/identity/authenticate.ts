@@ -6,6 +6,7 @@ import { KeyCompanionLookup, verifyApiKey } from './apiKeys';
 import { loadPrincipal, Principal } from './principal';
 import { findSessionUser, readCookie, sessionCookieName } from './sessions';
 import { recordAudit, type AuditSource } from '../observability/audit';
+import { AuditEntry } from '../db/models/AuditEntry';
 
 const keyFailureMessages = {
   malformed: 'Malformed API key: expected <id>.<token>',
@@ -50,21 +51,35 @@ export async function authenticate(
 
 /**
  * AUDIT-8: the use of an expired key is one entry (outcome failure, actor the key and its owner), written on its
- * own: a refused request changes nothing, and only this rare failure path writes (never a valid key's request). An
- * entry that cannot be written is logged and the request still gets its 401.
+ * own: a refused request changes nothing, and only this rare failure path writes (never a valid key's request). A
+ * client retrying with its expired key would otherwise write a row per request, so a key gets at most one entry per
+ * `expiredKeyAuditWindowSeconds`: the check and the insert run in one transaction under an advisory lock on the key, so
+ * instances sharing the database decide it there. An entry that cannot be written is logged and the request still
+ * gets its 401.
  */
 async function auditExpiredKey(source: Omit<AuditSource, 'principal'>, key: { id: string; userId: string; username: string }): Promise<void> {
   try {
-    await recordAudit(source.db, { ...source, principal: { userId: key.userId, apiKeyId: key.id, username: key.username } }, {
-      action: 'apikey.expired',
-      outcome: 'failure',
-      targetType: 'apikey',
-      targetId: key.id,
+    await source.db.transaction(async (trx) => {
+      await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`apikey.expired:${key.id}`]);
+      const recent = await trx(AuditEntry.tableName)
+        .where({ targetId: key.id, action: 'apikey.expired' })
+        .where('at', '>', trx.raw(`now() - make_interval(secs => ?)`, [expiredKeyAuditWindowSeconds]))
+        .first('id');
+      if (recent) return;
+      await recordAudit(trx, { ...source, db: trx, principal: { userId: key.userId, apiKeyId: key.id, username: key.username } }, {
+        action: 'apikey.expired',
+        outcome: 'failure',
+        targetType: 'apikey',
+        targetId: key.id,
+      });
     });
   } catch (error) {
     source.logger.warn({ err: error }, 'audit: the use of an expired API key could not be recorded');
   }
 }
+
+/** AUDIT-8: the uses of one expired key within this many seconds of its last entry add none. */
+export const expiredKeyAuditWindowSeconds = 60;
 
 const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
 

@@ -12,6 +12,7 @@ import { unique } from '../support/unique';
 import { expectError, expectOk } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
 import { eventually } from '../support/eventually';
+import { expiredKeyAuditWindowSeconds } from '../../src/identity/authenticate';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks, { stable: true });
 
@@ -155,11 +156,20 @@ describe('AUDIT-8: the use of an expired API key', () => {
       }),
     ]);
     expect(JSON.stringify(entries)).not.toContain(actor.key.split('.')[1]);
+    // A client retrying with its expired key: still a 401 each time, and no second entry within the window.
+    for (let i = 0; i < 3; i++) expectError(await server.call('GET', '/api/boards', { key: actor.key }), 401, 'UNAUTHORIZED', 'API key expired');
+    expect(await audit({ action: 'apikey.expired', target: keyId })).toHaveLength(1);
+    // Past the window (the last entry moved back in time) the next use is recorded again.
+    await server.db.raw('ALTER TABLE audit_log DISABLE TRIGGER audit_log_append_only');
+    await server.db('audit_log').where({ targetId: keyId, action: 'apikey.expired' }).update({ at: new Date(Date.now() - (expiredKeyAuditWindowSeconds + 5) * 1000) });
+    await server.db.raw('ALTER TABLE audit_log ENABLE TRIGGER audit_log_append_only');
+    expectError(await server.call('GET', '/api/boards', { key: actor.key }), 401, 'UNAUTHORIZED', 'API key expired');
+    expect(await audit({ action: 'apikey.expired', target: keyId })).toHaveLength(2);
     // A wrong token of the same id is no use of the key: no entry.
     const token = actor.key.split('.')[1];
     const wrong = `${keyId}.${token.slice(0, -1)}${token.endsWith('A') ? 'B' : 'A'}`;
     expectError(await server.call('GET', '/api/boards', { key: wrong }), 401, 'UNAUTHORIZED', 'Invalid API key');
-    expect(await audit({ action: 'apikey.expired', target: keyId })).toHaveLength(1);
+    expect(await audit({ action: 'apikey.expired', target: keyId })).toHaveLength(2);
   });
 });
 
