@@ -115,7 +115,10 @@ async function latestWhenUnlocked(db: Knex): Promise<string[]> {
  * applied ones this build does not know, which knex refuses) goes to the migrator as before.
  */
 async function hasExactlyThisBuildsMigrations(db: Knex): Promise<boolean> {
-  const { rows } = await db.raw<{ rows: { present: boolean }[] }>(`select to_regclass('${migrationTable}') is not null as present`);
+  // In the current schema, where knex looks for it (its own check reads information_schema.tables).
+  const { rows } = await db.raw<{ rows: { present: boolean }[] }>(
+    `select exists (select 1 from pg_catalog.pg_tables where schemaname = current_schema() and tablename = '${migrationTable}') as present`,
+  );
   if (!rows[0].present) return false;
   const applied: { name: string }[] = await db(migrationTable).select('name');
   return applied.length === migrationNames.length && applied.every(({ name }) => migrationNames.includes(name));
