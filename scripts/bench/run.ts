@@ -11,6 +11,7 @@
  *   npm run bench -- --rounds 5                     # GET/floor rounds (default 3; the median counts)
  *   npm run bench -- --ops get-latency              # GET with one connection against the floor: p50 and average ms, and the ratio
  *   npm run bench -- --ops get,rss                  # the server's RSS (and peak) after the GETs of each size: table "Memory"
+ *                                                   # (its last row: after every operation of every size, the mixed load)
  *   npm run bench -- --ops history --sizes 200,2000 # only the cost of history and plans (scripts/bench/history.ts)
  *   npm run bench -- --ops events                   # only the change feed: 1,000 streams on one board (scripts/bench/events.ts)
  *   npm run bench -- --ops yaml                     # health-probe latency while costly YAML bodies are parsed (scripts/bench/yaml.ts)
@@ -284,12 +285,14 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
           const queryFloors: Awaited<ReturnType<typeof cannon>>[] = [];
           const shares: number[] = [];
           const queryFloorShares: number[] = [];
+          const ofQueryFloor: number[] = [];
           for (let round = 0; round < rounds; round++) {
             ours.push(await cannon([{ method: 'GET', path: `/api/boards/${id}` }], { pid: server.pid }));
             floors.push(await cannon([{ method: 'GET', path: '/' }], { url: floorUrl, pid: floor.pid }));
             queryFloors.push(await cannon([{ method: 'GET', path: '/' }], { url: queryFloorUrl, pid: queryFloor.pid }));
             shares.push(ours[round].reqPerSec / floors[round].reqPerSec);
             queryFloorShares.push(queryFloors[round].reqPerSec / floors[round].reqPerSec);
+            ofQueryFloor.push(ours[round].reqPerSec / queryFloors[round].reqPerSec);
           }
           const middle = median(ours.map((result) => result.reqPerSec));
           const result = ours.find((r) => r.reqPerSec === middle)!;
@@ -300,7 +303,8 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
             note:
               `${share}% of floor (median of ${rounds} rounds${cpu(ours)}; floor ${median(floors.map((r) => r.reqPerSec))} req/s${cpu(floors)}, ` +
               `floor with one ${postgres ? 'PostgreSQL' : 'PGlite'} query per request ${median(queryFloors.map((r) => r.reqPerSec))} req/s = ` +
-              `${Math.round(100 * median(queryFloorShares))}% of floor${cpu(queryFloors)}; ${bytes.length} bytes)`,
+              `${Math.round(100 * median(queryFloorShares))}% of floor${cpu(queryFloors)}; ours ${Math.round(100 * median(ofQueryFloor))}% of the one-query floor; ` +
+              `${bytes.length} bytes)`,
           });
         }
 
@@ -449,6 +453,12 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
       );
       add('PATCH layouts (+1 layout)', { reqPerSec: 0, p50: timing.p50, p99: timing.max, errors: 0, note: 'sequential, 9 runs after 1 untimed, answer read as bytes; p99 column is the max' });
       }
+    }
+    if (ops.has('rss')) {
+      // The server process's memory once every size has been seeded, read and written in it (the mixed load).
+      const done = boardOps.filter((op) => op !== 'rss' && ops.has(op));
+      const now = memoryOf(server.pid);
+      if (now) memory.push({ figure: 'RSS after the mixed load', items: Math.max(...sizes), ...now, note: `every size (${sizes.join(', ')}) seeded and run in this one server: ${done.join(', ') || 'seeding only'}` });
     }
   } finally {
     if (floor) await stopProcess(floor);

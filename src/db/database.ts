@@ -2,6 +2,7 @@ import knexFactory, { Knex } from 'knex';
 import type { PGlite } from '@electric-sql/pglite';
 import { defaultDatabaseTimeouts, type DatabaseTimeouts } from '../config/config';
 import { openEmbedded } from './embedded';
+import { queryPrepared } from './pglitePrepared';
 
 export type Db = Knex;
 
@@ -26,8 +27,16 @@ function postgresDriver(): void {
  */
 function pgliteClient(): typeof Knex.Client {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ClientPGLite = require('knex-pglite') as new (config: Knex.Config) => { processResponse(obj: any, runner: any): any };
+  const ClientPGLite = require('knex-pglite') as new (config: Knex.Config) => { _query(connection: PGlite, obj: any): Promise<any>; processResponse(obj: any, runner: any): any };
   class FixedClientPGLite extends ClientPGLite {
+    /** A statement with a name (preparedStatement) is kept prepared under it, as node-postgres does on PostgreSQL. */
+    override async _query(connection: PGlite, obj: any): Promise<any> {
+      const name = obj.options?.name;
+      if (typeof name !== 'string') return super._query(connection, obj);
+      obj.response = await queryPrepared(connection, name, obj.sql, obj.bindings ?? []);
+      return obj;
+    }
+
     override processResponse(obj: any, runner: any): any {
       if (obj?.method === 'del' && !obj.returning) return obj.response?.affectedRows ?? 0;
       return super.processResponse(obj, runner);

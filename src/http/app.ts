@@ -155,7 +155,8 @@ async function limitRate(buckets: TokenBuckets, operation: Operation, method: st
   const rateClass = rateClassOf(operation.operationId!, method);
   const policy = rateClass && ctx.config.rateLimits[rateClass];
   if (!rateClass || !policy) return;
-  const take = await buckets.take(`${rateClass}:${callerKey(ctx.principal, ctx.clientIp)}`, policy);
+  // The address only for an anonymous caller: resolving it (express's req.ip, through `trust proxy`) costs on every request.
+  const take = await buckets.take(`${rateClass}:${callerKey(ctx.principal, () => ctx.clientIp)}`, policy);
   track.rateHeaders = rateLimitFields(rateClass, policy, take.tokens);
   if (take.allowed) return;
   metrics.rateLimited.inc({ class: rateClass });

@@ -3,7 +3,8 @@
  * The YAML of a request body as data (FILE-1, INPUT-5), in plain JavaScript: it runs on a worker thread
  * (src/http/yamlBody.ts), outside any TypeScript loader. See yamlParse.d.ts for what it returns.
  */
-const { parseDocument, visit } = require('yaml');
+/** The yaml package, loaded on the first YAML body: a start does not load it (about 2% of a start's CPU). */
+const yaml = () => require('yaml');
 
 /** A plain integer of at most 15 digits: always held exactly, so not sent back for the exact-number check. */
 const safeInteger = /^-?(?:0|[1-9]\d{0,14})$/;
@@ -42,6 +43,7 @@ function expandsBeyond(value, limit) {
  * caller's check), or `{ refusal }`.
  */
 function yamlToData(text, { maxAliasCount, maxExpandedSize }) {
+  const { parseDocument, visit } = yaml();
   const document = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
   if (document.errors.length > 0) {
     const [first] = document.errors;

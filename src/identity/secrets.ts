@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { bcryptCompare, bcryptHash } from './bcryptWorkers';
 
 /** A high-entropy secret: 32 random bytes as 64 hex characters. */
@@ -6,14 +6,17 @@ export function newSecretToken(): string {
   return randomBytes(32).toString('hex');
 }
 
-/** Tokens are random and long, so a fast hash is enough; only the hash is stored. */
+/**
+ * Tokens are random and long, so a fast hash is enough; only the hash is stored. One-shot `hash` (no Hash object: it is
+ * computed on every request that presents an API key).
+ */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  return hash('sha256', token, 'hex');
 }
 
 /** Constant-time comparison of a presented token with a stored sha256 hex hash. */
 export function tokenMatchesHash(token: string, storedHash: string): boolean {
-  const presented = Buffer.from(hashToken(token), 'hex');
+  const presented = hash('sha256', token, 'buffer');
   const stored = Buffer.from(storedHash, 'hex');
   return presented.length === stored.length && timingSafeEqual(presented, stored);
 }

@@ -23,10 +23,10 @@ export function rateClassOf(operationId: string, method: string): RateClass | nu
 }
 
 /** RATE-2: whose bucket: the API key, else the user of the session, else the client address (anonymous callers). */
-export function callerKey(principal: { apiKeyId: string | null; userId: string } | null, clientIp: string): string {
+export function callerKey(principal: { apiKeyId: string | null; userId: string } | null, clientIp: () => string): string {
   if (principal?.apiKeyId) return `key:${principal.apiKeyId}`;
   if (principal) return `user:${principal.userId}`;
-  return `addr:${clientIp}`;
+  return `addr:${clientIp()}`;
 }
 
 /** Tokens a bucket gains per second. */

@@ -27,6 +27,9 @@ export class BoardDocumentCache {
   /** Builds under way, by key. */
   private readonly building = new Map<string, Promise<CachedDocument>>();
   private readonly keys = new WeakMap<CachedDocument, string>();
+  /** The board of each held key of a current document (setCurrent), and per board its newest revision and held keys. */
+  private readonly boardOfKey = new Map<string, string>();
+  private readonly current = new Map<string, { revision: number; keys: Set<string> }>();
   private readonly forms = new WeakMap<CachedDocument, EncodedForms>();
   private bytes = 0;
 
@@ -77,19 +80,36 @@ export class BoardDocumentCache {
     return pending;
   }
 
+  /** Keeps a document under `key` (of the board's `revision`: a revision read, whose older revisions stay readable too). */
   set(key: string, boardId: string, revision: number, entry: CachedDocument): void {
     this.categoryFlags.set(`${boardId}:${revision}`, entry.hasCategorySections);
     if (this.categoryFlags.size > 4 * Math.max(1, this.entries.size) + 1024) this.categoryFlags.clear();
     if (!this.enabled || entry.length > this.maxBytes) return;
-    const previous = this.entries.get(key);
-    if (previous) {
-      this.bytes -= this.sizeOf(previous);
-      this.entries.delete(key);
-    }
+    this.delete(key);
     this.entries.set(key, entry);
     this.keys.set(entry, key);
     this.bytes += this.sizeOf(entry);
     this.evictOverBudget();
+  }
+
+  /**
+   * Keeps the board's document as of its current revision `revision`. A request is keyed on the revision the database
+   * gives it and every board write moves it, so the entries of the board's older revisions can never be asked for
+   * again: they go now, rather than when the byte budget pushes them out (a board written often filled the cache
+   * with its past, pushing out the documents of other boards). A build that ends after a newer revision was kept is
+   * not kept.
+   */
+  setCurrent(key: string, boardId: string, revision: number, entry: CachedDocument): void {
+    let held = this.current.get(boardId);
+    if (held && held.revision > revision) return;
+    if (held && held.revision < revision) for (const old of held.keys) this.delete(old);
+    this.set(key, boardId, revision, entry);
+    if (this.entries.get(key) !== entry) return;
+    held = this.current.get(boardId);
+    if (!held) this.current.set(boardId, (held = { revision, keys: new Set() }));
+    held.revision = revision;
+    held.keys.add(key);
+    this.boardOfKey.set(key, boardId);
   }
 
   /**
@@ -116,10 +136,22 @@ export class BoardDocumentCache {
   }
 
   private evictOverBudget(): void {
-    for (const [oldKey, old] of this.entries) {
+    for (const [oldKey] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
-      this.entries.delete(oldKey);
-      this.bytes -= this.sizeOf(old);
+      this.delete(oldKey);
     }
+  }
+
+  private delete(key: string): void {
+    const entry = this.entries.get(key);
+    if (!entry) return;
+    this.entries.delete(key);
+    this.bytes -= this.sizeOf(entry);
+    const boardId = this.boardOfKey.get(key);
+    if (boardId === undefined) return;
+    this.boardOfKey.delete(key);
+    const held = this.current.get(boardId);
+    held?.keys.delete(key);
+    if (held?.keys.size === 0) this.current.delete(boardId);
   }
 }

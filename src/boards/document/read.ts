@@ -46,7 +46,7 @@ export async function readBoardDocumentJson(
   return cache.getOrBuild(key, async () => {
     const state = await loadStateForCache(db, boardId, principal, states?.get(boardId, access.revision));
     const entry = serializeDocument(state);
-    cache.set(documentCacheKey(state, principal, entry.hasCategorySections), boardId, state.board.revision, entry);
+    cache.setCurrent(documentCacheKey(state, principal, entry.hasCategorySections), boardId, state.board.revision, entry);
     return entry;
   });
 }
@@ -86,7 +86,7 @@ const groupIdsKey = (principal: Principal | null) => (principal ? [...principal.
  * from it (the key is what that read will ask for).
  */
 export function cacheWrittenDocument(cache: BoardDocumentCache, state: BoardState, principal: Principal, entry: CachedDocument): void {
-  cache.set(documentCacheKey(state, principal, entry.hasCategorySections), state.board.id, state.board.revision, entry);
+  cache.setCurrent(documentCacheKey(state, principal, entry.hasCategorySections), state.board.id, state.board.revision, entry);
 }
 
 /** The document's UTF-8 bytes and ETag as the cache keeps them (model.ts serializeState). */

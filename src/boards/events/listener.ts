@@ -3,7 +3,7 @@
  * dedicated connection running LISTEN, reconnected after an outage without a restart; on PGlite (one process) the
  * embedded database's own listener. Notifications carry ids only, and only for this instance's schema.
  */
-import pg from 'pg';
+import type pg from 'pg';
 import type { Logger } from 'pino';
 import type { Db } from '../../db/database';
 
@@ -49,13 +49,16 @@ async function listenOnPglite(db: Db, schema: string, emit: (boardId: string | n
 }
 
 async function listenOnPostgres(connectionString: string, schema: string, emit: (boardId: string | null) => void, logger: Logger): Promise<() => Promise<void>> {
+  // pg is loaded only for PostgreSQL (as in db/database.ts): a start on the embedded database does not load it.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const { Client } = require('pg') as typeof import('pg');
   let client: pg.Client | null = null;
   let closed = false;
   let retry: NodeJS.Timeout | undefined;
   let delay = 250;
 
   const connect = async (): Promise<void> => {
-    const next = new pg.Client({ connectionString, application_name: `tessera-listener:${schema}`.slice(0, 63) });
+    const next = new Client({ connectionString, application_name: `tessera-listener:${schema}`.slice(0, 63) });
     next.on('notification', (message) => {
       const boardId = boardIdOf(message.payload, schema);
       if (boardId) emit(boardId);

@@ -1,7 +1,6 @@
 import { audited } from '../../observability/audit';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { stringify } from 'yaml';
 import type { HandlerMap } from '../../core/operation';
 import { headerList, requirePrincipal, TextBody } from '../../core/operation';
 import { prefersYaml } from '../../core/mediaTypes';
@@ -12,6 +11,10 @@ import { exportBoardFile, findBoardIdByName } from './exportBoard';
 import type { BoardFile } from './file';
 import { importBoardFile } from './importBoard';
 
+/** A board file as YAML (FILE-1); the yaml package is loaded on first use, not at start. */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const yamlText = (file: BoardFile): string => (require('yaml') as typeof import('yaml')).stringify(file, { lineWidth: 0 });
+
 /** The board file's JSON Schema as `npm run generate` wrote it (generated/board-file.schema.json), read once. */
 let boardFileSchema: string | undefined;
 const schemaText = () => (boardFileSchema ??= readFileSync(path.join(__dirname, '../../../generated/board-file.schema.json'), 'utf8'));
@@ -21,7 +24,7 @@ export const boardFileHandlers = ({ caches }: { caches: BoardCaches }) =>
   ({
     async exportBoard({ params }, ctx) {
       const file = await exportBoardFile(ctx.db, ctx.principal, params.id);
-      if (prefersYaml(headerList(ctx, 'accept'))) return { status: 200, body: new TextBody<BoardFile>(stringify(file, { lineWidth: 0 }), 'application/yaml; charset=utf-8') };
+      if (prefersYaml(headerList(ctx, 'accept'))) return { status: 200, body: new TextBody<BoardFile>(yamlText(file), 'application/yaml; charset=utf-8') };
       return { status: 200, body: file };
     },
 

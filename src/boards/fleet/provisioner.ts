@@ -7,7 +7,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
-import { watch, type FSWatcher } from 'chokidar';
+import type { FSWatcher } from 'chokidar';
 import { ApiError } from '../../core/errors';
 import { validateOperationInput } from '../../core/requestValidation';
 import { loadPrincipal, type Principal } from '../../identity/principal';
@@ -166,6 +166,9 @@ export class Provisioner {
 
   async start(): Promise<void> {
     for (const source of this.sources) await this.enqueue(source);
+    // chokidar is loaded only by an instance that provisions (the Provisioner exists only then).
+    // eslint-disable-next-line @typescript-eslint/no-require-imports
+    const { watch } = require('chokidar') as typeof import('chokidar');
     this.watcher = watch(this.sources.map((s) => s.path), { ignoreInitial: true, depth: 0 });
     this.watcher.on('all', (_event, changed) => {
       const source = this.sources.find((s) => changed === s.path || changed.startsWith(`${s.path}/`));

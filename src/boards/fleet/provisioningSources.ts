@@ -4,8 +4,11 @@
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { parseDocument } from 'yaml';
 import { ConfigError } from '../../config/config';
+
+/** The yaml package, loaded when provisioning reads files (a start without provisioning does not load it). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const parseDocument: typeof import('yaml').parseDocument = (...args) => (require('yaml') as typeof import('yaml')).parseDocument(...args);
 
 export interface ProvisioningSource {
   /** The directory, absolute. */
