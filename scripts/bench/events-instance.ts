@@ -19,7 +19,13 @@ async function main() {
       global.gc?.();
       await new Promise((resolve) => setTimeout(resolve, 200));
       global.gc?.();
-      process.send!({ rss: process.memoryUsage().rss });
+      const usage = process.memoryUsage();
+      if (process.env.BENCH_MEMORY_DIR) {
+        // For profiling: the memory's parts, and a heap snapshot to compare with the next one.
+        console.error(JSON.stringify(usage));
+        (await import('node:v8')).writeHeapSnapshot(`${process.env.BENCH_MEMORY_DIR}/${process.pid}-${Date.now()}.heapsnapshot`);
+      }
+      process.send!({ rss: usage.rss });
     } else if (message === 'stop') {
       await server.stop();
       process.exit(0);

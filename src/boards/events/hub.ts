@@ -37,8 +37,29 @@ interface Stream {
   callerKey: string;
   /** The caller at the stream's start (its credentials do not change): what it is shown of actors (PRIV-2). */
   principal: Principal | null;
+  /** Streams with the same credentials on the same board share one access check per delivery and heartbeat. */
+  accessKey: string;
   lastRevision: number;
 }
+
+/**
+ * A history entry ready to send: its event encoded once for all the streams that see it alike (PRIV-2: signed-in
+ * callers see the actor's ids, anonymous ones its name only), not once per stream.
+ */
+interface OutgoingEntry {
+  revision: number;
+  /** When the entry was written (ms since the epoch), for the delivery lag (METRIC-3). */
+  at: number;
+  signedIn: Buffer;
+  anonymous: Buffer;
+}
+
+const outgoing = (entry: HistoryEntry): OutgoingEntry => ({
+  revision: entry.revision,
+  at: new Date(entry.at).getTime(),
+  signedIn: Buffer.from(changeEvent(entry)),
+  anonymous: Buffer.from(changeEvent(entryAsSeenBy(entry, null))),
+});
 
 /** The event of one history entry (EVENT-1): `id` its revision, data what the entry says. */
 export function changeEvent(entry: HistoryEntry): string {
@@ -154,6 +175,7 @@ export class BoardEventHub {
       headers: input.headers,
       callerKey: input.callerKey,
       principal: input.principal,
+      accessKey: `${input.boardId}\n${credentialsOf(input.headers)}`,
       lastRevision,
     };
     let set = this.streams.get(stream.boardId);
@@ -221,9 +243,8 @@ export class BoardEventHub {
   private sharedAccessChecks(): (stream: Stream) => Promise<boolean> {
     const checks = new Map<string, Promise<boolean>>();
     return (stream) => {
-      const key = `${stream.boardId}\n${credentialsOf(stream.headers)}`;
-      let check = checks.get(key);
-      if (!check) checks.set(key, (check = this.mayView(stream)));
+      let check = checks.get(stream.accessKey);
+      if (!check) checks.set(stream.accessKey, (check = this.mayView(stream)));
       return check;
     };
   }
@@ -233,7 +254,7 @@ export class BoardEventHub {
   }
 
   /** EVENT-6: a consumer that does not read is dropped rather than buffered without end. */
-  private write(stream: Stream, text: string): boolean {
+  private write(stream: Stream, text: string | Buffer): boolean {
     if (stream.res.destroyed) return false;
     stream.res.write(text);
     if (stream.res.writableLength <= this.limits.maxBufferedBytes) return true;
@@ -276,10 +297,10 @@ export class BoardEventHub {
       return;
     }
     // Streams usually stand at the same revision: one read of history serves each distinct one.
-    const reads = new Map<number, Promise<HistoryEntry[]>>();
+    const reads = new Map<number, Promise<OutgoingEntry[]>>();
     const entriesFor = (after: number) => {
       let read = reads.get(after);
-      if (!read) reads.set(after, (read = entriesAfter(this.db, boardId, after, batchSize).then((rows) => rows.map(toHistoryEntry))));
+      if (!read) reads.set(after, (read = entriesAfter(this.db, boardId, after, batchSize).then((rows) => rows.map((row) => outgoing(toHistoryEntry(row))))));
       return read;
     };
     const mayView = this.sharedAccessChecks();
@@ -300,11 +321,11 @@ export class BoardEventHub {
           return;
         }
         for (const entry of entries) {
-          if (!this.write(stream, changeEvent(entryAsSeenBy(entry, stream.principal)))) return;
+          if (!this.write(stream, stream.principal ? entry.signedIn : entry.anonymous)) return;
           stream.lastRevision = entry.revision;
           // METRIC-3: events delivered, and the time from the entry (written on any instance) to this delivery.
           metrics.eventsDelivered.inc();
-          metrics.eventDeliveryLag.observe(Math.max(0, (Date.now() - new Date(entry.at).getTime()) / 1000));
+          metrics.eventDeliveryLag.observe(Math.max(0, (Date.now() - entry.at) / 1000));
         }
         if (entries.length === batchSize) behind = true;
       }),
