@@ -2,9 +2,10 @@
  * The client side of the change feed benchmark (scripts/bench/events.ts): a process that opens its share of the
  * event streams and tells the parent, per revision, when the last of its streams had that revision's `change` event.
  * Streams are anonymous (the board is public); stream `i` of the run connects from loopback address
- * 127.1.x.y number `floor(i / perAddress)`, so that each address stays within EVENT-5's cap of streams per caller.
+ * 127.1.x.y number `i % addresses`, so that each address stays within EVENT-5's cap of streams per caller (and streams
+ * opened at the same time come from different addresses: the opens of one caller take turns at its lease lock).
  *
- * Messages from the parent: `{open: {targets: string[], first, count, perAddress}}` opens streams `first` ..
+ * Messages from the parent: `{open: {targets: string[], first, count, addresses}}` opens (more) streams `first` ..
  * `first + count - 1` (stream i to `targets[i % targets.length]`, an events URL) and answers `{opened}`; `close`
  * ends them all. To the parent: `{revision, at, streams}` once every stream of this process saw the revision (`at`
  * on the shared clock: performance.timeOrigin + performance.now()).
@@ -46,20 +47,20 @@ function openStream(url: string, localAddress: string): Promise<void> {
   });
 }
 
-process.on('message', async (message: { open?: { targets: string[]; first: number; count: number; perAddress: number } } | string) => {
+process.on('message', async (message: { open?: { targets: string[]; first: number; count: number; addresses: number } } | string) => {
   if (message === 'close') {
     for (const request of requests) request.destroy();
     process.exit(0);
   }
   if (typeof message === 'string' || !message.open) return;
-  const { targets, first, count, perAddress } = message.open;
-  total = count;
+  const { targets, first, count, addresses } = message.open;
+  total += count;
   // A bounded number of opens at a time: each is a request with its own checks and lease on the server.
   let next = first;
   const worker = async () => {
     while (next < first + count) {
       const i = next++;
-      await openStream(targets[i % targets.length], addressOf(Math.floor(i / perAddress)));
+      await openStream(targets[i % targets.length], addressOf(i % addresses));
     }
   };
   try {

@@ -99,22 +99,31 @@ export async function benchEvents(options: { streams: number; puts: number; inst
     const arrivals = new Map<number, number[]>();
     const targets = urls.map((base) => `${base}/api/boards/${boardId}/events`);
     const opening = performance.now();
-    await Promise.all(Array.from({ length: clientCount }, async (_, c) => {
-      const client = child('events-client.ts', [], {});
-      clients.push(client);
-      client.onMessage((m) => {
-        if (m.revision !== undefined) (arrivals.get(m.revision) ?? arrivals.set(m.revision, []).get(m.revision)!).push(m.at!);
-      });
-      const first = Math.floor((options.streams * c) / clientCount);
-      const count = Math.floor((options.streams * (c + 1)) / clientCount) - first;
-      client.send({ open: { targets, first, count, perAddress } });
+    // In two halves, the memory taken after each: the second half's growth is what one more stream costs, apart from
+    // what the first streams cost once (the heap's young generation grown to its working size, compiled code).
+    const open = (half: 0 | 1) => Promise.all(Array.from({ length: clientCount }, async (_, c) => {
+      let client = clients[c];
+      if (!client) {
+        client = clients[c] = child('events-client.ts', [], {});
+        client.onMessage((m) => {
+          if (m.revision !== undefined) (arrivals.get(m.revision) ?? arrivals.set(m.revision, []).get(m.revision)!).push(m.at!);
+        });
+      }
+      const share = (k: number) => Math.floor((options.streams * (2 * c + k)) / (2 * clientCount));
+      const first = share(half);
+      client.send({ open: { targets, first, count: share(half + 1) - first, addresses: Math.ceil(options.streams / perAddress) } });
       await client.next((m) => m.opened !== undefined);
     }));
+    await open(0);
+    const middle = await rssOf();
+    await open(1);
     log(`  events: ${options.streams} streams open on ${instanceCount} instance(s) in ${Math.round(performance.now() - opening)} ms`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
     const after = await rssOf();
     const streamsOn = (i: number) => Math.floor((options.streams + instanceCount - 1 - i) / instanceCount);
-    const kibPerStream = after.map((rss, i) => Math.round(((rss - before[i]) / streamsOn(i) / 1024) * 10) / 10);
+    const kib = (bytes: number, streams: number) => Math.round((bytes / streams / 1024) * 10) / 10;
+    const kibPerStream = after.map((rss, i) => kib(rss - before[i], streamsOn(i)));
+    const kibPerMoreStream = after.map((rss, i) => kib(rss - middle[i], streamsOn(i) / 2));
 
     const { entries } = await api('GET', `${urls[0]}/api/boards/${boardId}/history?limit=1`);
     let revision = entries[0].revision as number;
@@ -142,6 +151,11 @@ export async function benchEvents(options: { streams: number; puts: number; inst
         figure: 'memory per open stream (KiB), per instance',
         value: kibPerStream.join(' / '),
         note: `RSS growth of each instance's process (after a full GC) over the ${streamsOn(0)} streams open on it; the clients are other processes`,
+      },
+      {
+        figure: 'memory per stream opened beyond the first half (KiB), per instance',
+        value: kibPerMoreStream.join(' / '),
+        note: 'RSS growth of each instance from half its streams open to all of them, divided by that half',
       },
     ];
   } finally {
