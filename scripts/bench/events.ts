@@ -11,7 +11,7 @@
  *
  *   npx tsx scripts/bench/events.ts [--streams 1000] [--puts 30] [--instances 1] [--clients 1]
  *
- * BENCH_NODE_ARGS adds node options to the instances (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`).
+ * BENCH_NODE_ARGS adds node options to the instances and the clients (for example `--cpu-prof --cpu-prof-dir=/tmp/prof`).
  */
 import { ChildProcess, fork } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -104,7 +104,7 @@ export async function benchEvents(options: { streams: number; puts: number; inst
     const open = (half: 0 | 1) => Promise.all(Array.from({ length: clientCount }, async (_, c) => {
       let client = clients[c];
       if (!client) {
-        client = clients[c] = child('events-client.ts', [], {});
+        client = clients[c] = child('events-client.ts', nodeArgs, {});
         client.onMessage((m) => {
           if (m.revision !== undefined) (arrivals.get(m.revision) ?? arrivals.set(m.revision, []).get(m.revision)!).push(m.at!);
         });
