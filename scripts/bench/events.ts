@@ -29,7 +29,7 @@ export interface EventsRow {
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 const now = () => performance.timeOrigin + performance.now();
 
-type Message = { url?: string; rss?: number; opened?: number; error?: string; revision?: number; at?: number };
+type Message = { url?: string; rss?: number; cpu?: NodeJS.CpuUsage; opened?: number; error?: string; revision?: number; at?: number };
 
 /** A child process with IPC whose messages can be awaited one kind at a time. */
 function child(script: string, execArgv: string[], env: Record<string, string>) {
@@ -89,10 +89,11 @@ export async function benchEvents(options: { streams: number; puts: number; inst
     };
     // Warm up every instance's stream, write and delivery paths before its memory is taken.
     await put(0);
-    const rssOf = async () => Promise.all(instances.map(async (instance) => {
+    const usageOf = async () => Promise.all(instances.map(async (instance) => {
       instance.send('rss');
-      return (await instance.next((m) => m.rss !== undefined)).rss!;
+      return (await instance.next((m) => m.rss !== undefined)) as { rss: number; cpu: NodeJS.CpuUsage };
     }));
+    const rssOf = async () => (await usageOf()).map((usage) => usage.rss);
     const before = await rssOf();
 
     // Revision → when each client's last stream saw it.
@@ -128,6 +129,7 @@ export async function benchEvents(options: { streams: number; puts: number; inst
     const { entries } = await api('GET', `${urls[0]}/api/boards/${boardId}/history?limit=1`);
     let revision = entries[0].revision as number;
     const latencies: number[] = [];
+    const cpuBefore = await usageOf();
     for (let n = 1; n <= options.puts; n++) {
       await put(n);
       const answered = now();
@@ -138,6 +140,12 @@ export async function benchEvents(options: { streams: number; puts: number; inst
       if (times.length < clientCount) throw new Error(`revision ${revision}: ${times.length} of ${clientCount} clients had it on every stream`);
       latencies.push(Math.max(...times) - answered);
     }
+    const cpuAfter = await usageOf();
+    // Server CPU (user + system) over the PUTs, per event delivered to one stream: the PUTs' own handling counts in.
+    const cpuPerDelivery = cpuAfter.map(({ cpu }, i) => {
+      const micros = cpu.user - cpuBefore[i].cpu.user + cpu.system - cpuBefore[i].cpu.system;
+      return Math.round((micros / (options.puts * streamsOn(i))) * 10) / 10;
+    });
     const round = (ms: number) => Math.round(ms * 10) / 10;
     return [
       { figure: 'streams', value: String(options.streams), note: `anonymous, on one public board, from ${Math.ceil(options.streams / perAddress)} loopback addresses (${perAddress} each, EVENT-5's cap), opened by ${clientCount} client process(es)` },
@@ -146,6 +154,11 @@ export async function benchEvents(options: { streams: number; puts: number; inst
         figure: `PUT response to the last of ${options.streams} streams' event (p50 / p99 ms)`,
         value: `${round(percentile(latencies, 50))} / ${round(percentile(latencies, 99))}`,
         note: `${options.puts} PUTs one after another, to the instances in turn`,
+      },
+      {
+        figure: 'server CPU per event delivered to one stream (µs), per instance',
+        value: cpuPerDelivery.join(' / '),
+        note: "user + system CPU of each instance's process over the PUTs (theirs included) / (PUTs × its streams)",
       },
       {
         figure: 'memory per open stream (KiB), per instance',
