@@ -16,6 +16,7 @@ async function main() {
   const server = await startServer(config, { db, logger: pino({ level: 'silent' }) });
   process.on('message', async (message: string) => {
     if (message === 'rss') {
+      const cpu = process.cpuUsage(); // before the collections below
       global.gc?.();
       await new Promise((resolve) => setTimeout(resolve, 200));
       global.gc?.();
@@ -25,7 +26,7 @@ async function main() {
         console.error(JSON.stringify(usage));
         (await import('node:v8')).writeHeapSnapshot(`${process.env.BENCH_MEMORY_DIR}/${process.pid}-${Date.now()}.heapsnapshot`);
       }
-      process.send!({ rss: usage.rss, cpu: process.cpuUsage() });
+      process.send!({ rss: usage.rss, cpu });
     } else if (message === 'stop') {
       await server.stop();
       process.exit(0);
