@@ -1,7 +1,7 @@
 /**
  * One Tessera instance for the change feed benchmark (scripts/bench/events.ts), in a process of its own so that its
  * memory is measured apart from the clients' and the other instance's. The parent starts it with IPC: it answers
- * `{url}` once listening, and `{rss, cpu}` (after a full garbage collection when node runs with --expose-gc; cpu: process.cpuUsage())
+ * `{url}` once listening, and `{rss, heapUsed, cpu}` (after a full garbage collection when node runs with --expose-gc; cpu: process.cpuUsage())
  * when sent `rss`. PostgreSQL on DATABASE_URL in schema BENCH_SCHEMA, or an in-memory PGlite when DATABASE_URL is unset.
  */
 import pino from 'pino';
@@ -26,7 +26,7 @@ async function main() {
         console.error(JSON.stringify(usage));
         (await import('node:v8')).writeHeapSnapshot(`${process.env.BENCH_MEMORY_DIR}/${process.pid}-${Date.now()}.heapsnapshot`);
       }
-      process.send!({ rss: usage.rss, cpu });
+      process.send!({ rss: usage.rss, heapUsed: usage.heapUsed, cpu });
     } else if (message === 'stop') {
       await server.stop();
       process.exit(0);

@@ -29,7 +29,7 @@ export interface EventsRow {
 const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))];
 const now = () => performance.timeOrigin + performance.now();
 
-type Message = { url?: string; rss?: number; cpu?: NodeJS.CpuUsage; opened?: number; error?: string; revision?: number; at?: number };
+type Message = { url?: string; rss?: number; heapUsed?: number; cpu?: NodeJS.CpuUsage; opened?: number; error?: string; revision?: number; at?: number };
 
 /** A child process with IPC whose messages can be awaited one kind at a time. */
 function child(script: string, execArgv: string[], env: Record<string, string>) {
@@ -91,40 +91,31 @@ export async function benchEvents(options: { streams: number; puts: number; inst
     await put(0);
     const usageOf = async () => Promise.all(instances.map(async (instance) => {
       instance.send('rss');
-      return (await instance.next((m) => m.rss !== undefined)) as { rss: number; cpu: NodeJS.CpuUsage };
+      return (await instance.next((m) => m.rss !== undefined)) as { rss: number; heapUsed: number; cpu: NodeJS.CpuUsage };
     }));
-    const rssOf = async () => (await usageOf()).map((usage) => usage.rss);
-    const before = await rssOf();
+    const before = await usageOf();
 
     // Revision → when each client's last stream saw it.
     const arrivals = new Map<number, number[]>();
     const targets = urls.map((base) => `${base}/api/boards/${boardId}/events`);
     const opening = performance.now();
-    // In two halves, the memory taken after each: the second half's growth is what one more stream costs, apart from
-    // what the first streams cost once (the heap's young generation grown to its working size, compiled code).
-    const open = (half: 0 | 1) => Promise.all(Array.from({ length: clientCount }, async (_, c) => {
-      let client = clients[c];
-      if (!client) {
-        client = clients[c] = child('events-client.ts', nodeArgs, {});
-        client.onMessage((m) => {
-          if (m.revision !== undefined) (arrivals.get(m.revision) ?? arrivals.set(m.revision, []).get(m.revision)!).push(m.at!);
-        });
-      }
-      const share = (k: number) => Math.floor((options.streams * (2 * c + k)) / (2 * clientCount));
-      const first = share(half);
-      client.send({ open: { targets, first, count: share(half + 1) - first, addresses: Math.ceil(options.streams / perAddress) } });
+    await Promise.all(Array.from({ length: clientCount }, async (_, c) => {
+      const client = child('events-client.ts', nodeArgs, {});
+      clients.push(client);
+      client.onMessage((m) => {
+        if (m.revision !== undefined) (arrivals.get(m.revision) ?? arrivals.set(m.revision, []).get(m.revision)!).push(m.at!);
+      });
+      const first = Math.floor((options.streams * c) / clientCount);
+      const count = Math.floor((options.streams * (c + 1)) / clientCount) - first;
+      client.send({ open: { targets, first, count, addresses: Math.ceil(options.streams / perAddress) } });
       await client.next((m) => m.opened !== undefined);
     }));
-    await open(0);
-    const middle = await rssOf();
-    await open(1);
     log(`  events: ${options.streams} streams open on ${instanceCount} instance(s) in ${Math.round(performance.now() - opening)} ms`);
     await new Promise((resolve) => setTimeout(resolve, 1000));
-    const after = await rssOf();
+    const after = await usageOf();
     const streamsOn = (i: number) => Math.floor((options.streams + instanceCount - 1 - i) / instanceCount);
     const kib = (bytes: number, streams: number) => Math.round((bytes / streams / 1024) * 10) / 10;
-    const kibPerStream = after.map((rss, i) => kib(rss - before[i], streamsOn(i)));
-    const kibPerMoreStream = after.map((rss, i) => kib(rss - middle[i], streamsOn(i) / 2));
+    const kibPerStream = after.map((usage, i) => `${kib(usage.rss - before[i].rss, streamsOn(i))} (heap ${kib(usage.heapUsed - before[i].heapUsed, streamsOn(i))})`);
 
     const { entries } = await api('GET', `${urls[0]}/api/boards/${boardId}/history?limit=1`);
     let revision = entries[0].revision as number;
@@ -143,8 +134,10 @@ export async function benchEvents(options: { streams: number; puts: number; inst
     const cpuAfter = await usageOf();
     // Server CPU (user + system) over the PUTs, per event delivered to one stream: the PUTs' own handling counts in.
     const cpuPerDelivery = cpuAfter.map(({ cpu }, i) => {
-      const micros = cpu.user - cpuBefore[i].cpu.user + cpu.system - cpuBefore[i].cpu.system;
-      return Math.round((micros / (options.puts * streamsOn(i))) * 10) / 10;
+      const per = (micros: number) => Math.round((micros / (options.puts * streamsOn(i))) * 10) / 10;
+      const user = cpu.user - cpuBefore[i].cpu.user;
+      const system = cpu.system - cpuBefore[i].cpu.system;
+      return `${per(user + system)} (user ${per(user)}, system ${per(system)})`;
     });
     const round = (ms: number) => Math.round(ms * 10) / 10;
     return [
@@ -163,12 +156,7 @@ export async function benchEvents(options: { streams: number; puts: number; inst
       {
         figure: 'memory per open stream (KiB), per instance',
         value: kibPerStream.join(' / '),
-        note: `RSS growth of each instance's process (after a full GC) over the ${streamsOn(0)} streams open on it; the clients are other processes`,
-      },
-      {
-        figure: 'memory per stream opened beyond the first half (KiB), per instance',
-        value: kibPerMoreStream.join(' / '),
-        note: 'RSS growth of each instance from half its streams open to all of them, divided by that half',
+        note: `RSS growth of each instance's process (after a full GC) over the ${streamsOn(0)} streams open on it, and of its JS heap in use; the clients are other processes`,
       },
     ];
   } finally {
