@@ -1,8 +1,5 @@
 import http from 'node:http';
-import type { Socket } from 'node:net';
 import type express from 'express';
-
-type Constructor<T> = (this: T, ...args: any[]) => void;
 
 /**
  * The largest request head (request line and headers) accepted; Node's default is 16 KiB. The longest query the
@@ -17,32 +14,25 @@ const maxHeaderSize = 64 * 1024;
  * Express re-parents every request and response with Object.setPrototypeOf, and V8 then gives each of them a hidden
  * class of its own: every property access on them, in node's HTTP code as much as in express and ours, misses its
  * inline cache (about a hundred misses per request, measured with --log-ic). Created with the right prototypes, the
- * objects share their hidden classes and express's setPrototypeOf changes nothing. Node's own constructors are
- * ES5-style functions, so a subclass is a function that calls them on `this` (should a later Node make them classes,
- * the plain server is used).
+ * objects share their hidden classes and express's setPrototypeOf changes nothing.
+ *
+ * The prototypes are those of classes extending node's: the app's request and response prototypes become the
+ * classes' (with express's methods and the app's own properties on them). V8 sizes the instances of a subclass as
+ * node's own, so their properties stay fast and shared. An ES5-style function calling node's constructor on `this`
+ * (the earlier way) made every request and response a dictionary of its properties instead: 1.6 and 3.1 KB of them
+ * per object, held for as long as a response is open (an event stream holds them for hours).
  */
 export function createHttpServer(app: express.Express): http.Server {
-  if (isClass(http.IncomingMessage) || isClass(http.ServerResponse)) return http.createServer({ maxHeaderSize }, app);
-  const incomingMessage = http.IncomingMessage as unknown as Constructor<http.IncomingMessage>;
-  const serverResponse = http.ServerResponse as unknown as Constructor<http.ServerResponse>;
-  function AppRequest(this: http.IncomingMessage, socket: Socket): void {
-    incomingMessage.call(this, socket);
-  }
-  AppRequest.prototype = app.request;
-  function AppResponse(this: http.ServerResponse, req: http.IncomingMessage, options?: unknown): void {
-    serverResponse.call(this, req, options);
-  }
-  AppResponse.prototype = app.response;
-  return http.createServer(
-    {
-      maxHeaderSize,
-      IncomingMessage: AppRequest as unknown as typeof http.IncomingMessage,
-      ServerResponse: AppResponse as unknown as typeof http.ServerResponse,
-    },
-    app,
-  );
+  class AppRequest extends http.IncomingMessage {}
+  class AppResponse extends http.ServerResponse {}
+  app.request = adoptPrototype(AppRequest.prototype, app.request) as express.Request;
+  app.response = adoptPrototype(AppResponse.prototype, app.response) as express.Response;
+  return http.createServer({ maxHeaderSize, IncomingMessage: AppRequest, ServerResponse: AppResponse }, app);
 }
 
-function isClass(constructor: unknown): boolean {
-  return typeof constructor === 'function' && /^class\b/.test(Function.prototype.toString.call(constructor));
+/** `target` takes `source`'s place: the same prototype above it and the same own properties. */
+function adoptPrototype(target: object, source: object): object {
+  Object.setPrototypeOf(target, Object.getPrototypeOf(source));
+  Object.defineProperties(target, Object.getOwnPropertyDescriptors(source));
+  return target;
 }

@@ -37,13 +37,44 @@ interface Stream {
   callerKey: string;
   /** The caller at the stream's start (its credentials do not change): what it is shown of actors (PRIV-2). */
   principal: Principal | null;
+  /** Streams with the same credentials on the same board share one access check per delivery and heartbeat. */
+  accessKey: string;
   lastRevision: number;
 }
+
+/**
+ * A history entry ready to send: its event encoded once for all the streams that see it alike (PRIV-2: signed-in
+ * callers see the actor's ids, anonymous ones its name only), not once per stream.
+ */
+interface OutgoingEntry {
+  revision: number;
+  /** When the entry was written (ms since the epoch), for the delivery lag (METRIC-3). */
+  at: number;
+  signedIn: Buffer;
+  anonymous: Buffer;
+}
+
+const outgoing = (entry: HistoryEntry): OutgoingEntry => ({
+  revision: entry.revision,
+  at: new Date(entry.at).getTime(),
+  signedIn: Buffer.from(changeEvent(entry)),
+  anonymous: Buffer.from(changeEvent(entryAsSeenBy(entry, null))),
+});
 
 /** The event of one history entry (EVENT-1): `id` its revision, data what the entry says. */
 export function changeEvent(entry: HistoryEntry): string {
   const { revision, version, operation, actor, at, summary } = entry;
   return `id: ${revision}\nevent: change\ndata: ${JSON.stringify({ revision, version, operation, actor, at, summary })}\n\n`;
+}
+
+/** The comment sent on every heartbeat (EVENT-1). */
+const heartbeat = Buffer.from(': heartbeat\n\n');
+
+/** `work` once for each distinct key, all at once: the answers by key. */
+async function onceEach<K, V>(keys: Iterable<K>, work: (key: K) => Promise<V>): Promise<Map<K, V>> {
+  const distinct = [...new Set(keys)];
+  const answers = await Promise.all(distinct.map(work));
+  return new Map(distinct.map((key, i) => [key, answers[i]]));
 }
 
 const streamHeaders = {
@@ -154,6 +185,7 @@ export class BoardEventHub {
       headers: input.headers,
       callerKey: input.callerKey,
       principal: input.principal,
+      accessKey: `${input.boardId}\n${credentialsOf(input.headers)}`,
       lastRevision,
     };
     let set = this.streams.get(stream.boardId);
@@ -179,7 +211,7 @@ export class BoardEventHub {
   async close(): Promise<void> {
     this.closed = true;
     clearInterval(this.heartbeat);
-    this.forEachStream((stream) => stream.res.end());
+    for (const stream of this.allStreams()) stream.res.end();
     await EventStreamLease.table(this.db)
       .where({ holder: this.holder })
       .del()
@@ -195,17 +227,14 @@ export class BoardEventHub {
   private beat(): void {
     if (this.beating) return;
     this.beating = true;
-    const mayView = this.sharedAccessChecks();
-    const renewLeases = this.streams.size === 0 ? Promise.resolve() : this.renewLeases();
-    void Promise.all([
-      renewLeases,
-      ...[...this.streams.values()].flatMap((streams) =>
-        [...streams].map(async (stream) => {
-          if (await mayView(stream)) this.write(stream, ': heartbeat\n\n');
+    const streams = this.allStreams();
+    void Promise.all([streams.length === 0 ? undefined : this.renewLeases(), this.accessOf(streams)])
+      .then(([, mayView]) => {
+        for (const stream of streams) {
+          if (mayView.get(stream.accessKey)) this.write(stream, heartbeat);
           else stream.res.end();
-        }),
-      ),
-    ])
+        }
+      })
       .catch((error) => this.logger.warn({ err: error }, 'event stream heartbeat check failed; the next heartbeat retries'))
       .finally(() => (this.beating = false));
   }
@@ -217,23 +246,24 @@ export class BoardEventHub {
       .update({ expiresAt: this.db.raw('now() + make_interval(secs => ?)', [this.leaseSeconds]) });
   }
 
-  /** mayView, asked once per distinct credentials and board (all the anonymous streams of a public board, say). */
-  private sharedAccessChecks(): (stream: Stream) => Promise<boolean> {
-    const checks = new Map<string, Promise<boolean>>();
-    return (stream) => {
-      const key = `${stream.boardId}\n${credentialsOf(stream.headers)}`;
-      let check = checks.get(key);
-      if (!check) checks.set(key, (check = this.mayView(stream)));
-      return check;
-    };
+  /**
+   * mayView for each of the streams' access keys, asked once per distinct credentials and board (all the anonymous
+   * streams of a public board, say), all at once.
+   */
+  private async accessOf(streams: Stream[]): Promise<Map<string, boolean>> {
+    const askFor = new Map<string, Stream>();
+    for (const stream of streams) if (!askFor.has(stream.accessKey)) askFor.set(stream.accessKey, stream);
+    return onceEach(askFor.keys(), (key) => this.mayView(askFor.get(key)!));
   }
 
-  private forEachStream(action: (stream: Stream) => void): void {
-    for (const streams of this.streams.values()) for (const stream of [...streams]) action(stream);
+  private allStreams(): Stream[] {
+    const all: Stream[] = [];
+    for (const streams of this.streams.values()) all.push(...streams);
+    return all;
   }
 
   /** EVENT-6: a consumer that does not read is dropped rather than buffered without end. */
-  private write(stream: Stream, text: string): boolean {
+  private write(stream: Stream, text: string | Buffer): boolean {
     if (stream.res.destroyed) return false;
     stream.res.write(text);
     if (stream.res.writableLength <= this.limits.maxBufferedBytes) return true;
@@ -275,40 +305,38 @@ export class BoardEventHub {
       }
       return;
     }
-    // Streams usually stand at the same revision: one read of history serves each distinct one.
-    const reads = new Map<number, Promise<HistoryEntry[]>>();
-    const entriesFor = (after: number) => {
-      let read = reads.get(after);
-      if (!read) reads.set(after, (read = entriesAfter(this.db, boardId, after, batchSize).then((rows) => rows.map(toHistoryEntry))));
-      return read;
-    };
-    const mayView = this.sharedAccessChecks();
-    let behind = false;
-    await Promise.all(
-      streams.map(async (stream) => {
-        const entries = await entriesFor(stream.lastRevision);
-        if (entries.length === 0) return;
-        if (!(await mayView(stream))) {
-          stream.res.end();
-          return;
-        }
-        if (entries[0].revision > stream.lastRevision + 1 && stream.lastRevision > 0) {
-          // EVENT-3: history no longer holds what the client missed; it must read the board again.
-          const latest = (await latestRevision(this.db, boardId)) ?? entries[entries.length - 1].revision;
-          stream.lastRevision = latest;
-          this.write(stream, `id: ${latest}\nevent: reset\ndata: ${JSON.stringify({ revision: latest })}\n\n`);
-          return;
-        }
-        for (const entry of entries) {
-          if (!this.write(stream, changeEvent(entryAsSeenBy(entry, stream.principal)))) return;
-          stream.lastRevision = entry.revision;
-          // METRIC-3: events delivered, and the time from the entry (written on any instance) to this delivery.
-          metrics.eventsDelivered.inc();
-          metrics.eventDeliveryLag.observe(Math.max(0, (Date.now() - new Date(entry.at).getTime()) / 1000));
-        }
-        if (entries.length === batchSize) behind = true;
-      }),
+    // Streams usually stand at the same revision and share credentials: history is read once per distinct revision
+    // and access checked once per distinct credentials, and then every stream is written to without waiting again.
+    const entriesAfterRevision = await onceEach(
+      streams.map((stream) => stream.lastRevision),
+      async (after) => (await entriesAfter(this.db, boardId, after, batchSize)).map((row) => outgoing(toHistoryEntry(row))),
     );
+    const waiting = streams.filter((stream) => entriesAfterRevision.get(stream.lastRevision)!.length > 0);
+    const mayView = await this.accessOf(waiting);
+    let latest: ReturnType<typeof latestRevision> | undefined;
+    let behind = false;
+    for (const stream of waiting) {
+      if (!mayView.get(stream.accessKey)) {
+        stream.res.end();
+        continue;
+      }
+      const entries = entriesAfterRevision.get(stream.lastRevision)!;
+      if (entries[0].revision > stream.lastRevision + 1 && stream.lastRevision > 0) {
+        // EVENT-3: history no longer holds what the client missed; it must read the board again.
+        const newest = (await (latest ??= latestRevision(this.db, boardId))) ?? entries[entries.length - 1].revision;
+        stream.lastRevision = newest;
+        this.write(stream, `id: ${newest}\nevent: reset\ndata: ${JSON.stringify({ revision: newest })}\n\n`);
+        continue;
+      }
+      for (const entry of entries) {
+        if (!this.write(stream, stream.principal ? entry.signedIn : entry.anonymous)) break;
+        stream.lastRevision = entry.revision;
+        // METRIC-3: events delivered, and the time from the entry (written on any instance) to this delivery.
+        metrics.eventsDelivered.inc();
+        metrics.eventDeliveryLag.observe(Math.max(0, (Date.now() - entry.at) / 1000));
+      }
+      if (entries.length === batchSize) behind = true;
+    }
     if (behind) this.delivering.set(boardId, true);
   }
 
