@@ -279,6 +279,14 @@ export async function applyContentWrites(trx: Knex.Transaction, boardId: string,
   if (writes.sections.delete.length > 0) await Section.table(trx).where({ boardId }).modify(whereAmong, 'id', writes.sections.delete).del();
 }
 
+/** The rows that pass `test`, and those that do not. */
+function partition<T>(rows: readonly T[], test: (row: T) => boolean): [T[], T[]] {
+  const passed: T[] = [];
+  const failed: T[] = [];
+  for (const row of rows) (test(row) ? passed : failed).push(row);
+  return [passed, failed];
+}
+
 /**
  * Applies a layout plan (LAYOUT-1..4): new layouts, the regenerated positions (inserted or replacing the stored
  * ones), changed layouts, then the removed layouts with every position recorded against them.
@@ -291,8 +299,15 @@ export async function applyLayoutPlan(trx: Knex.Transaction, boardId: string, pl
     breakpoint: l.breakpoint,
   });
   await batch(trx, plan.insertLayouts.map(layoutRow), sql.insertLayouts, (rows) => [boardId, rows]);
-  await batch(trx, plan.itemPositions.map(itemPositionRow), sql.upsertItemPositions, (rows) => [rows]);
-  await batch(trx, plan.sectionPositions.map(sectionPositionRow), sql.upsertSectionPositions, (rows) => [rows]);
+  // Positions in a new layout cannot collide with stored ones: a plain insert, cheaper than the upsert's speculative
+  // insertion (a new layout on a large board inserts one position per element).
+  const inNewLayout = new Set(plan.insertLayouts.map((layout) => layout.id));
+  const [newItemPositions, regeneratedItemPositions] = partition(plan.itemPositions, (p) => inNewLayout.has(p.layoutId));
+  const [newSectionPositions, regeneratedSectionPositions] = partition(plan.sectionPositions, (p) => inNewLayout.has(p.layoutId));
+  await batch(trx, newItemPositions.map(itemPositionRow), sql.insertItemPositions, (rows) => [rows]);
+  await batch(trx, regeneratedItemPositions.map(itemPositionRow), sql.upsertItemPositions, (rows) => [rows]);
+  await batch(trx, newSectionPositions.map(sectionPositionRow), sql.insertSectionPositions, (rows) => [rows]);
+  await batch(trx, regeneratedSectionPositions.map(sectionPositionRow), sql.upsertSectionPositions, (rows) => [rows]);
   await batch(trx, plan.updateLayouts.map(layoutRow), sql.updateLayouts, (rows) => [rows, boardId]);
   if (plan.deleteLayoutIds.length > 0) await Layout.table(trx).where({ boardId }).modify(whereAmong, 'id', plan.deleteLayoutIds).del();
 }
