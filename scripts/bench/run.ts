@@ -78,6 +78,13 @@ interface Row {
   note?: string;
 }
 
+/** The figures the write goals of issue 33 are stated in, by board size (printed under the table). */
+interface WriteFigures {
+  putUnchanged?: { cpuMicros: number | null; p50: number; floorP50: number };
+  patchItemP50?: number;
+  layoutsP50?: number;
+}
+
 interface MemoryRow {
   figure: string;
   items: number;
@@ -223,7 +230,7 @@ async function latencyRound(url: string, urlPath: string, pid: number | undefine
 }
 
 /** The board routes against one server: the main table's rows, and the server's memory after the GETs of each size. */
-async function benchBoards(database: string): Promise<{ rows: Row[]; memory: MemoryRow[] }> {
+async function benchBoards(database: string): Promise<{ rows: Row[]; memory: MemoryRow[]; figures: Map<number, WriteFigures> }> {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-bench-'));
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
@@ -243,6 +250,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
   });
   const rows: Row[] = [];
   const memory: MemoryRow[] = [];
+  const figures = new Map<number, WriteFigures>();
   let floor: ReturnType<typeof startNode> | null = null;
   let queryFloor: ReturnType<typeof startNode> | null = null;
   try {
@@ -254,6 +262,8 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
     const writes = { ...sequential, pid: server.pid };
     for (const size of sizes) {
       const board = await seedBoard(`bench-${runId}-${size}`, size);
+      const figure: WriteFigures = {};
+      figures.set(size, figure);
       const id = board.id;
       const add = (operation: string, r: Omit<Row, 'database' | 'operation' | 'items'>) => {
         const cpu = (r as { cpuMicrosPerRequest?: number | null }).cpuMicrosPerRequest;
@@ -403,6 +413,8 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         floor = null;
         const p50 = median(oursP50);
         const middle = ours[oursP50.indexOf(p50)];
+        const cpus = ours.map((r) => r.cpuMicrosPerRequest);
+        figure.putUnchanged = { cpuMicros: cpus.includes(null) ? null : median(cpus as number[]), p50, floorP50: median(floorsP50) };
         add('PUT unchanged', {
           ...middle,
           p50: two(p50),
@@ -424,10 +436,16 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
       // PATCH one item's position.
       const item = current.items[0];
       const patchBody = (y: number) => JSON.stringify({ layouts: [{ ...item.layouts[0], yOffset: y }] });
-      if (ops.has('patch-item')) add('PATCH item', await cannon([
-        { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(5000) },
-        { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(item.layouts[0].yOffset) },
-      ], writes));
+      if (ops.has('patch-item')) {
+        const samples: number[] = [];
+        const result = await cannon([
+          { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(5000) },
+          { method: 'PATCH', path: `/api/boards/${id}/items/${item.id}`, body: patchBody(item.layouts[0].yOffset) },
+        ], { ...writes, latencies: samples });
+        // p50 of every response's own time, with fractions (autocannon's histogram holds whole milliseconds).
+        figure.patchItemP50 = two(percentile(samples, 50));
+        add('PATCH item', { ...result, p50: figure.patchItemP50 });
+      }
 
       // POST items on a board of the same size (it grows during the run). Near the item limit (10,000) the board
       // starts smaller, so that the run ends below the limit: 5 untimed POSTs tell how many the run will add.
@@ -451,6 +469,7 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
         () => send('PATCH', `/api/boards/${id}/layouts`, { layouts: [...layouts, { id: 'wide', name: 'Wide', columnCount: 2, breakpoint: 1920 }] }),
         () => send('PATCH', `/api/boards/${id}/layouts`, { layouts }),
       );
+      figure.layoutsP50 = timing.p50;
       add('PATCH layouts (+1 layout)', { reqPerSec: 0, p50: timing.p50, p99: timing.max, errors: 0, note: 'sequential, 9 runs after 1 untimed, answer read as bytes; p99 column is the max' });
       }
     }
@@ -467,13 +486,37 @@ async function benchBoards(database: string): Promise<{ rows: Row[]; memory: Mem
     rmSync(dataDir, { recursive: true, force: true });
     await postgres?.drop();
   }
-  return { rows, memory };
+  return { rows, memory, figures };
+}
+
+/**
+ * The write goals of issue 33, each as its figure against its reference (the goal, and the figure when the issue was
+ * opened on the development machine): lines for the sizes and operations this run measured.
+ */
+function writeGoalLines(figures: Map<number, WriteFigures>): string[] {
+  const lines: string[] = [];
+  const small = figures.get(200);
+  const large = figures.get(2000);
+  if (small?.putUnchanged?.cpuMicros != null) {
+    lines.push(`PUT unchanged, 200 items: server CPU ${small.putUnchanged.cpuMicros} µs per request (goal ≤ 2000 µs; 5000 µs when issue 33 was opened)`);
+  }
+  if (large?.putUnchanged) {
+    const { p50, floorP50 } = large.putUnchanged;
+    lines.push(`PUT unchanged, 2000 items: p50 ${p50.toFixed(2)} ms vs its floor's ${floorP50.toFixed(2)} ms = ${(p50 / floorP50).toFixed(2)}x (goal ≤ 2x; 3.3x when issue 33 was opened)`);
+  }
+  if (small?.patchItemP50 !== undefined && large?.patchItemP50 !== undefined) {
+    lines.push(
+      `PATCH item: p50 ${large.patchItemP50.toFixed(2)} ms at 2000 items / ${small.patchItemP50.toFixed(2)} ms at 200 items = ${(large.patchItemP50 / small.patchItemP50).toFixed(2)}x (goal ≤ 1.5x; 2.25x when issue 33 was opened)`,
+    );
+  }
+  if (large?.layoutsP50 !== undefined) lines.push(`PATCH layouts (+1 layout), 2000 items: p50 ${large.layoutsP50} ms (goal ≤ 45 ms; 89.7 ms when issue 33 was opened)`);
+  return lines;
 }
 
 async function main(): Promise<void> {
   const database = process.env.DATABASE_URL ? 'postgresql' : 'pglite';
   if (boardOps.some((op) => ops.has(op))) {
-    const { rows, memory } = await benchBoards(database);
+    const { rows, memory, figures } = await benchBoards(database);
     console.log(`\nTessera benchmark: ${database}, ${os.cpus().length} cores (${os.cpus()[0]?.model ?? 'unknown cpu'}), node ${process.version}, ${seconds} s per measurement; GET with ${connections} connections (and with 1 for "GET board, 1 connection"), writes one at a time\n`);
     console.log('| database | operation | items | req/s | p50 ms | p99 ms | errors | note |');
     console.log('|---|---|---:|---:|---:|---:|---:|---|');
@@ -485,6 +528,8 @@ async function main(): Promise<void> {
       console.log('| figure | items | RSS MiB | peak RSS MiB | note |\n|---|---:|---:|---:|---|');
       for (const m of memory) console.log(`| ${m.figure} | ${m.items} | ${m.rssMiB} | ${m.peakMiB} | ${m.note} |`);
     }
+    const goals = writeGoalLines(figures);
+    if (goals.length > 0) console.log(`\nWrite goals (issue 33): ${database}\n\n${goals.map((line) => `- ${line}`).join('\n')}`);
   }
   if (ops.has('history') && sizes.some((size) => size >= 200)) {
     // The cost of history and plans, side by side in one run (issue 15): two in-process servers, with and without.

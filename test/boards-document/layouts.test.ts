@@ -118,6 +118,26 @@ describe('PATCH /api/boards/{id}/layouts', () => {
     expect(positionsIn(doc, board.layoutId)['j-' + board.suffix]).toEqual([0, 3, 2, 1]);
   });
 
+  it('LAYOUT-3, LAYOUT-4 in one request: the new layout’s positions are inserted and the changed layout’s replaced, as stored', async () => {
+    const board = await exampleBoard();
+    const doc = expectOk(
+      await patchLayouts(board.boardId, [{ ...base(board.layoutId), columnCount: 3 }, { id: 'client-made', name: 'Mobile', columnCount: 3, breakpoint: 500 }]),
+    );
+    const created = doc.layouts.find((l: any) => l.name === 'Mobile');
+    // Both layouts have 3 columns, the new one cloned from the base before its refit: the same positions in both.
+    expect(positionsIn(doc, created.id)).toEqual(positionsIn(doc, board.layoutId));
+    expect(positionsIn(doc, board.layoutId)[board.f]).toEqual([0, 7, 3, 4]);
+    expect(Object.keys(positionsIn(doc, created.id))).toHaveLength(10);
+    // What the write answered is what it stored (read from the tables: a GET would be answered from the write's cache).
+    for (const layoutId of [created.id, board.layoutId]) {
+      const stored = [
+        ...(await server.db('item_layouts').where({ layoutId }).select('itemId as id', 'xOffset', 'yOffset', 'width', 'height')),
+        ...(await server.db('section_layouts').where({ layoutId }).select('sectionId as id', 'xOffset', 'yOffset', 'width', 'height')),
+      ];
+      expect(Object.fromEntries(stored.map((p: any) => [p.id, [p.xOffset, p.yOffset, p.width, p.height]]))).toEqual(positionsIn(doc, layoutId));
+    }
+  });
+
   it('LAYOUT-1: a layout missing from the payload is deleted with its positions', async () => {
     const board = await createBoard(server);
     const mobile = unique('mobile');
