@@ -16,9 +16,13 @@ export interface BoardChangeSignals {
 }
 
 /** The schema the instance's tables live in, which the notification names before the board id. */
-function schemaOf(db: Db): string {
-  const searchPath = (db.client.config as { searchPath?: string | string[] }).searchPath;
-  return (Array.isArray(searchPath) ? searchPath[0] : searchPath) ?? 'public';
+/**
+ * The schema the notifications of this database name (the trigger sends `current_schema()`): asked of the database,
+ * as the search path may come from knex's config or from the connection string (`options=-c search_path=…`).
+ */
+async function schemaOf(db: Db): Promise<string> {
+  const { rows } = await db.raw<{ rows: { schema: string }[] }>('select current_schema() as schema');
+  return rows[0].schema;
 }
 
 function boardIdOf(payload: string | undefined, schema: string): string | undefined {
@@ -30,14 +34,13 @@ function boardIdOf(payload: string | undefined, schema: string): string | undefi
 export async function listenForBoardChanges(db: Db, logger: Logger): Promise<BoardChangeSignals> {
   const listeners: ((boardId: string | null) => void)[] = [];
   const emit = (boardId: string | null) => listeners.forEach((listener) => listener(boardId));
-  const schema = schemaOf(db);
+  const schema = await schemaOf(db); // on PGlite, also its start
   const connection = (db.client.config as { connection?: { connectionString?: string } }).connection;
   const close = connection?.connectionString ? await listenOnPostgres(connection.connectionString, schema, emit, logger) : await listenOnPglite(db, schema, emit);
   return { onChange: (listener) => listeners.push(listener), close };
 }
 
 async function listenOnPglite(db: Db, schema: string, emit: (boardId: string | null) => void): Promise<() => Promise<void>> {
-  await db.raw('select 1'); // the embedded database starts with the first query
   const pglite = (db.client as unknown as { pglite: { listen(channel: string, cb: (payload: string) => void): Promise<() => Promise<void>> } }).pglite;
   const unlisten = await pglite.listen(boardChangeChannel, (payload) => {
     const boardId = boardIdOf(payload, schema);
