@@ -8,6 +8,7 @@
  * of navigation, including the HTML, script, style, the board document, its apps and its history. Prints the median
  * and each round, and the gzipped sizes of the page's script and style sheet. Requests off the instance are
  * refused (icons then show as letters, frames stay empty), so nothing here depends on a network. Asserts nothing.
+ * `--json` prints the figures as one JSON line instead (scripts/bench/goals.ts reads it; `benchPageRender` returns them).
  */
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
@@ -22,16 +23,39 @@ import { startServer } from '../../src/server';
 import { apiClient } from './seed';
 
 const root = path.resolve(__dirname, '..', '..');
-const { values } = parseArgs({ options: { items: { type: 'string', default: '200' }, rounds: { type: 'string', default: '7' } } });
-const count = Number(values.items);
-const rounds = Number(values.rounds);
 
-function gzipped(file: string): { raw: number; gzip: number } {
+function gzipped(file: string): AssetSize {
   const text = readFileSync(path.join(root, file));
-  return { raw: text.length, gzip: gzipSync(text, { level: 9 }).length };
+  return { file, raw: text.length, gzip: gzipSync(text, { level: 9 }).length };
 }
 
-async function main(): Promise<void> {
+/** Sizes in bytes of one asset, as served and gzipped (level 9). */
+export interface AssetSize {
+  file: string;
+  raw: number;
+  gzip: number;
+}
+
+export interface PageRenderResult {
+  items: number;
+  rounds: number;
+  /** Navigation start to the board drawn (`tessera:board-rendered`), ms, each round after the warm-up. */
+  firstRender: number[];
+  /** Of which drawing the loaded board (`tessera:board-loaded` to `tessera:board-rendered`), ms. */
+  draw: number[];
+  /** Navigation start to the notes filled in (markdown.js loaded), ms. */
+  notes: number[];
+  notebooks: number;
+  loadAverage: number[];
+  cores: number;
+  script: AssetSize;
+  markdownScript: AssetSize;
+  style: AssetSize;
+}
+
+export const medianOf = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
+
+export async function benchPageRender({ items: count, rounds }: { items: number; rounds: number }): Promise<PageRenderResult> {
   const adminKey = `bench0001.${'b'.repeat(32)}`;
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: adminKey };
   // PGlite in memory, or the PostgreSQL of DATABASE_URL (give it a database of its own: the bench leaves its rows).
@@ -96,24 +120,43 @@ async function main(): Promise<void> {
     } finally {
       await browser.close();
     }
-    const median = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
-    const script = gzipped('generated/pages/board.js');
-    const markdownScript = gzipped('generated/pages/markdown.js');
-    const style = gzipped('src/pages/client/board.css');
-    console.log(`First render of a ${count}-item board (navigation start to drawn, ${rounds} rounds after a warm-up):`);
-    console.log(`  median ${median(times).toFixed(0)} ms; rounds: ${times.map((t) => t.toFixed(0)).join(', ')} ms`);
-    console.log(`  of which drawing the loaded board (data in, tiles drawn): median ${median(draws).toFixed(0)} ms; rounds: ${draws.map((t) => t.toFixed(0)).join(', ')} ms`);
-    console.log(`  notebooks filled in (markdown.js loaded, ${Math.ceil(count / 6)} notes rendered): median ${median(notes).toFixed(0)} ms from navigation start`);
-    console.log(`  load average while measuring: ${os.loadavg().map((l) => l.toFixed(1)).join(' ')} on ${os.cpus().length} cores`);
-    console.log(`Page script generated/pages/board.js: ${(script.raw / 1024).toFixed(1)} KiB, ${(script.gzip / 1024).toFixed(1)} KiB gzipped`);
-    console.log(`Markdown script generated/pages/markdown.js (loaded only for boards with a notebook): ${(markdownScript.raw / 1024).toFixed(1)} KiB, ${(markdownScript.gzip / 1024).toFixed(1)} KiB gzipped`);
-    console.log(`Page style src/pages/client/board.css: ${(style.raw / 1024).toFixed(1)} KiB, ${(style.gzip / 1024).toFixed(1)} KiB gzipped`);
+    return {
+      items: count,
+      rounds,
+      firstRender: times,
+      draw: draws,
+      notes,
+      notebooks: Math.ceil(count / kinds.length),
+      loadAverage: os.loadavg(),
+      cores: os.cpus().length,
+      script: gzipped('generated/pages/board.js'),
+      markdownScript: gzipped('generated/pages/markdown.js'),
+      style: gzipped('src/pages/client/board.css'),
+    };
   } finally {
     await server.stop();
   }
 }
 
-main().catch((error) => {
-  console.error(error);
-  process.exitCode = 1;
-});
+export function printPageRender(r: PageRenderResult): void {
+  const median = medianOf;
+  const kib = (size: AssetSize) => `${(size.raw / 1024).toFixed(1)} KiB, ${(size.gzip / 1024).toFixed(1)} KiB gzipped`;
+  console.log(`First render of a ${r.items}-item board (navigation start to drawn, ${r.rounds} rounds after a warm-up):`);
+  console.log(`  median ${median(r.firstRender).toFixed(0)} ms; rounds: ${r.firstRender.map((t) => t.toFixed(0)).join(', ')} ms`);
+  console.log(`  of which drawing the loaded board (data in, tiles drawn): median ${median(r.draw).toFixed(0)} ms; rounds: ${r.draw.map((t) => t.toFixed(0)).join(', ')} ms`);
+  console.log(`  notebooks filled in (markdown.js loaded, ${r.notebooks} notes rendered): median ${median(r.notes).toFixed(0)} ms from navigation start`);
+  console.log(`  load average while measuring: ${r.loadAverage.map((l) => l.toFixed(1)).join(' ')} on ${r.cores} cores`);
+  console.log(`Page script generated/pages/board.js: ${kib(r.script)}`);
+  console.log(`Markdown script generated/pages/markdown.js (loaded only for boards with a notebook): ${kib(r.markdownScript)}`);
+  console.log(`Page style src/pages/client/board.css: ${kib(r.style)}`);
+}
+
+if (require.main === module) {
+  const { values } = parseArgs({ options: { items: { type: 'string', default: '200' }, rounds: { type: 'string', default: '7' }, json: { type: 'boolean', default: false } } });
+  benchPageRender({ items: Number(values.items), rounds: Number(values.rounds) })
+    .then((result) => (values.json ? console.log(JSON.stringify(result)) : printPageRender(result)))
+    .catch((error) => {
+      console.error(error);
+      process.exitCode = 1;
+    });
+}

@@ -65,3 +65,20 @@ export async function freshPostgresSchema(databaseUrl: string, prefix: string): 
     },
   };
 }
+
+/**
+ * A floor server (scripts/bench/floor-server.ts) answering with the bytes of `bodyFile`, once it answers; `env` adds
+ * its options (FLOOR_QUERY and DATABASE_URL).
+ */
+export async function startFloor(bodyFile: string, env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+  const port = await freePort();
+  const url = `http://127.0.0.1:${port}`;
+  const child = startNode('scripts/bench/floor-server.ts', { PORT: String(port), FLOOR_BODY_FILE: bodyFile, ...env });
+  try {
+    await waitFor(`${url}/`);
+  } catch (error) {
+    await stopProcess(child);
+    throw error;
+  }
+  return { child, url };
+}

@@ -31,7 +31,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { boardLimits } from '../../src/boards/document/limits';
-import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
+import { freePort, freshPostgresSchema, startFloor, startNode, stopProcess, waitFor } from './processes';
 import { benchHistory } from './history';
 import { benchEvents } from './events';
 import { benchStartup, printStartup } from './startup';
@@ -48,6 +48,8 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '1' },
     rounds: { type: 'string', default: '3' },
     'suite-args': { type: 'string', default: '' },
+    // The rows and memory figures as JSON in this file too (scripts/bench/goals.ts reads them).
+    json: { type: 'string' },
   },
 });
 const ops = new Set(values.ops!.split(','));
@@ -173,23 +175,6 @@ async function send(method: string, urlPath: string, body: unknown): Promise<voi
   const response = await fetch(base + urlPath, { method, headers: { ApiKey: apiKey, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   await response.arrayBuffer();
   if (!response.ok) throw new Error(`${method} ${urlPath} -> ${response.status}`);
-}
-
-/**
- * A floor server (scripts/bench/floor-server.ts) answering with the bytes of `bodyFile`, once it answers; `env` adds
- * its options (FLOOR_QUERY and DATABASE_URL).
- */
-async function startFloor(bodyFile: string, env: Record<string, string> = {}): Promise<{ child: ReturnType<typeof startNode>; url: string }> {
-  const port = await freePort();
-  const url = `http://127.0.0.1:${port}`;
-  const child = startNode('scripts/bench/floor-server.ts', { PORT: String(port), FLOOR_BODY_FILE: bodyFile, ...env });
-  try {
-    await waitFor(`${url}/`);
-  } catch (error) {
-    await stopProcess(child);
-    throw error;
-  }
-  return { child, url };
 }
 
 /**
@@ -530,6 +515,7 @@ async function main(): Promise<void> {
     }
     const goals = writeGoalLines(figures);
     if (goals.length > 0) console.log(`\nWrite goals (issue 33): ${database}\n\n${goals.map((line) => `- ${line}`).join('\n')}`);
+    if (values.json) writeFileSync(values.json, JSON.stringify({ database, seconds, rounds, rows, memory }));
   }
   if (ops.has('history') && sizes.some((size) => size >= 200)) {
     // The cost of history and plans, side by side in one run (issue 15): two in-process servers, with and without.

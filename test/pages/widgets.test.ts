@@ -268,3 +268,26 @@ it('VIEW-3: a board without a notebook never loads the markdown script', async (
   expect(requested).not.toContain('/assets/markdown.js');
   await page.close();
 });
+
+it('VIEW-7: an iframe widget far below the window gets its frame only when scrolled near; one in view gets it at once', async () => {
+  const name = unique('frames-');
+  const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
+  const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+  const [near, far] = [unique('near'), unique('far')];
+  const frame = { kind: 'iframe', options: { embedUrl: 'https://embed.example.com/panel' } };
+  const at = (y: number) => [position(doc.layouts[0].id, doc.sections[0].id, 0, y, 4, 2)];
+  expectOk(await server.call('PUT', `/api/boards/${boardId}`, { body: { sections: doc.sections, items: [item(near, at(0), frame), item(far, at(400), frame)] } }));
+  const { page, offsite } = await openPage();
+  await page.goto(`${server.directUrl}/boards/${name}`);
+  await page.locator(`.tile[data-item-id="${near}"] iframe`).waitFor();
+  expect(await tile(page, near).locator('.embed-slot').count()).toBe(0);
+  expect(await tile(page, far).locator('iframe').count()).toBe(0);
+  expect(await tile(page, far).locator('.embed-slot').count()).toBe(1);
+  await tile(page, far).scrollIntoViewIfNeeded();
+  const farFrame = tile(page, far).locator('iframe');
+  await farFrame.waitFor();
+  expect(await farFrame.getAttribute('src')).toBe('https://embed.example.com/panel');
+  expect(await farFrame.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox');
+  expect(offsite).toEqual([]);
+  await page.close();
+});

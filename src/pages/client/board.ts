@@ -55,28 +55,34 @@ function layoutForWidth(board: Board, width: number): string {
 async function loadNames(board: Board): Promise<void> {
   // VIEW-3: the markdown script loads while the rest of the board does.
   if (board.items.some((item) => item.kind === 'notebook')) preloadMarkdown().catch(() => undefined);
-  // VIEW-2: the apps the board's widgets name, those the caller may read, in one request.
-  if (board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks')) {
+  // VIEW-2: the apps the board's widgets name, those the caller may read, in one request; the integrations' names
+  // at the same time (VIEW-7: neither waits for the other).
+  const apps = async () => {
     const { status, body } = await api<{ apps: AppView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps`);
     if (status === 200) state.apps = new Map(body.apps.map((app) => [app.id, app]));
-  }
-  if (board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0) {
+  };
+  const integrations = async () => {
     const { status, body } = await api<{ id: string; name: string }[]>('/api/integrations');
     if (status === 200) for (const integration of body) state.integrations.set(integration.id, integration.name);
-  }
+  };
+  await Promise.all([
+    board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks') ? apps() : null,
+    board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0 ? integrations() : null,
+  ]);
 }
 
+/** The board, the names its widgets show and its history (VIEW-7: the last two asked at the same time). */
 async function loadBoard(): Promise<'ok' | 'missing'> {
   const { status, body } = await api<Board>(`/api/boards/by-name/${encodeURIComponent(boardName)}`);
   if (status !== 200) return 'missing';
-  await loadNames(body);
+  await Promise.all([loadNames(body), loadHistory(body.id)]);
   state.board = body;
   if (!state.layoutId || !body.layouts.some((layout) => layout.id === state.layoutId)) state.layoutId = layoutForWidth(body, window.innerWidth);
   return 'ok';
 }
 
-async function loadHistory(): Promise<void> {
-  const { status, body } = await api<{ entries: HistoryEntry[] }>(`/api/boards/${encodeURIComponent(state.board!.id)}/history?limit=50`);
+async function loadHistory(boardId: string): Promise<void> {
+  const { status, body } = await api<{ entries: HistoryEntry[] }>(`/api/boards/${encodeURIComponent(boardId)}/history?limit=50`);
   state.history = status === 200 ? body.entries : [];
 }
 
@@ -181,7 +187,6 @@ function render(): void {
 
 async function refresh(): Promise<void> {
   if ((await loadBoard()) === 'missing') return notFound();
-  await loadHistory();
   render();
 }
 
@@ -226,7 +231,6 @@ async function loadStatuses(): Promise<void> {
 
 async function start(): Promise<void> {
   if ((await loadBoard()) === 'missing') return notFound();
-  await loadHistory();
   performance.mark('tessera:board-loaded');
   render();
   performance.mark('tessera:board-rendered'); // VIEW-7: what scripts/bench/page-render.ts measures
