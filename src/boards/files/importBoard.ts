@@ -21,9 +21,9 @@ import { BoardChanges, compareStates } from '../document/changes';
 import { planContent } from '../document/contentPlan';
 import { readableItems, type BoardState } from '../document/model';
 import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
-import { assertIdsFree, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
+import { assertIdsFreeAmong, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
 import { stateAfterContentWrites } from '../document/stateAfter';
-import { applyReplacement, findExistingElementIds } from '../document/store';
+import { applyReplacement, findExistingElementIds, type ExistingElement } from '../document/store';
 import type { BoardContent, LayoutRow } from '../document/types';
 import { listIds, validateContent } from '../document/validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warnings';
@@ -197,6 +197,23 @@ function sourceGuard(file: BoardFile, instanceId: string, boardId: string): numb
   return source && source.instance === instanceId && source.boardId === boardId ? source.version : undefined;
 }
 
+/**
+ * PUT-4, FILE-4: the rows of these ids on any board. Those of the locked board `current` are its own rows (every
+ * writer of a board holds its row lock, so they are exact): only the other ids are looked up.
+ */
+async function existingElements(trx: Knex, current: BoardState, ids: { itemIds: string[]; sectionIds: string[] }): Promise<ExistingElement[]> {
+  const boardId = current.board.id;
+  const own = { item: new Set(current.items.map((i) => i.id)), section: new Set(current.sections.map((s) => s.id)) };
+  const itemIds = [...new Set(ids.itemIds)];
+  const sectionIds = [...new Set(ids.sectionIds)];
+  const onBoard = [
+    ...itemIds.filter((id) => own.item.has(id)).map((id): ExistingElement => ({ id, boardId, element: 'item' })),
+    ...sectionIds.filter((id) => own.section.has(id)).map((id): ExistingElement => ({ id, boardId, element: 'section' })),
+  ];
+  const elsewhere = await findExistingElementIds(trx, itemIds.filter((id) => !own.item.has(id)), sectionIds.filter((id) => !own.section.has(id)));
+  return [...onBoard, ...elsewhere];
+}
+
 /** One board file applied inside a caller's transaction: what it did, its plan, and the board it left. */
 export interface ImportStep {
   outcome: { kind: 'created' | 'replaced' | 'unchanged'; boardId: string; name: string };
@@ -222,7 +239,7 @@ export interface ImportOwner {
  */
 export async function importInTransaction(
   trx: Knex.Transaction,
-  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner },
+  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner; instanceId?: string },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
   const existingId = await boardIdByName(trx, options.file.name);
@@ -239,8 +256,8 @@ export async function importInTransaction(
     name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
     await User.table(trx).where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
   }
-  const expectedVersion = replace ? sourceGuard(options.file, await readInstanceId(trx), boardId) : undefined;
-  const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches });
+  const expectedVersion = replace ? sourceGuard(options.file, options.instanceId ?? (await readInstanceId(trx)), boardId) : undefined;
+  const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches, inserted: !replace });
   const owner = current.board.managedBy ?? null;
   if (replace && options.owner && owner !== null && owner !== options.owner.managedBy) {
     throw conflict(`Board is managed by ${owner}`, { managedBy: owner });
@@ -248,8 +265,7 @@ export async function importInTransaction(
   const source = options.owner ? { ...options.file, managedBy: options.owner.managedBy } : options.file;
 
   // FILE-4: ids used on another board are replaced by fresh ones.
-  const { itemIds, sectionIds } = fileElementIds(source);
-  const taken = await findExistingElementIds(trx, itemIds, sectionIds);
+  const taken = await existingElements(trx, current, fileElementIds(source));
   const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
 
   const layouts = fileLayouts(file, current);
@@ -264,10 +280,13 @@ export async function importInTransaction(
   const changed = !replace || replacementWritesAnything(replacement);
   if (replace && changed) replacement.columns.version = current.board.version + 1;
 
-  await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
+  // PUT-4 for the elements new to the board, on the rows read above: nothing since wrote items or sections.
+  const inserted = { item: new Set(replacement.content.items.insert.map((i) => i.id)), section: new Set(replacement.content.sections.insert.map((s) => s.id)) };
+  assertIdsFreeAmong(taken.filter((row) => inserted[row.element].has(row.id)), boardId);
   await assertCanBind(trx, principal, target.bindings.map((b) => b.integrationId), new Set(current.bindings.map((b) => b.integrationId)));
   const computed = stateAfterReplacement(current, replacement);
-  resultAfterWrite(current, computed);
+  // LIMIT-1: a file that writes nothing leaves the board as it is, which no limit refuses (LIMIT-2).
+  if (changed) resultAfterWrite(current, computed);
 
   const plan: ImportPlan = {
     action: replace ? 'replace' : 'create',

@@ -11,8 +11,9 @@ import type { Principal } from '../../identity/principal';
 import { loadBoardAccess } from '../access';
 import { compareStates } from '../document/changes';
 import type { BoardState } from '../document/model';
-import { RolledBack, unlessRolledBack } from '../document/save';
-import { loadBoardState } from '../document/store';
+import { RolledBack, unlessRolledBack, type BoardCaches } from '../document/save';
+import { contentOf, loadBoardState } from '../document/store';
+import { readInstanceId } from '../../db/instance';
 import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
@@ -37,6 +38,11 @@ export interface SetApplyOptions {
    * that changes nothing (provisioning re-applies its directories at every start). Never for a dry run.
    */
   audit: { source: AuditSource; action: AuditAction; onlyWhenChanged?: boolean };
+  /**
+   * The instance's caches: each file's board is read from the state cache when it holds the board as of the revision
+   * right before the set's lock (lockAndLoad), and every board the set wrote is kept there once it committed.
+   */
+  caches?: BoardCaches;
   /** Provisioning (PROV-*): runs first in the set's transaction (its lock), and last with what was applied. */
   hooks?: {
     before?: (trx: Knex.Transaction) => Promise<void>;
@@ -57,7 +63,7 @@ async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** One file in a savepoint of the set's transaction: rolled back to the savepoint when it changes nothing (FLEET-5). */
-async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile): Promise<ImportStep> {
+async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile, instanceId: string): Promise<ImportStep> {
   return unlessRolledBack(() =>
     trx.transaction(async (savepoint) => {
       const step = await importInTransaction(savepoint, {
@@ -67,6 +73,8 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         write: true,
         history: options.history,
         owner: { managedBy: options.managedBy },
+        caches: options.caches,
+        instanceId,
       });
       if (!step.changed) throw new RolledBack(step);
       return step;
@@ -132,17 +140,20 @@ export async function applyBoardSet(db: Knex, options: SetApplyOptions): Promise
 export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
   assertDistinctNames(options.files);
   for (const file of options.files) await forBoard(file.name, async () => assertFileContent(file));
-  return unlessRolledBack(() =>
+  const written: BoardState[] = [];
+  const plan = await unlessRolledBack(() =>
     withNameConflictAs409(() =>
       db.transaction(async (trx) => {
         await options.hooks?.before?.(trx);
+        const instanceId = await readInstanceId(trx);
         const entries: SetPlanEntry[] = [];
         const appliedIds = new Set<string>();
         const applied: { file: BoardFile; boardId: string }[] = [];
         for (const file of options.files) {
-          const step = await forBoard(file.name, () => applyFile(trx, options, file));
+          const step = await forBoard(file.name, () => applyFile(trx, options, file, instanceId));
           appliedIds.add(step.outcome.boardId);
           applied.push({ file, boardId: step.outcome.boardId });
+          if (step.changed) written.push(step.after);
           entries.push(entryOfImport(step.plan, step.changed, options.dryRun ? step.plan.boardId : step.outcome.boardId));
         }
         if (options.prune) entries.push(...(await pruneBoards(trx, options, appliedIds)));
@@ -154,4 +165,7 @@ export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetP
       }),
     ),
   );
+  // Committed (a dry run wrote nothing): the boards as the set left them, for the next write's lockAndLoad.
+  if (!options.dryRun) for (const after of written) options.caches?.states.set(contentOf(after));
+  return plan;
 }
