@@ -71,7 +71,9 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         file,
         onConflict: 'replace',
         write: true,
-        history: options.history,
+        // A dry run's writes are rolled back: their history entries (limit 0: none) would be too, and nothing of the
+        // set reads them.
+        history: options.dryRun ? { ...options.history, limit: 0 } : options.history,
         owner: { managedBy: options.managedBy },
         caches: options.caches,
         instanceId,
