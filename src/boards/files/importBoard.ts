@@ -201,7 +201,12 @@ function sourceGuard(file: BoardFile, instanceId: string, boardId: string): numb
  * PUT-4, FILE-4: the rows of these ids on any board. Those of the locked board `current` are its own rows (every
  * writer of a board holds its row lock, so they are exact): only the other ids are looked up.
  */
-async function existingElements(trx: Knex, current: BoardState, ids: { itemIds: string[]; sectionIds: string[] }): Promise<ExistingElement[]> {
+async function existingElements(
+  trx: Knex,
+  current: BoardState,
+  ids: { itemIds: string[]; sectionIds: string[] },
+  pending: readonly ExistingElement[] = [],
+): Promise<ExistingElement[]> {
   const boardId = current.board.id;
   const own = { item: new Set(current.items.map((i) => i.id)), section: new Set(current.sections.map((s) => s.id)) };
   const itemIds = [...new Set(ids.itemIds)];
@@ -211,7 +216,8 @@ async function existingElements(trx: Knex, current: BoardState, ids: { itemIds: 
     ...sectionIds.filter((id) => own.section.has(id)).map((id): ExistingElement => ({ id, boardId, element: 'section' })),
   ];
   const elsewhere = await findExistingElementIds(trx, itemIds.filter((id) => !own.item.has(id)), sectionIds.filter((id) => !own.section.has(id)));
-  return [...onBoard, ...elsewhere];
+  const asked = { item: new Set(itemIds), section: new Set(sectionIds) };
+  return [...onBoard, ...elsewhere, ...pending.filter((row) => asked[row.element].has(row.id))];
 }
 
 /** One board file applied inside a caller's transaction: what it did, its plan, and the board it left. */
@@ -221,6 +227,18 @@ export interface ImportStep {
   /** Whether the file changes anything (a create always does). */
   changed: boolean;
   after: BoardState;
+  /** A create planned but not written (UnwrittenCreates): the rows its sections and items would be. */
+  unwritten?: ExistingElement[];
+}
+
+/**
+ * A set's dry run (FLEET-2) plans a new board without writing its content: of what a create writes, only its
+ * elements' ids can change what a later file of the set plans (FILE-4 and PUT-4 look ids up on every board), so the
+ * set hands the ids of the creates it did not write to the files after them (`pending`), which count them as rows of
+ * those boards. The board's row is still inserted (its defaults, its name).
+ */
+export interface UnwrittenCreates {
+  pending: readonly ExistingElement[];
 }
 
 /**
@@ -239,7 +257,7 @@ export interface ImportOwner {
  */
 export async function importInTransaction(
   trx: Knex.Transaction,
-  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner; instanceId?: string },
+  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner; instanceId?: string; unwritten?: UnwrittenCreates },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
   const existingId = await boardIdByName(trx, options.file.name);
@@ -265,7 +283,7 @@ export async function importInTransaction(
   const source = options.owner ? { ...options.file, managedBy: options.owner.managedBy } : options.file;
 
   // FILE-4: ids used on another board are replaced by fresh ones.
-  const taken = await existingElements(trx, current, fileElementIds(source));
+  const taken = await existingElements(trx, current, fileElementIds(source), options.unwritten?.pending);
   const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
 
   const layouts = fileLayouts(file, current);
@@ -299,6 +317,13 @@ export async function importInTransaction(
   };
   const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
   if (!options.write || !changed) return { outcome, plan, changed, after: current };
+  if (!replace && options.unwritten) {
+    const unwritten = [
+      ...replacement.content.items.insert.map((i): ExistingElement => ({ id: i.id, boardId, element: 'item' })),
+      ...replacement.content.sections.insert.map((s): ExistingElement => ({ id: s.id, boardId, element: 'section' })),
+    ];
+    return { outcome, plan, changed, after: current, unwritten };
+  }
   const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
   const after = { ...computed, board: { ...computed.board, revision } };
   await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);

@@ -3,7 +3,8 @@
  * the single-file import's replace (importInTransaction: same plan, same checks, same answers), run in a savepoint of
  * the set's transaction so that a file that changes nothing leaves nothing (no revision, no version bump); `prune`
  * then deletes the boards of the set's label that no file names. A dry run does all of it and rolls back, so its
- * plan answers exactly as the apply would.
+ * plan answers exactly as the apply would; only the content of the boards it creates is planned and not written,
+ * their ids passed on to the files after them (UnwrittenCreates in importBoard.ts).
  */
 import type { Knex } from 'knex';
 import { forbidden } from '../../core/errors';
@@ -12,7 +13,7 @@ import { loadBoardAccess } from '../access';
 import { compareStates } from '../document/changes';
 import type { BoardState } from '../document/model';
 import { RolledBack, unlessRolledBack, type BoardCaches } from '../document/save';
-import { contentOf, loadBoardState } from '../document/store';
+import { contentOf, loadBoardState, type ExistingElement } from '../document/store';
 import { readInstanceId } from '../../db/instance';
 import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
@@ -63,7 +64,7 @@ async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
 }
 
 /** One file in a savepoint of the set's transaction: rolled back to the savepoint when it changes nothing (FLEET-5). */
-async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile, instanceId: string): Promise<ImportStep> {
+async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile, set: { instanceId: string; pending: ExistingElement[] }): Promise<ImportStep> {
   return unlessRolledBack(() =>
     trx.transaction(async (savepoint) => {
       const step = await importInTransaction(savepoint, {
@@ -76,7 +77,8 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         history: options.dryRun ? { ...options.history, limit: 0 } : options.history,
         owner: { managedBy: options.managedBy },
         caches: options.caches,
-        instanceId,
+        instanceId: set.instanceId,
+        unwritten: options.dryRun ? { pending: set.pending } : undefined,
       });
       if (!step.changed) throw new RolledBack(step);
       return step;
@@ -147,12 +149,13 @@ export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetP
     withNameConflictAs409(() =>
       db.transaction(async (trx) => {
         await options.hooks?.before?.(trx);
-        const instanceId = await readInstanceId(trx);
+        const set = { instanceId: await readInstanceId(trx), pending: [] as ExistingElement[] };
         const entries: SetPlanEntry[] = [];
         const appliedIds = new Set<string>();
         const applied: { file: BoardFile; boardId: string }[] = [];
         for (const file of options.files) {
-          const step = await forBoard(file.name, () => applyFile(trx, options, file, instanceId));
+          const step = await forBoard(file.name, () => applyFile(trx, options, file, set));
+          if (step.unwritten) set.pending.push(...step.unwritten);
           appliedIds.add(step.outcome.boardId);
           applied.push({ file, boardId: step.outcome.boardId });
           if (step.changed) written.push(step.after);
