@@ -257,10 +257,10 @@ export interface ImportOwner {
  */
 export async function importInTransaction(
   trx: Knex.Transaction,
-  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner; instanceId?: string; unwritten?: UnwrittenCreates },
+  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner; instanceId?: string; boardIds?: ReadonlyMap<string, string>; unwritten?: UnwrittenCreates },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
-  const existingId = await boardIdByName(trx, options.file.name);
+  const existingId = options.boardIds ? options.boardIds.get(options.file.name) : await boardIdByName(trx, options.file.name);
   if (existingId !== undefined && onConflict === 'fail') throw conflict(nameConflictMessage);
   const replace = existingId !== undefined && onConflict === 'replace';
   let boardId: string;

@@ -19,7 +19,7 @@ import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
 import { deleteBoard } from '../management/boards';
-import { withNameConflictAs409 } from '../management/names';
+import { boardIdsByNames, withNameConflictAs409 } from '../management/names';
 import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
 import { Board } from '../../db/models';
 import { recordAudit, type AuditSource, type AuditAction } from '../../observability/audit';
@@ -63,8 +63,19 @@ async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What the set's files share, read once in the set's transaction: this instance's id (FILE-6), the boards of the
+ * files' names (no file's write adds or removes another file's name: FLEET-2), and the ids of the boards a dry run
+ * created without writing their content (UnwrittenCreates).
+ */
+interface SetFacts {
+  instanceId: string;
+  boardIds: ReadonlyMap<string, string>;
+  pending: ExistingElement[];
+}
+
 /** One file in a savepoint of the set's transaction: rolled back to the savepoint when it changes nothing (FLEET-5). */
-async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile, set: { instanceId: string; pending: ExistingElement[] }): Promise<ImportStep> {
+async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile, set: SetFacts): Promise<ImportStep> {
   return unlessRolledBack(() =>
     trx.transaction(async (savepoint) => {
       const step = await importInTransaction(savepoint, {
@@ -78,6 +89,7 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         owner: { managedBy: options.managedBy },
         caches: options.caches,
         instanceId: set.instanceId,
+        boardIds: set.boardIds,
         unwritten: options.dryRun ? { pending: set.pending } : undefined,
       });
       if (!step.changed) throw new RolledBack(step);
@@ -149,7 +161,11 @@ export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetP
     withNameConflictAs409(() =>
       db.transaction(async (trx) => {
         await options.hooks?.before?.(trx);
-        const set = { instanceId: await readInstanceId(trx), pending: [] as ExistingElement[] };
+        const set: SetFacts = {
+          instanceId: await readInstanceId(trx),
+          boardIds: await boardIdsByNames(trx, options.files.map((file) => file.name)),
+          pending: [],
+        };
         const entries: SetPlanEntry[] = [];
         const appliedIds = new Set<string>();
         const applied: { file: BoardFile; boardId: string }[] = [];
