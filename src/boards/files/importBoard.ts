@@ -253,11 +253,19 @@ export interface ImportOwner {
  * The body of an import inside the transaction `trx` (FILE-3..7): looks the board up by the file's name, checks,
  * plans and, when `write` and the file changes anything, writes it and records history. It never rolls back by
  * itself: a caller that does not write, or whose file changes nothing, rolls `trx` back (the lock's revision bump
- * included). The single-file import and the set apply (FLEET-2) both run this.
+ * included). The single-file import and the set apply (FLEET-2) both run this; a set passes what its files share.
  */
 export async function importInTransaction(
   trx: Knex.Transaction,
-  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner; instanceId?: string; boardIds?: ReadonlyMap<string, string>; unwritten?: UnwrittenCreates },
+  options: Omit<ImportOptions, 'dryRun'> & {
+    write: boolean;
+    owner?: ImportOwner;
+    /** This instance's id (FILE-6), when the caller read it. */
+    instanceId?: string;
+    /** The boards of the file names the caller looked up (a name not in it has no board). */
+    boardIds?: ReadonlyMap<string, string>;
+    unwritten?: UnwrittenCreates;
+  },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
   const existingId = options.boardIds ? options.boardIds.get(options.file.name) : await boardIdByName(trx, options.file.name);
