@@ -25,6 +25,8 @@ export interface HandlerDeps {
   boardEvents: BoardEventHub;
 }
 
+const boardCaches = (deps: HandlerDeps) => ({ documents: deps.boardDocuments, states: deps.boardStates });
+
 /** operationId -> handler: the table of contents of the API. tsc fails when an operation has no handler. */
 export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...systemHandlers,
@@ -33,8 +35,8 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...boardDocumentHandlers(deps),
   ...boardHistoryHandlers(deps),
   ...boardEventHandlers({ events: deps.boardEvents }),
-  ...boardFileHandlers({ caches: { documents: deps.boardDocuments, states: deps.boardStates } }),
-  ...boardFleetHandlers,
+  ...boardFileHandlers({ caches: boardCaches(deps) }),
+  ...boardFleetHandlers({ caches: boardCaches(deps) }),
 
   ...boardManagementHandlers,
 

@@ -5,8 +5,10 @@
  * `--items` clocks each, as one `POST /api/boards/apply`, against a server started for the run (PGlite in a temporary
  * directory, or PostgreSQL when DATABASE_URL is set). Measures: the plan and the apply that create every board, the
  * plan and apply of the same files again (nothing to change), and of the files with one item changed on 10 boards;
- * then `tessera plan -f <dir>` as a user runs it (a process, files read from disk). Prints medians of `--rounds`
- * rounds (each round on fresh board names); asserts nothing.
+ * then `tessera plan -f <dir>` as a user runs it (a process, files read from disk). The reference is the export of
+ * the same boards (`GET /api/boards/{id}/export` of each, one after the other, as the files were written): every
+ * step is also printed as a ratio of it. Prints medians of `--rounds` rounds (each round on fresh board names);
+ * asserts nothing.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -56,29 +58,38 @@ async function main(): Promise<void> {
   });
   server.on('exit', (code, signal) => console.error(`server exited: ${code} ${signal}`));
   const timings = new Map<string, number[]>();
-  const time = async (label: string, work: () => Promise<unknown>) => {
+  const time = async <T>(label: string, work: () => Promise<T>): Promise<T> => {
     const started = performance.now();
-    await work();
+    const result = await work();
     timings.set(label, [...(timings.get(label) ?? []), performance.now() - started]);
+    return result;
   };
   let bodyBytes = 0;
+  const exportLabel = `export, ${boards} boards (GET /export each)`;
   // Each round its own label, so that a round's prune does not delete the boards of the rounds before it.
   let currentRound = 0;
   try {
     await waitFor(`${base}/api/health/ready`);
-    const send = async (set: object[], dryRun: boolean) => {
+    const send = async (set: object[], dryRun: boolean): Promise<{ boards: { boardId: string }[] }> => {
       const body = JSON.stringify({ managedBy: `bench-${currentRound}`, boards: set });
       bodyBytes = Buffer.byteLength(body);
       const response = await fetch(`${base}/api/boards/apply?dryRun=${dryRun}&prune=true`, { method: 'POST', headers: { ApiKey: apiKey, 'Content-Type': 'application/json' }, body });
       if (!response.ok) throw new Error(`apply: ${response.status} ${await response.text()}`);
-      return response.json();
+      return (await response.json()) as { boards: { boardId: string }[] };
     };
     for (let round = 0; round < rounds; round++) {
       currentRound = round;
       const names = Array.from({ length: boards }, (_, i) => `fleet-${round}-${i}`);
       const files = names.map((name) => boardFile(name, round));
-      await time('plan, 100 new boards', () => send(files, true));
-      await time('apply, 100 new boards', () => send(files, false));
+      await time(`plan, ${boards} new boards`, () => send(files, true));
+      const created = await time(`apply, ${boards} new boards`, () => send(files, false));
+      await time(exportLabel, async () => {
+        for (const { boardId } of created.boards) {
+          const response = await fetch(`${base}/api/boards/${boardId}/export`, { headers: { ApiKey: apiKey } });
+          if (!response.ok) throw new Error(`export: ${response.status} ${await response.text()}`);
+          await response.arrayBuffer();
+        }
+      });
       await time('plan, nothing to change', () => send(files, true));
       await time('apply, nothing to change', () => send(files, false));
       const edited = names.map((name, i) => boardFile(name, round, i < 10));
@@ -104,9 +115,10 @@ async function main(): Promise<void> {
     rmSync(dataDir, { recursive: true, force: true });
   }
   console.log(`Set apply: ${boards} boards x ${items} items, one request of ${(bodyBytes / 1024 / 1024).toFixed(1)} MiB, ${postgres ? 'PostgreSQL' : 'PGlite'}, median of ${rounds}`);
-  console.log('| step | ms |');
-  console.log('|---|---:|');
-  for (const [label, values] of timings) console.log(`| ${label} | ${Math.round(median(values))} |`);
+  const exportMs = median(timings.get(exportLabel) ?? [NaN]);
+  console.log('| step | ms | x export |');
+  console.log('|---|---:|---:|');
+  for (const [label, values] of timings) console.log(`| ${label} | ${Math.round(median(values))} | ${(median(values) / exportMs).toFixed(2)} |`);
 }
 
 main().catch((error) => {

@@ -413,10 +413,17 @@ export interface AppOption {
   list: boolean;
 }
 
+/** The options of each kind of the table that name apps, in the table's order (asked for every item of a board). */
+const appOptionsByKind = new Map(
+  Object.entries(widgetOptions).map(([kind, table]) => [
+    kind,
+    Object.entries(table).flatMap(([name, type]): AppOption[] => (type === 'appId' ? [{ name, list: false }] : type === 'appId[]' ? [{ name, list: true }] : [])),
+  ]),
+);
+
 /** The options of `kind` that name apps, in the table's order; none for kinds without a table. */
-export function appOptions(kind: string): AppOption[] {
-  const table = widgetOptions[kind] ?? {};
-  return Object.entries(table).flatMap(([name, type]): AppOption[] => (type === 'appId' ? [{ name, list: false }] : type === 'appId[]' ? [{ name, list: true }] : []));
+export function appOptions(kind: string): readonly AppOption[] {
+  return appOptionsByKind.get(kind) ?? [];
 }
 
 export interface OptionIssue {

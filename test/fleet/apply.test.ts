@@ -46,6 +46,26 @@ describe('set apply (FLEET-2)', () => {
     for (const name of names) expect(await boardByName(name)).toBeUndefined();
   });
 
+  it('FLEET-2, FILE-4: a dry run plans ids that an earlier new board of the set takes as the apply does (fresh ids)', async () => {
+    const label = unique('repo-');
+    const first = boardFile(unique('a-'), 2);
+    // The second new board repeats the first's section and item ids, and a board that exists holds a third id.
+    const existing = boardFile(unique('c-'), 1);
+    expectOk(await applySet({ managedBy: unique('other-'), boards: [existing] }));
+    const second = { ...first, name: unique('b-'), items: [...first.items, { ...existing.items[0], layouts: [{ ...existing.items[0].layouts[0], sectionId: first.sections[0].id, yOffset: 5 }] }] };
+    const set = { managedBy: label, boards: [first, second] };
+    const added = (plan: any) => plan.boards.map((b: any) => ({ items: b.changes.items.added, sections: b.changes.sections.added }));
+    const dry = added(expectOk(await applySet(set, '?dryRun=true')));
+    const applied = added(expectOk(await applySet(set)));
+    for (const result of [dry, applied]) {
+      expect(result[0]).toEqual({ items: first.items.map((i) => i.id).sort(), sections: [first.sections[0].id] });
+      expect(result[1].items).toHaveLength(3);
+      for (const id of [...first.items.map((i) => i.id), existing.items[0].id]) expect(result[1].items).not.toContain(id);
+      expect(result[1].sections).toHaveLength(1);
+      expect(result[1].sections).not.toContain(first.sections[0].id);
+    }
+  });
+
   it('FLEET-2, FLEET-8: a real run creates every board, answers the same plan, and history shows the commit', async () => {
     const label = unique('repo-');
     const names = [unique('a-'), unique('b-')];

@@ -17,7 +17,7 @@ import { stateAfterContentWrites } from './stateAfter';
 import type { BoardDocumentCache } from './cache';
 import { cacheWrittenDocument } from './read';
 import type { BoardStateCache } from './stateCache';
-import { applyContentWrites, findExistingElementIds, loadBoardContent, loadCallerRows, lockBoardForWrite } from './store';
+import { applyContentWrites, contentOf, findExistingElementIds, loadBoardContent, loadCallerRows, lockBoardForWrite } from './store';
 import type { BoardContent, BoardDocument } from './types';
 import { listIds, shownIds, unknownLayoutIds, validateContent } from './validate';
 
@@ -78,20 +78,21 @@ export function assertIfMatch(before: BoardState, ifMatch: string | undefined): 
 
 /**
  * The start of every board write inside its transaction: the lock (lockBoardForWrite), then the board as it stands
- * under it, checked against If-Match unless the route checks it later itself (`ifMatch` omitted).
+ * under it, checked against If-Match unless the route checks it later itself (`ifMatch` omitted). `inserted`: the
+ * board was inserted in `trx` (an import's create), so it has no other rows yet.
  */
 export async function lockAndLoad(
   trx: Knex.Transaction,
   boardId: string,
   principal: Principal,
-  options: { bumpVersion: boolean; expectedVersion?: number; ifMatch?: string; caches?: BoardCaches },
+  options: { bumpVersion: boolean; expectedVersion?: number; ifMatch?: string; caches?: BoardCaches; inserted?: boolean },
 ): Promise<BoardState> {
   const locked = await lockBoardForWrite(trx, boardId, options);
   // The rows as of the revision right before this write's lock are the board as it stands under the lock.
   const cached = options.caches?.states.get(boardId, locked.revision - 1);
-  const content = cached ? { ...cached, board: { ...cached.board, revision: locked.revision, version: locked.version } } : await loadBoardContent(trx, boardId);
+  const content = cached ? { ...cached, board: { ...cached.board, revision: locked.revision, version: locked.version } } : await loadBoardContent(trx, boardId, options);
   if (!content) throw notFound('Board not found');
-  const state: BoardState = { ...content, ...(await loadCallerRows(trx, boardId, principal)) };
+  const state: BoardState = { ...content, ...(await loadCallerRows(trx, boardId, principal, options)) };
   assertIfMatch(stateBeforeLock(state, options.bumpVersion), options.ifMatch);
   return state;
 }
@@ -126,8 +127,7 @@ export async function inBoardTransaction<T>(
 ): Promise<T> {
   const { result, after, answered } = await db.transaction(work);
   if (write.caches) {
-    const { collapsedSectionIds: _c, userPermissions: _u, groupPermissions: _g, ...content } = after;
-    write.caches.states.set(content);
+    write.caches.states.set(contentOf(after));
     if (answered) cacheWrittenDocument(write.caches.documents, after, write.principal, answered.serialized);
   }
   return result;
@@ -161,7 +161,14 @@ export async function checkContentAgainstBoard(q: Knex, state: BoardState, conte
 
 /** PUT-4: 409 when ids new to the board's comparison set already exist as rows: on another board, or hidden rows here. */
 export async function assertIdsFree(q: Knex, boardId: string, newItemIds: string[], newSectionIds: string[]): Promise<void> {
-  const taken = await findExistingElementIds(q, newItemIds, newSectionIds);
+  assertIdsFreeAmong(await findExistingElementIds(q, newItemIds, newSectionIds), boardId);
+}
+
+/**
+ * PUT-4 on rows already read: `taken` are the rows (findExistingElementIds) of exactly the ids new to the board's
+ * comparison set, read in the write's transaction after the last statement that could add or remove such rows.
+ */
+export function assertIdsFreeAmong(taken: readonly { id: string; boardId: string }[], boardId: string): void {
   const elsewhere = taken.filter((row) => row.boardId !== boardId).map((row) => row.id);
   if (elsewhere.length > 0) throw conflict(`Ids already used on another board: ${listIds(elsewhere)}`, { ids: shownIds(elsewhere), count: new Set(elsewhere).size });
   const hidden = taken.map((row) => row.id);

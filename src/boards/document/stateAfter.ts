@@ -36,11 +36,15 @@ const codePointRank = (unit: number) => (unit < 0xe000 ? unit + 0x2000 : unit - 
 export function asJsonb<T>(value: T): T {
   if (Array.isArray(value)) return value.map(asJsonb) as T;
   if (typeof value !== 'object' || value === null) return value;
-  const keys = Object.keys(value).sort((a, b) => Buffer.byteLength(a) - Buffer.byteLength(b) || byBytes(a, b));
+  // Each key's UTF-8 length measured once (not once per comparison).
+  const keys = Object.keys(value).map((key) => ({ key, bytes: Buffer.byteLength(key) }));
+  if (keys.length > 1) keys.sort((a, b) => a.bytes - b.bytes || byBytes(a.key, b.key));
   const out: Record<string, unknown> = {};
-  for (const key of keys) {
+  for (const { key } of keys) {
+    const entry = asJsonb((value as Record<string, unknown>)[key]);
     // defineProperty, so that a key named __proto__ stays an own property as JSON.parse makes it.
-    Object.defineProperty(out, key, { value: asJsonb((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    if (key === '__proto__') Object.defineProperty(out, key, { value: entry, enumerable: true, writable: true, configurable: true });
+    else out[key] = entry;
   }
   return out as T;
 }

@@ -24,17 +24,27 @@ export const versionConflictMessage = 'This board was modified by another reques
 export type BoardContentState = Omit<BoardState, CallerPart>;
 type CallerPart = 'collapsedSectionIds' | 'userPermissions' | 'groupPermissions' | 'reader';
 
+/** The board's rows of a state, without the caller's parts. */
+export function contentOf(state: BoardState): BoardContentState {
+  const { collapsedSectionIds: _c, userPermissions: _u, groupPermissions: _g, reader: _r, ...content } = state;
+  return content;
+}
+
 /**
  * Loads the board's rows in seven queries whatever its size; null when the board does not exist. Works on the
  * database or inside a transaction (pass the transaction). Ids are ordered bytewise (COLLATE "C"), so the order
- * does not depend on the database's locale.
+ * does not depend on the database's locale. `inserted`: the board was inserted in the transaction `q`, so that no
+ * other row can name it yet; only its own row is read.
  */
-export async function loadBoardContent(q: Knex, boardId: string): Promise<BoardContentState | null> {
+export async function loadBoardContent(q: Knex, boardId: string, options: { inserted?: boolean } = {}): Promise<BoardContentState | null> {
   const board = await Board.table(q)
     .leftJoin(User.tableName, User.col('id'), Board.col('creatorId'))
     .where(Board.col('id'), boardId)
     .first(Board.col('*'), `${User.col('username')} as creatorUsername`, `${User.col('email')} as creatorEmail`);
   if (!board) return null;
+  const { creatorUsername, creatorEmail, ...boardRow } = board;
+  const creator = creatorUsername != null && board.creatorId ? { id: board.creatorId, username: creatorUsername, email: creatorEmail ?? null } : null;
+  if (options.inserted) return { board: boardRow, creator, layouts: [], sections: [], sectionLayouts: [], items: [], itemLayouts: [], bindings: [] };
   const layouts: LayoutRow[] = await Layout.table(q).where({ boardId }).orderByRaw('breakpoint asc, id collate "C" asc');
   const sections: SectionRow[] = await Section.table(q).where({ boardId }).orderByRaw('y_offset asc nulls last, id collate "C" asc');
   const sectionLayouts: SectionLayoutRow[] = await SectionLayout.table(q)
@@ -51,10 +61,9 @@ export async function loadBoardContent(q: Knex, boardId: string): Promise<BoardC
     .where(Item.col('boardId'), boardId)
     .select(IntegrationItem.col('itemId'), IntegrationItem.col('integrationId'))
     .orderByRaw(`${IntegrationItem.tableName}.integration_id collate "C" asc`);
-  const { creatorUsername, creatorEmail, ...boardRow } = board;
   return {
     board: boardRow,
-    creator: creatorUsername != null && board.creatorId ? { id: board.creatorId, username: creatorUsername, email: creatorEmail ?? null } : null,
+    creator,
     layouts,
     sections,
     sectionLayouts,
@@ -69,7 +78,8 @@ export async function loadBoardContent(q: Knex, boardId: string): Promise<BoardC
  * write reads them under its lock, so every round trip saved there is one less per write), and whether it sees the
  * creator's e-mail (PRIV-1).
  */
-export async function loadCallerRows(q: Knex, boardId: string, principal: Principal | null): Promise<Pick<BoardState, CallerPart>> {
+export async function loadCallerRows(q: Knex, boardId: string, principal: Principal | null, options: { inserted?: boolean } = {}): Promise<Pick<BoardState, CallerPart>> {
+  if (options.inserted) return { collapsedSectionIds: new Set(), userPermissions: [], groupPermissions: [], reader: emailReaderOf(principal) };
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const rows: { kind: 'collapsed' | 'group' | 'user'; id: string | null; permission: BoardPermissionLevel | null }[] = await q
@@ -142,15 +152,22 @@ export async function lockBoardForWrite(
   return locked;
 }
 
+/** A row found by findExistingElementIds: its id, its board, and whether it is an item or a section. */
+export interface ExistingElement {
+  id: string;
+  boardId: string;
+  element: 'item' | 'section';
+}
+
 /** Rows of the given item and section ids, on any board (PUT-4: ids are primary keys across the instance). */
-export async function findExistingElementIds(q: Knex, itemIds: readonly string[], sectionIds: readonly string[]): Promise<{ id: string; boardId: string }[]> {
+export async function findExistingElementIds(q: Knex, itemIds: readonly string[], sectionIds: readonly string[]): Promise<ExistingElement[]> {
   if (itemIds.length === 0 && sectionIds.length === 0) return [];
   return q
-    .select('id', 'boardId')
+    .select('id', 'boardId', q.raw(`'item' as element`))
     .from(Item.tableName)
     .modify(whereAmong, 'id', itemIds)
     .unionAll((union) => {
-      union.select('id', 'boardId').from(Section.tableName).modify(whereAmong, 'id', sectionIds);
+      union.select('id', 'boardId', q.raw(`'section' as element`)).from(Section.tableName).modify(whereAmong, 'id', sectionIds);
     });
 }
 

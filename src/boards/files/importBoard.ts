@@ -21,9 +21,9 @@ import { BoardChanges, compareStates } from '../document/changes';
 import { planContent } from '../document/contentPlan';
 import { readableItems, type BoardState } from '../document/model';
 import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
-import { assertIdsFree, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
+import { assertIdsFreeAmong, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
 import { stateAfterContentWrites } from '../document/stateAfter';
-import { applyReplacement, findExistingElementIds } from '../document/store';
+import { applyReplacement, findExistingElementIds, type ExistingElement } from '../document/store';
 import type { BoardContent, LayoutRow } from '../document/types';
 import { listIds, validateContent } from '../document/validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warnings';
@@ -197,6 +197,29 @@ function sourceGuard(file: BoardFile, instanceId: string, boardId: string): numb
   return source && source.instance === instanceId && source.boardId === boardId ? source.version : undefined;
 }
 
+/**
+ * PUT-4, FILE-4: the rows of these ids on any board. Those of the locked board `current` are its own rows (every
+ * writer of a board holds its row lock, so they are exact): only the other ids are looked up.
+ */
+async function existingElements(
+  trx: Knex,
+  current: BoardState,
+  ids: { itemIds: string[]; sectionIds: string[] },
+  pending: readonly ExistingElement[] = [],
+): Promise<ExistingElement[]> {
+  const boardId = current.board.id;
+  const own = { item: new Set(current.items.map((i) => i.id)), section: new Set(current.sections.map((s) => s.id)) };
+  const itemIds = [...new Set(ids.itemIds)];
+  const sectionIds = [...new Set(ids.sectionIds)];
+  const onBoard = [
+    ...itemIds.filter((id) => own.item.has(id)).map((id): ExistingElement => ({ id, boardId, element: 'item' })),
+    ...sectionIds.filter((id) => own.section.has(id)).map((id): ExistingElement => ({ id, boardId, element: 'section' })),
+  ];
+  const elsewhere = await findExistingElementIds(trx, itemIds.filter((id) => !own.item.has(id)), sectionIds.filter((id) => !own.section.has(id)));
+  const asked = { item: new Set(itemIds), section: new Set(sectionIds) };
+  return [...onBoard, ...elsewhere, ...pending.filter((row) => asked[row.element].has(row.id))];
+}
+
 /** One board file applied inside a caller's transaction: what it did, its plan, and the board it left. */
 export interface ImportStep {
   outcome: { kind: 'created' | 'replaced' | 'unchanged'; boardId: string; name: string };
@@ -204,6 +227,18 @@ export interface ImportStep {
   /** Whether the file changes anything (a create always does). */
   changed: boolean;
   after: BoardState;
+  /** A create planned but not written (UnwrittenCreates): the rows its sections and items would be. */
+  unwritten?: ExistingElement[];
+}
+
+/**
+ * A set's dry run (FLEET-2) plans a new board without writing its content: of what a create writes, only its
+ * elements' ids can change what a later file of the set plans (FILE-4 and PUT-4 look ids up on every board), so the
+ * set hands the ids of the creates it did not write to the files after them (`pending`), which count them as rows of
+ * those boards. The board's row is still inserted (its defaults, its name).
+ */
+export interface UnwrittenCreates {
+  pending: readonly ExistingElement[];
 }
 
 /**
@@ -218,14 +253,22 @@ export interface ImportOwner {
  * The body of an import inside the transaction `trx` (FILE-3..7): looks the board up by the file's name, checks,
  * plans and, when `write` and the file changes anything, writes it and records history. It never rolls back by
  * itself: a caller that does not write, or whose file changes nothing, rolls `trx` back (the lock's revision bump
- * included). The single-file import and the set apply (FLEET-2) both run this.
+ * included). The single-file import and the set apply (FLEET-2) both run this; a set passes what its files share.
  */
 export async function importInTransaction(
   trx: Knex.Transaction,
-  options: Omit<ImportOptions, 'dryRun'> & { write: boolean; owner?: ImportOwner },
+  options: Omit<ImportOptions, 'dryRun'> & {
+    write: boolean;
+    owner?: ImportOwner;
+    /** This instance's id (FILE-6), when the caller read it. */
+    instanceId?: string;
+    /** The boards of the file names the caller looked up (a name not in it has no board). */
+    boardIds?: ReadonlyMap<string, string>;
+    unwritten?: UnwrittenCreates;
+  },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
-  const existingId = await boardIdByName(trx, options.file.name);
+  const existingId = options.boardIds ? options.boardIds.get(options.file.name) : await boardIdByName(trx, options.file.name);
   if (existingId !== undefined && onConflict === 'fail') throw conflict(nameConflictMessage);
   const replace = existingId !== undefined && onConflict === 'replace';
   let boardId: string;
@@ -239,8 +282,8 @@ export async function importInTransaction(
     name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
     await User.table(trx).where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
   }
-  const expectedVersion = replace ? sourceGuard(options.file, await readInstanceId(trx), boardId) : undefined;
-  const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches });
+  const expectedVersion = replace ? sourceGuard(options.file, options.instanceId ?? (await readInstanceId(trx)), boardId) : undefined;
+  const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches, inserted: !replace });
   const owner = current.board.managedBy ?? null;
   if (replace && options.owner && owner !== null && owner !== options.owner.managedBy) {
     throw conflict(`Board is managed by ${owner}`, { managedBy: owner });
@@ -248,8 +291,7 @@ export async function importInTransaction(
   const source = options.owner ? { ...options.file, managedBy: options.owner.managedBy } : options.file;
 
   // FILE-4: ids used on another board are replaced by fresh ones.
-  const { itemIds, sectionIds } = fileElementIds(source);
-  const taken = await findExistingElementIds(trx, itemIds, sectionIds);
+  const taken = await existingElements(trx, current, fileElementIds(source), options.unwritten?.pending);
   const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
 
   const layouts = fileLayouts(file, current);
@@ -264,10 +306,13 @@ export async function importInTransaction(
   const changed = !replace || replacementWritesAnything(replacement);
   if (replace && changed) replacement.columns.version = current.board.version + 1;
 
-  await assertIdsFree(trx, boardId, replacement.content.items.insert.map((i) => i.id), replacement.content.sections.insert.map((s) => s.id));
+  // PUT-4 for the elements new to the board, on the rows read above: nothing since wrote items or sections.
+  const inserted = { item: new Set(replacement.content.items.insert.map((i) => i.id)), section: new Set(replacement.content.sections.insert.map((s) => s.id)) };
+  assertIdsFreeAmong(taken.filter((row) => inserted[row.element].has(row.id)), boardId);
   await assertCanBind(trx, principal, target.bindings.map((b) => b.integrationId), new Set(current.bindings.map((b) => b.integrationId)));
   const computed = stateAfterReplacement(current, replacement);
-  resultAfterWrite(current, computed);
+  // LIMIT-1: a file that writes nothing leaves the board as it is, which no limit refuses (LIMIT-2).
+  if (changed) resultAfterWrite(current, computed);
 
   const plan: ImportPlan = {
     action: replace ? 'replace' : 'create',
@@ -280,6 +325,13 @@ export async function importInTransaction(
   };
   const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
   if (!options.write || !changed) return { outcome, plan, changed, after: current };
+  if (!replace && options.unwritten) {
+    const unwritten = [
+      ...replacement.content.items.insert.map((i): ExistingElement => ({ id: i.id, boardId, element: 'item' })),
+      ...replacement.content.sections.insert.map((s): ExistingElement => ({ id: s.id, boardId, element: 'section' })),
+    ];
+    return { outcome, plan, changed, after: current, unwritten };
+  }
   const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
   const after = { ...computed, board: { ...computed.board, revision } };
   await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);

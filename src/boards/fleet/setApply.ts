@@ -3,7 +3,8 @@
  * the single-file import's replace (importInTransaction: same plan, same checks, same answers), run in a savepoint of
  * the set's transaction so that a file that changes nothing leaves nothing (no revision, no version bump); `prune`
  * then deletes the boards of the set's label that no file names. A dry run does all of it and rolls back, so its
- * plan answers exactly as the apply would.
+ * plan answers exactly as the apply would; only the content of the boards it creates is planned and not written,
+ * their ids passed on to the files after them (UnwrittenCreates in importBoard.ts).
  */
 import type { Knex } from 'knex';
 import { forbidden } from '../../core/errors';
@@ -11,13 +12,14 @@ import type { Principal } from '../../identity/principal';
 import { loadBoardAccess } from '../access';
 import { compareStates } from '../document/changes';
 import type { BoardState } from '../document/model';
-import { RolledBack, unlessRolledBack } from '../document/save';
-import { loadBoardState } from '../document/store';
+import { RolledBack, unlessRolledBack, type BoardCaches } from '../document/save';
+import { contentOf, loadBoardState, type ExistingElement } from '../document/store';
+import { readInstanceId } from '../../db/instance';
 import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
 import { deleteBoard } from '../management/boards';
-import { withNameConflictAs409 } from '../management/names';
+import { boardIdsByNames, withNameConflictAs409 } from '../management/names';
 import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
 import { Board } from '../../db/models';
 import { recordAudit, type AuditSource, type AuditAction } from '../../observability/audit';
@@ -37,6 +39,11 @@ export interface SetApplyOptions {
    * that changes nothing (provisioning re-applies its directories at every start). Never for a dry run.
    */
   audit: { source: AuditSource; action: AuditAction; onlyWhenChanged?: boolean };
+  /**
+   * The instance's caches: each file's board is read from the state cache when it holds the board as of the revision
+   * right before the set's lock (lockAndLoad), and every board the set wrote is kept there once it committed.
+   */
+  caches?: BoardCaches;
   /** Provisioning (PROV-*): runs first in the set's transaction (its lock), and last with what was applied. */
   hooks?: {
     before?: (trx: Knex.Transaction) => Promise<void>;
@@ -56,8 +63,19 @@ async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
   }
 }
 
+/**
+ * What the set's files share, read once in the set's transaction: this instance's id (FILE-6), the boards of the
+ * files' names (no file's write adds or removes another file's name: FLEET-2), and the ids of the boards a dry run
+ * created without writing their content (UnwrittenCreates).
+ */
+interface SetFacts {
+  instanceId: string;
+  boardIds: ReadonlyMap<string, string>;
+  pending: ExistingElement[];
+}
+
 /** One file in a savepoint of the set's transaction: rolled back to the savepoint when it changes nothing (FLEET-5). */
-async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile): Promise<ImportStep> {
+async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile, set: SetFacts): Promise<ImportStep> {
   return unlessRolledBack(() =>
     trx.transaction(async (savepoint) => {
       const step = await importInTransaction(savepoint, {
@@ -65,8 +83,14 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         file,
         onConflict: 'replace',
         write: true,
-        history: options.history,
+        // A dry run's writes are rolled back: their history entries (limit 0: none) would be too, and nothing of the
+        // set reads them.
+        history: options.dryRun ? { ...options.history, limit: 0 } : options.history,
         owner: { managedBy: options.managedBy },
+        caches: options.caches,
+        instanceId: set.instanceId,
+        boardIds: set.boardIds,
+        unwritten: options.dryRun ? { pending: set.pending } : undefined,
       });
       if (!step.changed) throw new RolledBack(step);
       return step;
@@ -132,17 +156,25 @@ export async function applyBoardSet(db: Knex, options: SetApplyOptions): Promise
 export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
   assertDistinctNames(options.files);
   for (const file of options.files) await forBoard(file.name, async () => assertFileContent(file));
-  return unlessRolledBack(() =>
+  const written: BoardState[] = [];
+  const plan = await unlessRolledBack(() =>
     withNameConflictAs409(() =>
       db.transaction(async (trx) => {
         await options.hooks?.before?.(trx);
+        const set: SetFacts = {
+          instanceId: await readInstanceId(trx),
+          boardIds: await boardIdsByNames(trx, options.files.map((file) => file.name)),
+          pending: [],
+        };
         const entries: SetPlanEntry[] = [];
         const appliedIds = new Set<string>();
         const applied: { file: BoardFile; boardId: string }[] = [];
         for (const file of options.files) {
-          const step = await forBoard(file.name, () => applyFile(trx, options, file));
+          const step = await forBoard(file.name, () => applyFile(trx, options, file, set));
+          if (step.unwritten) set.pending.push(...step.unwritten);
           appliedIds.add(step.outcome.boardId);
           applied.push({ file, boardId: step.outcome.boardId });
+          if (step.changed) written.push(step.after);
           entries.push(entryOfImport(step.plan, step.changed, options.dryRun ? step.plan.boardId : step.outcome.boardId));
         }
         if (options.prune) entries.push(...(await pruneBoards(trx, options, appliedIds)));
@@ -154,4 +186,7 @@ export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetP
       }),
     ),
   );
+  // Committed (a dry run wrote nothing): the boards as the set left them, for the next write's lockAndLoad.
+  if (!options.dryRun) for (const after of written) options.caches?.states.set(contentOf(after));
+  return plan;
 }

@@ -14,6 +14,17 @@ export async function boardIdByName(db: Db, name: string): Promise<string | unde
   return row?.id;
 }
 
+/** The boards with these names, letter case ignored as in boardIdByName, by the name as asked, in one query. */
+export async function boardIdsByNames(db: Db, names: readonly string[]): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const { rows }: { rows: { name: string; id: string }[] } = await db.raw(
+    `SELECT asked.name, ${Board.tableName}.id FROM jsonb_array_elements_text(?::jsonb) AS asked(name)
+     JOIN ${Board.tableName} ON lower(${Board.tableName}.name) = lower(asked.name)`,
+    [JSON.stringify(names)],
+  );
+  return new Map(rows.map((row) => [row.name, row.id]));
+}
+
 /** 409 when another board (any letter case) already has the name; `exceptBoardId` lets a board re-case its own name. */
 export async function assertBoardNameAvailable(db: Db, name: string, exceptBoardId?: string): Promise<void> {
   const query = Board.query(db).whereRaw('lower(name) = lower(?)', [name]).select('id').first();
