@@ -115,7 +115,10 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
 
   const server = createHttpServer(app);
   const connections = trackConnections(server);
-  server.keepAliveTimeout = 5_000;
+  // Longer than the idle timeout of the proxies and clients that keep connections to us (nginx's upstream keepalive
+  // 60 s): a connection the server closes at the moment a client reuses it fails that request (ECONNRESET, a 502 at
+  // the proxy). The client, which announces its reuse, should be the side that ends an idle connection.
+  server.keepAliveTimeout = 75_000;
   server.headersTimeout = 10_000;
   server.requestTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
