@@ -62,9 +62,19 @@ export const sortSections = (sections: SectionRow[]) =>
 export const sortLayouts = (layouts: LayoutRow[]) => layouts.sort((a, b) => a.breakpoint - b.breakpoint || byBytes(a.id, b.id));
 const pair = (a: string, b: string) => `${a}\n${b}`;
 
-/** The rows with those that `updates` holds under their key replaced; the same array when there are none. */
-const replaceRows = <T>(rows: T[], updates: ReadonlyMap<string, T>, key: (row: T) => string): T[] =>
-  updates.size === 0 ? rows : rows.map((row) => updates.get(key(row)) ?? row);
+/**
+ * The rows with those that `updates` holds under their key replaced; the same array when there are none. The key (a
+ * string built per row) is made only for rows of an owner (an item, a section) that has an update: a granular write
+ * changes one element's positions, and keying all of a large board's positions for it was most of its cost.
+ */
+const replaceRows = <T>(rows: T[], updates: ReadonlyMap<string, T>, owner: (row: T) => string, key: (row: T) => string): T[] => {
+  if (updates.size === 0) return rows;
+  const owners = new Set(Array.from(updates.values(), owner));
+  return rows.map((row) => (owners.has(owner(row)) ? (updates.get(key(row)) ?? row) : row));
+};
+
+/** `rows` without those `keep` refuses; the same array when `anyRemoved` says nothing can be. */
+const withoutRemoved = <T>(rows: T[], anyRemoved: boolean, keep: (row: T) => boolean): T[] => (anyRemoved ? rows.filter(keep) : rows);
 
 /** The state after applyContentWrites (store.ts) of `writes` on `state`, rows in loadBoardState's order. */
 export function stateAfterContentWrites(state: BoardState, writes: ContentWrites): BoardState {
@@ -86,14 +96,14 @@ export function stateAfterContentWrites(state: BoardState, writes: ContentWrites
 
   const sectionPositionUpdates = new Map(writes.sectionPositions.update.map((p) => [pair(p.sectionId, p.layoutId), p]));
   const deletedSectionPositions = new Set(writes.sectionPositions.delete.map((p) => pair(p.sectionId, p.layoutId)));
-  const sectionLayouts: SectionLayoutRow[] = replaceRows(state.sectionLayouts, sectionPositionUpdates, (p) => pair(p.sectionId, p.layoutId))
-    .concat(writes.sectionPositions.insert)
-    .filter(
-      (p) =>
-        (deletedSectionPositions.size === 0 || !deletedSectionPositions.has(pair(p.sectionId, p.layoutId))) &&
-        !deletedSections.has(p.sectionId) &&
-        !(p.parentSectionId !== null && deletedSections.has(p.parentSectionId)),
-    );
+  const sectionLayouts: SectionLayoutRow[] = withoutRemoved(
+    replaceRows(state.sectionLayouts, sectionPositionUpdates, (p) => p.sectionId, (p) => pair(p.sectionId, p.layoutId)).concat(writes.sectionPositions.insert),
+    deletedSectionPositions.size + deletedSections.size > 0,
+    (p) =>
+      (deletedSectionPositions.size === 0 || !deletedSectionPositions.has(pair(p.sectionId, p.layoutId))) &&
+      !deletedSections.has(p.sectionId) &&
+      !(p.parentSectionId !== null && deletedSections.has(p.parentSectionId)),
+  );
 
   const itemUpdates = new Map(writes.items.update.map((i) => [i.id, i]));
   const items = state.items
@@ -110,14 +120,14 @@ export function stateAfterContentWrites(state: BoardState, writes: ContentWrites
 
   const itemPositionUpdates = new Map(writes.itemPositions.update.map((p) => [pair(p.itemId, p.layoutId), p]));
   const deletedItemPositions = new Set(writes.itemPositions.delete.map((p) => pair(p.itemId, p.layoutId)));
-  const itemLayouts: ItemLayoutRow[] = replaceRows(state.itemLayouts, itemPositionUpdates, (p) => pair(p.itemId, p.layoutId))
-    .concat(writes.itemPositions.insert)
-    .filter(
-      (p) =>
-        (deletedItemPositions.size === 0 || !deletedItemPositions.has(pair(p.itemId, p.layoutId))) &&
-        !deletedItems.has(p.itemId) &&
-        !deletedSections.has(p.sectionId),
-    );
+  const itemLayouts: ItemLayoutRow[] = withoutRemoved(
+    replaceRows(state.itemLayouts, itemPositionUpdates, (p) => p.itemId, (p) => pair(p.itemId, p.layoutId)).concat(writes.itemPositions.insert),
+    deletedItemPositions.size + deletedItems.size + deletedSections.size > 0,
+    (p) =>
+      (deletedItemPositions.size === 0 || !deletedItemPositions.has(pair(p.itemId, p.layoutId))) &&
+      !deletedItems.has(p.itemId) &&
+      !deletedSections.has(p.sectionId),
+  );
 
   const removedBindings = new Set(writes.bindings.delete.map((b) => pair(b.itemId, b.integrationId)));
   const bindings = state.bindings
