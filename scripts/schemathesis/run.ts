@@ -18,9 +18,9 @@
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { freePort } from '../free-port';
-import { tmpdir } from 'node:os';
+import { homedir, tmpdir } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 
@@ -63,15 +63,36 @@ function parseOptions(argv: string[]): Options {
   };
 }
 
-/** Creates .venv-contract/ with the pinned schemathesis unless it is already there at that version. */
+/**
+ * The Python the venv is made with. CPython 3.11 and 3.12.1 fail schemathesis runs now and then inside the interpreter
+ * (python/cpython#106905, "AST constructor recursion depth mismatch", and a KeyError from linecache): 3.13 has
+ * neither, so a 3.13 is preferred where the machine has one (pyenv's included), else `python3`, whose failed runs
+ * the retries below take again. SCHEMATHESIS_PYTHON names one explicitly.
+ */
+function pythonForVenv(): string {
+  const pyenvRoot = process.env.PYENV_ROOT ?? path.join(homedir(), '.pyenv');
+  const pyenv313 = existsSync(path.join(pyenvRoot, 'versions'))
+    ? readdirSync(path.join(pyenvRoot, 'versions'))
+        .filter((name) => /^3\.13\.\d+$/.test(name))
+        .map((name) => path.join(pyenvRoot, 'versions', name, 'bin', 'python3'))
+    : [];
+  const candidates = [process.env.SCHEMATHESIS_PYTHON, ...pyenv313, 'python3.13', 'python3'].filter((each): each is string => Boolean(each));
+  return candidates.find((each) => spawnSync(each, ['-c', 'import sys, venv'], { stdio: 'ignore' }).status === 0) ?? 'python3';
+}
+
+const pythonVersionOf = (python: string) => spawnSync(python, ['-c', 'import sys; print("%d.%d" % sys.version_info[:2])'], { encoding: 'utf8' }).stdout?.trim() ?? '';
+
+/** Creates .venv-contract/ with the pinned schemathesis unless it is already there at that version, on that Python. */
 function ensureSchemathesis(): void {
   const wanted = /^schemathesis==(\S+)/m.exec(readFileSync(requirements, 'utf8'))![1];
+  const python = pythonForVenv();
   if (existsSync(schemathesisBin)) {
     const version = spawnSync(schemathesisBin, ['--version'], { encoding: 'utf8' }).stdout ?? '';
-    if (version.includes(wanted)) return;
+    if (version.includes(wanted) && pythonVersionOf(path.join(venv, 'bin', 'python')) === pythonVersionOf(python)) return;
+    rmSync(venv, { recursive: true, force: true });
   }
-  console.log(`installing schemathesis ${wanted} into .venv-contract/ (first use)`);
-  execFileSync('python3', ['-m', 'venv', venv], { stdio: 'inherit' });
+  console.log(`installing schemathesis ${wanted} into .venv-contract/ (Python ${pythonVersionOf(python)}, first use)`);
+  execFileSync(python, ['-m', 'venv', venv], { stdio: 'inherit' });
   execFileSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '-r', requirements], {
     stdio: 'inherit',
   });
