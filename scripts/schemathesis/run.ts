@@ -86,12 +86,13 @@ const pythonVersionOf = (python: string) => spawnSync(python, ['-c', 'import sys
 function ensureSchemathesis(): void {
   const wanted = /^schemathesis==(\S+)/m.exec(readFileSync(requirements, 'utf8'))![1];
   const python = pythonForVenv();
+  const pythonVersion = pythonVersionOf(python);
   if (existsSync(schemathesisBin)) {
     const version = spawnSync(schemathesisBin, ['--version'], { encoding: 'utf8' }).stdout ?? '';
-    if (version.includes(wanted) && pythonVersionOf(path.join(venv, 'bin', 'python')) === pythonVersionOf(python)) return;
+    if (version.includes(wanted) && pythonVersionOf(path.join(venv, 'bin', 'python')) === pythonVersion) return;
     rmSync(venv, { recursive: true, force: true });
   }
-  console.log(`installing schemathesis ${wanted} into .venv-contract/ (Python ${pythonVersionOf(python)}, first use)`);
+  console.log(`installing schemathesis ${wanted} into .venv-contract/ (Python ${pythonVersion}, first use)`);
   execFileSync(python, ['-m', 'venv', venv], { stdio: 'inherit' });
   execFileSync(path.join(venv, 'bin', 'pip'), ['install', '--quiet', '--disable-pip-version-check', '-r', requirements], {
     stdio: 'inherit',
