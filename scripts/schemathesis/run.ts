@@ -1,6 +1,7 @@
 /**
  * npm run schemathesis [-- --postgres URL] [--seed N] [--max-examples N] [--workers N] [--parallel] [--callers member,admin]
  *                          [--databases pglite,postgresql] [-- <more schemathesis run arguments>]
+ * npm run schemathesis -- --install-only    (only makes .venv-contract/: CI does it while the jest runs take the CPU)
  *
  * Runs schemathesis (Python, pinned in scripts/schemathesis/requirements.txt, installed on first use into the
  * project's .venv-contract/, ignored by git) against a freshly started Tessera: every check (`--checks all`) and
@@ -275,6 +276,10 @@ function digest(text: string): string {
 }
 
 async function main(): Promise<void> {
+  if (process.argv.includes('--install-only')) {
+    ensureSchemathesis();
+    return;
+  }
   const options = parseOptions(process.argv.slice(2));
   // build/ is the compiled server, replaced whole when src/ changed: compile first, so the reports stay.
   require('../build-server').ensureServerBuilt();
