@@ -80,7 +80,12 @@ function ensureServerBuilt() {
   return buildServer(files);
 }
 
-module.exports = { buildDir, buildServer, ensureServerBuilt };
+/** Whether build/ was made from src/ as it is now (nothing built: for a process that must not race another's build). */
+function isServerBuilt() {
+  return isUpToDate(sourceFiles());
+}
+
+module.exports = { buildDir, buildServer, ensureServerBuilt, isServerBuilt };
 
 if (require.main === module) {
   try {
