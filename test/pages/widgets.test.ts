@@ -7,6 +7,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { BrowserContext, Page } from 'playwright-core';
+import { createActor } from '../support/actors';
 import { launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
@@ -87,6 +88,7 @@ async function seed() {
   // checks addresses again before it sets them.
   const forged = unique('forged');
   await server.db('apps').insert({ id: forged, name: unique('Forged'), iconUrl: 'javascript:window.__xss=30', href: ' JavaScript:window.__xss=31' });
+  const { integrationId } = expectOk(await server.call('POST', '/api/integrations', { body: { name: unique('pihole-secret-name'), kind: 'mock', url: 'http://127.0.0.1:1' } }), 201);
   const name = unique('widgets-');
   const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
   const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
@@ -109,12 +111,12 @@ async function seed() {
           item(ids.iframe, at(6, 2, 4, 2), { kind: 'iframe', options: { embedUrl: 'https://embed.example.com/panel', allowFullScreen: true, allowCamera: true } }),
           item(ids.badFrame, at(10, 2), { kind: 'iframe', options: { embedUrl: 'javascript:window.__xss=20' } }),
           item(ids.weather, at(6, 4), { kind: 'weather', options: {} }),
-          item(ids.dns, at(8, 4), { kind: 'dnsHoleSummary', options: { title: `${xss} Pi-hole` } }),
+          item(ids.dns, at(8, 4), { kind: 'dnsHoleSummary', options: { title: `${xss} Pi-hole` }, integrationIds: [integrationId] }),
         ],
       },
     }),
   );
-  return { name, good, broken, ids };
+  return { name, good, broken, ids, integrationId };
 }
 
 const tile = (page: Page, id: string) => page.locator(`.tile[data-item-id="${id}"]`);
@@ -165,12 +167,13 @@ describe('board page widgets (VIEW-1..6)', () => {
     expect(await broken.locator('a.app-link').getAttribute('target')).toBeNull();
   });
 
-  it('VIEW-1 bookmarks: the readable apps as links with icons, in the chosen layout, with the title as text', async () => {
+  it('VIEW-1, VIEW-2 bookmarks: the readable apps as links with icons, in the chosen layout, with the title as text; a missing app "not available"', async () => {
     const bookmarks = tile(opened.page, board.ids.bookmarks);
     expect(await bookmarks.locator('.widget-title').innerText()).toBe(`${xss} Links`);
     expect(await bookmarks.locator('.bookmarks').getAttribute('class')).toContain('layout-row');
     const links = bookmarks.locator('a.bookmark');
     expect(await links.count()).toBe(2);
+    expect(await bookmarks.locator('.bookmark.unavailable').allInnerTexts()).toEqual(['Not available']);
     // The forged app (javascript: link and icon) is drawn without a link and with its letter.
     expect(await bookmarks.locator('div.bookmark .icon.letter').count()).toBe(1);
     expect(await links.evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('target')]))).toEqual([
@@ -238,6 +241,10 @@ describe('board page widgets (VIEW-1..6)', () => {
     const dns = tile(opened.page, board.ids.dns);
     expect(await dns.locator('.widget-title').innerText()).toBe('DNS hole summary');
     expect(await dns.locator('.widget-subtitle').innerText()).toBe(`${xss} Pi-hole`);
+    // The anonymous viewer may not list integrations: the tile counts them, never shows their ids (or names).
+    expect((await server.call('GET', '/api/integrations', { key: null })).status).not.toBe(200);
+    expect(await dns.locator('.integrations').innerText()).toBe('1 integration');
+    expect(await dns.innerText()).not.toContain(board.integrationId);
     for (const id of Object.values(board.ids)) expect(['app', 'bookmarks', 'clock', 'notebook', 'iframe', 'weather', 'dnsHoleSummary']).not.toContain((await tile(opened.page, id).innerText()).trim());
   });
 
@@ -290,4 +297,113 @@ it('VIEW-7: an iframe widget far below the window gets its frame only when scrol
   expect(await farFrame.getAttribute('sandbox')).toBe('allow-scripts allow-same-origin allow-forms allow-popups allow-popups-to-escape-sandbox');
   expect(offsite).toEqual([]);
   await page.close();
+});
+
+describe('VIEW-1, VIEW-2, VIEW-4: the other options, on a second board', () => {
+  it('app without title, description as tooltip, row layout; bookmarks without title, icon or host in the same tab as a grid, horizontal grid; a frame without scrolling; an app the viewer may not read is "not available"', async () => {
+    // Written by a user who may not use the admin's app: the public board does not make it readable (APP-3).
+    const writer = await createActor(server, { permissions: ['board-create', 'app-create'] });
+    const own = expectOk(await server.call('POST', '/api/apps', { key: writer.key, body: { name: unique('Grafana'), href: 'https://grafana.example.com/d', iconUrl: 'https://icons.example.com/good.png', description: 'Dashboards' } }), 201).appId as string;
+    const secretName = unique('SecretVault');
+    const secret = expectOk(await server.call('POST', '/api/apps', { body: { name: secretName, href: 'https://vault.example.com', iconUrl: 'https://icons.example.com/good.png' } }), 201).appId as string;
+    const name = unique('options-');
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { key: writer.key, body: { name, columnCount: 12, isPublic: true } }), 201);
+    const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`, { key: writer.key }));
+    const at = (x: number, y: number, w = 2, h = 2) => [position(doc.layouts[0].id, doc.sections[0].id, x, y, w, h)];
+    const ids = { bare: unique('bare'), hidden: unique('hidden'), grid: unique('grid'), horizontal: unique('hgrid'), frame: unique('frame') };
+    expectOk(
+      await server.call('PUT', `/api/boards/${boardId}`, {
+        key: writer.key,
+        body: {
+          sections: doc.sections,
+          items: [
+            item(ids.bare, at(0, 0), { kind: 'app', options: { appId: own, showTitle: false, descriptionDisplayMode: 'tooltip', layout: 'row' } }),
+            item(ids.hidden, at(2, 0), { kind: 'app', options: { appId: secret } }),
+            item(ids.grid, at(4, 0, 4, 2), { kind: 'bookmarks', options: { title: 'Not shown', hideTitle: true, hideIcon: true, hideHostname: true, openNewTab: false, layout: 'grid', items: [own, secret] } }),
+            item(ids.horizontal, at(8, 0, 4, 2), { kind: 'bookmarks', options: { title: 'Shown', layout: 'gridHorizontal', items: [own] } }),
+            item(ids.frame, at(0, 2, 4, 2), { kind: 'iframe', options: { embedUrl: 'https://embed.example.com/panel', allowScrolling: false } }),
+          ],
+        },
+      }),
+    );
+    const { page, errors, offsite } = await openPage();
+    await page.goto(`${server.directUrl}/boards/${name}`);
+    await page.locator(`.tile[data-item-id="${ids.frame}"] iframe`).waitFor();
+
+    const bare = tile(page, ids.bare);
+    expect(await bare.locator('.app-name').count()).toBe(0);
+    expect(await bare.locator('.app-description').count()).toBe(0);
+    expect(await bare.locator('a.app-link').getAttribute('title')).toBe('Dashboards');
+    expect(await bare.locator('a.app-link').getAttribute('class')).toContain('layout-row');
+    expect(await bare.locator('img.icon').getAttribute('src')).toBe('https://icons.example.com/good.png');
+
+    const hidden = tile(page, ids.hidden);
+    expect(await hidden.locator('.placeholder-note').innerText()).toBe('This app is not available to you.');
+    expect(await hidden.locator('a').count()).toBe(0);
+
+    const grid = tile(page, ids.grid);
+    expect(await grid.locator('.widget-title').count()).toBe(0);
+    expect(await grid.locator('.bookmarks').getAttribute('class')).toContain('layout-grid');
+    expect(await grid.locator('.icon, img').count()).toBe(0);
+    expect(await grid.locator('.bookmark-host').count()).toBe(0);
+    expect(await grid.locator('a.bookmark').evaluateAll((as) => as.map((a) => [a.getAttribute('href'), a.getAttribute('target')]))).toEqual([['https://grafana.example.com/d', null]]);
+    expect(await grid.locator('.bookmark.unavailable').allInnerTexts()).toEqual(['Not available']);
+
+    const horizontal = tile(page, ids.horizontal);
+    expect(await horizontal.locator('.widget-title').innerText()).toBe('Shown');
+    expect(await horizontal.locator('.bookmarks').getAttribute('class')).toContain('layout-gridHorizontal');
+    expect(await horizontal.locator('a.bookmark').getAttribute('target')).toBe('_blank');
+    expect(await horizontal.locator('.bookmark-host').innerText()).toBe('grafana.example.com');
+
+    expect(await tile(page, ids.frame).locator('iframe').getAttribute('scrolling')).toBe('no');
+    // The unreadable app's name is nowhere on the page.
+    expect(await page.locator('#app').innerText()).not.toContain(secretName);
+    expect(errors).toEqual([]);
+    expect(offsite).toEqual([]);
+    await page.close();
+  }, 60_000);
+});
+
+describe('PAGE-2, PING-5: live changes', () => {
+  it('a pinged app added live gets its dot from the server; an unrelated change does not reload an iframe; a 429 from the status operation is retried after its Retry-After', async () => {
+    const name = unique('live-');
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
+    const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+    const at = (x: number) => [position(doc.layouts[0].id, doc.sections[0].id, x, 0, 2, 2)];
+    const [frame, clock, pinged] = [unique('frame'), unique('clock'), unique('pinged')];
+    const frameItem = item(frame, at(0), { kind: 'iframe', options: { embedUrl: 'https://embed.example.com/live' } });
+    expectOk(await server.call('PUT', `/api/boards/${boardId}`, { body: { sections: doc.sections, items: [frameItem, item(clock, at(4))] } }));
+    const { page, errors } = await openPage();
+    let frameLoads = 0;
+    page.on('request', (request) => void (request.url() === 'https://embed.example.com/live' && frameLoads++));
+    // The first status answer is a 429 with Retry-After: 1; the page asks again (before the fix it stopped for good).
+    const statusAnswers: number[] = [];
+    await page.route('**/apps/status', async (route) => {
+      if (statusAnswers.length === 0) {
+        statusAnswers.push(429);
+        return route.fulfill({ status: 429, headers: { 'Retry-After': '1', 'Content-Type': 'application/json' }, body: '{"message":"Too many requests"}' });
+      }
+      statusAnswers.push(200);
+      return route.continue();
+    });
+    await page.goto(`${server.directUrl}/boards/${name}`);
+    await page.locator(`.tile[data-item-id="${frame}"] iframe`).waitFor();
+    await page.locator(`.tile[data-item-id="${frame}"] iframe`).evaluate((element: any) => (element.__kept = true));
+    expect(frameLoads).toBe(1);
+
+    // Live: an app with pingEnabled joins the board (the board had none at load).
+    const app = expectOk(await server.call('POST', '/api/apps', { body: { name: unique('Pinged'), href: 'https://pinged.example.com', iconUrl: 'https://icons.example.com/good.png', pingUrl } }), 201).appId as string;
+    expectOk(
+      await server.call('PUT', `/api/boards/${boardId}`, {
+        body: { sections: doc.sections, items: [frameItem, item(clock, at(4)), item(pinged, at(8), { kind: 'app', options: { appId: app, pingEnabled: true } })] },
+      }),
+    );
+    await page.waitForSelector(`.tile[data-item-id="${pinged}"] .ping[data-state="up"]`, { timeout: 15_000 });
+    expect(statusAnswers).toEqual([429, 200]);
+    // The iframe's element is the one drawn first and its address was requested once.
+    expect(await page.locator(`.tile[data-item-id="${frame}"] iframe`).evaluate((element: any) => element.__kept === true)).toBe(true);
+    expect(frameLoads).toBe(1);
+    expect(errors).toEqual([]);
+    await page.close();
+  }, 60_000);
 });
