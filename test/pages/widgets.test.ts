@@ -407,3 +407,111 @@ describe('PAGE-2, PING-5: live changes', () => {
     await page.close();
   }, 60_000);
 });
+
+/** Text vectors: each goes through every text option the page shows; none may run or become markup. */
+const textVectors = [
+  '<script>window.__xss=101</script>',
+  '<img src=x onerror="window.__xss=102">',
+  '"><svg onload="window.__xss=103">',
+  "'><iframe src=\"javascript:window.__xss=104\"></iframe>",
+  '<a href="javascript:window.__xss=105">link</a>',
+  '{{constructor.constructor("window.__xss=106")()}}',
+  '<details open ontoggle="window.__xss=107">d</details>',
+  '<style>@import "https://evil.example.com/x.css";</style>',
+];
+/** Address vectors: each goes through every address option; none may become a script, data or off-site address. */
+const urlVectors = [
+  'javascript:window.__xss=201',
+  ' JaVaScRiPt:window.__xss=202',
+  '&#106;avascript:window.__xss=203',
+  'java\tscript:window.__xss=204',
+  'data:text/html,<script>window.__xss=205</script>',
+  '//evil.example.com/x',
+  'vbscript:msgbox(206)',
+];
+const cssVector = [
+  '@import url("https://evil.example.com/x.css");',
+  'body { background: url("javascript:window.__xss=301"); }',
+  '.tile { background-image: expression(window.__xss=302); behavior: url(x.htc); }',
+  '</style><script>window.__xss=303</script>',
+].join('\n');
+
+describe('VIEW-1, VIEW-3, NAV-6: the XSS list through every rendered option', () => {
+  it('text vectors in app name and description (normal and tooltip), bookmarks title, clock title and custom formats, placeholder title, page title; address vectors in app icon and link, bookmark links, iframe address, background image; custom CSS: nothing runs, every address refused or on the instance', async () => {
+    const apps: { id: string; text: string | null }[] = [];
+    for (const [i, vector] of textVectors.entries()) {
+      const id = unique('xt');
+      await server.db('apps').insert({ id, name: vector, description: vector, iconUrl: 'https://icons.example.com/good.png', href: `https://media.example.com/${i}` });
+      apps.push({ id, text: vector });
+    }
+    for (const [i, vector] of urlVectors.entries()) {
+      const id = unique('xu');
+      // Written past the API's address rules (APP-6), as a hand-edited database could hold.
+      await server.db('apps').insert({ id, name: `Address ${i}`, iconUrl: vector, href: vector, pingUrl: vector });
+      apps.push({ id, text: null });
+    }
+    const name = unique('xss-');
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
+    const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+    let y = 0;
+    const next = () => [position(doc.layouts[0].id, doc.sections[0].id, 0, y++, 2, 1)];
+    const items = [
+      ...apps.map((app, i) => item(unique('a'), next(), { kind: 'app', options: { appId: app.id, descriptionDisplayMode: i % 2 ? 'tooltip' : 'normal', pingEnabled: true } })),
+      ...textVectors.flatMap((vector) => [
+        item(unique('b'), next(), { kind: 'bookmarks', options: { title: vector, layout: 'column', items: apps.map((app) => app.id) } }),
+        item(unique('c'), next(), { kind: 'clock', options: { customTitleToggle: true, customTitle: vector, customTimeFormat: vector, customDateFormat: vector, showDate: true } }),
+        item(unique('p'), next(), { kind: 'weather', options: { title: vector } }),
+      ]),
+      ...urlVectors.map((vector) => item(unique('f'), next(), { kind: 'iframe', options: { embedUrl: vector } })),
+    ];
+    expectOk(await server.call('PUT', `/api/boards/${boardId}`, { body: { sections: doc.sections, items } }));
+    expectOk(await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { pageTitle: textVectors.join(' '), metaTitle: textVectors.join(' '), customCss: cssVector, backgroundImageUrl: urlVectors[0] } }), 204);
+
+    const { page, errors, dialogs, offsite } = await openPage();
+    const origin = new URL(server.directUrl).origin;
+    await page.goto(`${server.directUrl}/boards/${name}`);
+    await page.waitForSelector('.tile .clock-time');
+    // Every text vector is shown as text where the page shows it.
+    expect(await page.locator('header h1').innerText()).toBe(textVectors.join(' '));
+    expect(await page.title()).toBe(textVectors.join(' '));
+    const shown = await page.locator('#app').innerText();
+    for (const vector of textVectors) expect(shown).toContain(vector);
+    expect(await page.locator('.app-description').allInnerTexts()).toEqual(textVectors.filter((_, i) => i % 2 === 0));
+    expect(await page.locator('a.app-link[title]').evaluateAll((as) => as.map((a) => a.getAttribute('title')))).toEqual(textVectors.filter((_, i) => i % 2 === 1));
+    // The custom CSS is linked as the instance's style sheet (so the CSP governs it) and loaded.
+    expect(await page.locator('link#custom-css').evaluate((link: any) => link.sheet !== null && link.href.startsWith(`${location.origin}/boards/`))).toBe(true);
+    // No iframe: every embed address was refused and shows the placeholder.
+    expect(await page.locator('#app iframe').count()).toBe(0);
+
+    // The background image, live, through each address vector: never set unless it is an http(s) address.
+    for (const vector of urlVectors) {
+      expectOk(await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { backgroundImageUrl: vector, pageTitle: `bg ${vector}` } }), 204);
+      await page.waitForFunction((title) => (globalThis as any).document.querySelector('header h1')?.textContent === title, `bg ${vector}`);
+      const background = await page.evaluate(() => (globalThis as any).document.body.style.backgroundImage as string);
+      expect(background === '' || /^url\("https?:\/\//.test(background)).toBe(true);
+      expect(background).not.toMatch(/javascript|data:|vbscript/i);
+    }
+
+    const found = await page.evaluate(() => {
+      const all: any[] = Array.from((globalThis as any).document.querySelectorAll('#app *'));
+      return {
+        dangerous: all.filter((e) => ['SCRIPT', 'IFRAME', 'svg', 'SVG', 'DETAILS', 'STYLE', 'OBJECT', 'EMBED', 'FORM'].includes(e.tagName) && !e.closest('.topbar')).map((e) => e.tagName),
+        handlers: all.flatMap((e) => Array.from(e.attributes as any[]).filter((a: any) => a.name.toLowerCase().startsWith('on')).map((a: any) => `${e.tagName} ${a.name}`)),
+        addresses: all.flatMap((e) => ['href', 'src'].filter((n) => e.hasAttribute(n)).map((n) => e[n] as string)),
+      };
+    });
+    expect(found.dangerous).toEqual([]);
+    expect(found.handlers).toEqual([]);
+    // Every link and image left is http(s): on the instance (a relative address), or the icon and media hosts.
+    for (const address of found.addresses) {
+      const url = new URL(address);
+      expect(['http:', 'https:']).toContain(url.protocol);
+      expect([origin, 'https://icons.example.com', 'https://media.example.com']).toContain(url.origin);
+    }
+    expect(await page.evaluate(() => (globalThis as any).__xss)).toBeUndefined();
+    expect(dialogs).toEqual([]);
+    expect(errors).toEqual([]);
+    expect(offsite).toEqual([]);
+    await page.close();
+  }, 90_000);
+});
