@@ -479,7 +479,7 @@ describe('VIEW-1, VIEW-3, NAV-6: the XSS list through every rendered option', ()
     expect(await page.locator('.app-description').allInnerTexts()).toEqual(textVectors.filter((_, i) => i % 2 === 0));
     expect(await page.locator('a.app-link[title]').evaluateAll((as) => as.map((a) => a.getAttribute('title')))).toEqual(textVectors.filter((_, i) => i % 2 === 1));
     // The custom CSS is linked as the instance's style sheet (so the CSP governs it) and loaded.
-    expect(await page.locator('link#custom-css').evaluate((link: any) => link.sheet !== null && link.href.startsWith(`${location.origin}/boards/`))).toBe(true);
+    expect(await page.locator('link#custom-css').evaluate((link: any) => link.sheet !== null && link.href.startsWith(`${(globalThis as any).location.origin}/boards/`))).toBe(true);
     // No iframe: every embed address was refused and shows the placeholder.
     expect(await page.locator('#app iframe').count()).toBe(0);
 
