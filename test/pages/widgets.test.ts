@@ -515,3 +515,42 @@ describe('VIEW-1, VIEW-3, NAV-6: the XSS list through every rendered option', ()
     await page.close();
   }, 90_000);
 });
+
+describe('VIEW-5: the policy of each page, over HTTP', () => {
+  const directives = (policy: string | null) => new Map((policy ?? '').split(';').map((d) => d.trim()).filter(Boolean).map((d) => [d.split(' ')[0], d.split(' ').slice(1).join(' ')] as const));
+  const policyOf = async (path: string, status: number) => {
+    const response = await fetch(`${server.directUrl}${path}`);
+    expect(response.status).toBe(status);
+    return directives(response.headers.get('content-security-policy'));
+  };
+  const boardWith = async (items: { kind: string; options: Record<string, unknown> }[]) => {
+    const name = unique('csp-');
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
+    const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+    const at = (y: number) => [position(doc.layouts[0].id, doc.sections[0].id, 0, y)];
+    expectOk(await server.call('PUT', `/api/boards/${boardId}`, { body: { sections: doc.sections, items: items.map((it, y) => item(unique('i'), at(y), it)) } }));
+    return name;
+  };
+
+  it('the 404 page: images from the instance and data: only (no https:), no frame source (default-src none)', async () => {
+    const policy = await policyOf(`/boards/${unique('missing-')}`, 404);
+    expect(policy.get('default-src')).toBe("'none'");
+    expect(policy.get('img-src')).toBe("'self' data:");
+    expect(policy.has('frame-src')).toBe(false);
+    expect(policy.has('child-src')).toBe(false);
+  });
+
+  it('a board without iframes (one with an unusable embed address): no frame source; a board with iframes: exactly their origins', async () => {
+    const plain = await policyOf(`/boards/${await boardWith([{ kind: 'clock', options: {} }, { kind: 'iframe', options: { embedUrl: 'javascript:alert(1)' } }])}`, 200);
+    expect(plain.get('default-src')).toBe("'none'");
+    expect(plain.has('frame-src')).toBe(false);
+    expect(plain.has('child-src')).toBe(false);
+    const framed = await boardWith([
+      { kind: 'iframe', options: { embedUrl: 'https://b.example.com/one?x=1' } },
+      { kind: 'iframe', options: { embedUrl: 'https://b.example.com/two' } },
+      { kind: 'iframe', options: { embedUrl: 'http://a.example.com:8080/panel' } },
+      { kind: 'iframe', options: { embedUrl: 'data:text/html,<script>1</script>' } },
+    ]);
+    expect((await policyOf(`/boards/${framed}`, 200)).get('frame-src')).toBe('http://a.example.com:8080 https://b.example.com');
+  });
+});
