@@ -173,8 +173,9 @@ export interface paths {
          *     a failure from before its password is checked until it succeeds, so the limit holds for simultaneous attempts
          *     on any number of instances (and more than 5 simultaneous logins of one username are throttled too); a
          *     successful login clears the username's failures and does not count against the address.
-         *     A cookie-authenticated write must send `Content-Type: application/json` and, if it sends an `Origin`,
-         *     one matching the request's host; otherwise it is refused with 403.
+         *     A login from another site is refused with 403 (SEC-5: an `Origin` other than the request's host,
+         *     `Sec-Fetch-Site: cross-site`, or `Sec-Fetch-Site: same-site` without an `Origin`), so another site cannot sign
+         *     a browser in; a body other than JSON is refused with 415.
          */
         post: operations["login"];
         delete?: never;
@@ -4593,6 +4594,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A write authenticated by the session cookie, or a login, that looked cross-site (SEC-5); nothing was written and no session started. This is the only 403 of the routes that use it: on the board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed, and logging out needs no permission. */
+        CrossSiteRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The body could not be read: not JSON, not data of its Content-Encoding, or shorter than its Content-Length. The operation takes no body fields, so nothing else is a 400; nothing was written. */
         MalformedBody: {
             headers: {
@@ -4606,17 +4618,6 @@ export interface components {
         };
         /** @description The credentials sent do not authenticate (an unknown, wrong, malformed or expired API key, or an expired session); the operation is open to anonymous callers, so sending none is no 401. */
         InvalidCredentials: {
-            headers: {
-                RateLimit: components["headers"]["RateLimit"];
-                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
-                [name: string]: unknown;
-            };
-            content: {
-                "application/json": components["schemas"]["Error"];
-            };
-        };
-        /** @description A write authenticated by the session cookie that looked cross-site (SEC-5); nothing was written. This is the only 403 of the routes that use it: on the board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed, and logging out needs no permission. */
-        CrossSiteRefused: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -5600,6 +5601,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["LoginFailed"];
+            403: components["responses"]["CrossSiteRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];

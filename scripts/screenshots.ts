@@ -1,10 +1,14 @@
 /**
  * npm run screenshots: the board page as a start page at desktop (1280 px) and phone (390 px) widths, written to
  * docs/images/ (docs/board-page.md shows them). A script, not a test: it starts the service on an in-memory
- * embedded database, seeds a start-page board (apps, bookmarks, a clock, a notebook, an iframe, a collapsed
- * category), signs in as a reader and photographs the page in headless Chromium (/usr/bin/chromium or CHROMIUM_PATH).
+ * embedded database, seeds a start-page board (apps, bookmarks, a clock, a notebook, an iframe, two
+ * categories) and photographs the page as an anonymous visitor (the board is public) in headless Chromium
+ * (/usr/bin/chromium or CHROMIUM_PATH). The iframe embeds a small status page this script serves on another port of
+ * 127.0.0.1 (another origin, as VIEW-4 asks), so the picture shows an embedded page, not a refused frame.
  */
 import { mkdirSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import pino from 'pino';
 import type { Page } from 'playwright-core';
@@ -15,6 +19,9 @@ import { launchBrowser } from '../test/support/browser';
 
 const out = path.resolve(__dirname, '../docs/images');
 const adminKey = 'shots0000001.' + 'a'.repeat(48);
+
+const statusPage = `<!doctype html><meta charset="utf-8"><style>body{font:13px system-ui,sans-serif;margin:8px 12px;color:#1f2328}h2{font-size:14px;margin:0 0 4px}li{list-style:none;margin:2px 0}li::before{content:"";display:inline-block;width:9px;height:9px;border-radius:50%;background:#1a7f37;margin-right:8px}li.warn::before{background:#bf8700}</style>
+<h2>Services: 4 up, 1 slow</h2><ul style="padding:0;margin:0"><li>Jellyfin: 12 ms</li><li>Home Assistant: 8 ms</li><li>Nextcloud: 31 ms</li><li class="warn">Paperless: 2.4 s</li></ul>`;
 
 const icon = (letter: string, color: string) =>
   `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="${color}"/><text x="32" y="43" font-size="30" font-family="sans-serif" text-anchor="middle" fill="#fff">${letter}</text></svg>`)}`;
@@ -28,6 +35,9 @@ async function main(): Promise<void> {
     if (response.status >= 300) throw new Error(`${method} ${p}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
+  const embed = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(statusPage));
+  await new Promise<void>((resolve) => embed.listen(0, '127.0.0.1', resolve));
+  const embedUrl = `http://127.0.0.1:${(embed.address() as AddressInfo).port}/status`;
   const launched = await launchBrowser();
   try {
     const apps: string[] = [];
@@ -62,7 +72,7 @@ async function main(): Promise<void> {
         item('notes', 'notebook', { content: '# Today\n\n- renew the TLS certificate\n- **backup** check' }, at(top, [2, 0, 2, 2], [3, 0, 4, 2])),
         item('bookmarks', 'bookmarks', { title: 'Daily', layout: 'column', items: apps.slice(0, 3) }, at(top, [0, 1, 2, 1], [7, 0, 3, 2])),
         ...apps.slice(0, 3).map((appId, i) => item(`app-${i}`, 'app', { appId, showDescriptionTooltip: true }, at(media.id, [i % 4, 0, 1, 1], [i * 2, 0, 2, 1]))),
-        item('frame', 'iframe', { embedUrl: 'https://status.home.example' }, at(media.id, [0, 1, 4, 2], [6, 0, 6, 2])),
+        item('frame', 'iframe', { embedUrl }, at(media.id, [0, 1, 4, 2], [6, 0, 6, 2])),
         ...apps.slice(3).map((appId, i) => item(`admin-${i}`, 'app', { appId }, at(admin.id, [i, 0, 1, 1], [i * 2, 0, 2, 1]))),
         item('weather', 'weather', {}, at(admin.id, [2, 0, 2, 1], [4, 0, 3, 1])),
       ],
@@ -76,6 +86,7 @@ async function main(): Promise<void> {
       await page.goto(`${server.url}/boards/home-lab`);
       await page.waitForSelector('.tile[data-item-id="clock"]');
       await page.waitForSelector('.topbar .boards-menu');
+      await page.frameLocator('.tile[data-item-id="frame"] iframe').locator('h2').waitFor();
       if (before) await before(page);
       await page.screenshot({ path: path.join(out, file), fullPage: false });
       await page.close();
@@ -95,6 +106,7 @@ async function main(): Promise<void> {
   } finally {
     await launched.close();
     await server.stop();
+    embed.close();
   }
 }
 

@@ -217,8 +217,9 @@ async function dispatch(
     } catch (error) {
       throw withOperationChallenge(operation, error);
     }
-    assertNotCrossSite(ctx.principal, request.method, ctx.headers);
   }
+  // SEC-5; the login, which takes no credentials, because it starts a cookie session.
+  assertNotCrossSite(ctx.principal ?? null, request.method, ctx.headers, operation.operationId === 'login');
   await limitRate(app.buckets, operation, request.method, ctx, track);
   if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type "${headerText(ctx.headers['content-type'])!.split(';')[0]}": send application/json`);

@@ -89,13 +89,21 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * no CORS preflight, which we never grant), `Sec-Fetch-Site: cross-site`, an Origin other than our own (`null`
  * included), or `Sec-Fetch-Site: same-site` (a sibling host) without our Origin. A bodyless write with no
  * Content-Type, such as a logout button's fetch, passes when nothing marks it as cross-site.
+ * `startsSession` (the login): whatever the credentials, another site may not sign the browser in either (a
+ * non-JSON body is refused with 415 by the operation's media type).
  */
-export function assertNotCrossSite(principal: Principal | null, method: string, headers: IncomingHttpHeaders): void {
-  if (!principal || principal.authMethod !== 'session' || safeMethods.has(method.toUpperCase())) return;
+export function assertNotCrossSite(principal: Principal | null, method: string, headers: IncomingHttpHeaders, startsSession = false): void {
+  if (safeMethods.has(method.toUpperCase())) return;
+  if (startsSession) return refuseOtherSites(headers);
+  if (!principal || principal.authMethod !== 'session') return;
   const contentType = headers['content-type'];
   if (contentType !== undefined && mediaTypeOf(contentType) !== 'application/json' && !isYamlContentType(contentType)) {
     throw crossSiteRefused('a cookie-authenticated write may only send Content-Type: application/json');
   }
+  refuseOtherSites(headers);
+}
+
+function refuseOtherSites(headers: IncomingHttpHeaders): void {
   const fetchSite = headerValue(headers['sec-fetch-site'])?.trim().toLowerCase();
   if (fetchSite === 'cross-site') throw crossSiteRefused('Sec-Fetch-Site is cross-site');
   const origin = headers.origin;

@@ -2,7 +2,7 @@ import type { Db } from '../db/database';
 import { isUniqueViolation } from '../db/errors';
 import { newId } from '../db/ids';
 import { insertApiKey } from './apiKeys';
-import { hashPassword, passwordFitsBcrypt } from './secrets';
+import { hashPassword, passwordProblem } from './secrets';
 import { Group, GroupMember, GroupPermission, User } from '../db/models';
 
 export interface BootstrapResult {
@@ -20,9 +20,8 @@ export interface BootstrapResult {
  * yet (NAV-7); a password set before is never replaced. The password itself is never logged.
  */
 export async function bootstrapAdmin(db: Db, options: { apiKey: string | null; password: string | null }): Promise<BootstrapResult> {
-  if (options.password !== null && !passwordFitsBcrypt(options.password)) {
-    throw new Error('BOOTSTRAP_ADMIN_PASSWORD must be at most 72 bytes long');
-  }
+  const problem = options.password === null ? null : passwordProblem(options.password);
+  if (problem) throw new Error(`BOOTSTRAP_ADMIN_PASSWORD ${problem}`);
   const passwordHash = options.password ? await hashPassword(options.password) : null;
   try {
     return await db.transaction(async (trx) => {

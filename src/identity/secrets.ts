@@ -40,6 +40,16 @@ export async function passwordMatches(password: string, storedHash: string | nul
   return storedHash !== null && matched;
 }
 
+/**
+ * What is wrong with a password given outside the API's Password schema (openapi/components/identity.yaml: 8 to 72
+ * characters, at most 72 bytes), as the end of a sentence; null when nothing. NAV-7: BOOTSTRAP_ADMIN_PASSWORD and
+ * `tessera users set-password` follow the schema's bounds too.
+ */
+export function passwordProblem(password: string): string | null {
+  if ([...password].length < 8) return 'must be at least 8 characters long';
+  return passwordFitsBcrypt(password) ? null : 'must be at most 72 bytes long';
+}
+
 /** bcrypt reads at most 72 bytes; a longer password would be silently truncated, so it is refused. */
 export function passwordFitsBcrypt(password: string): boolean {
   return Buffer.byteLength(password, 'utf8') <= 72;

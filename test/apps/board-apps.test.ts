@@ -184,6 +184,33 @@ describe('PING: GET /api/boards/{id}/apps/status', () => {
   });
 });
 
+describe('PING-4: bounded checks, bounded answer', () => {
+  it('PING-4: 12 slow apps due at once: at most 8 checks run at the same time; the answer comes within one timeout, the checks still queued then are "unknown" and are stored when they end', async () => {
+    // One loopback server for all twelve addresses, answering after 900 ms (PING_TIMEOUT_MS is 1000 here) and
+    // counting the requests in flight.
+    let inFlight = 0;
+    let most = 0;
+    const slow = await answering((_req, res) => {
+      most = Math.max(most, ++inFlight);
+      setTimeout(() => (inFlight--, res.writeHead(200).end()), 900);
+    });
+    const apps: string[] = [];
+    for (let i = 0; i < 12; i++) apps.push(await createApp({ pingUrl: `${slow.url}/${i}` }));
+    const boardId = await boardWith(apps.map((appId) => ({ kind: 'app', options: { appId, pingEnabled: true } })));
+
+    const started = Date.now();
+    const first = expectOk(await statusOf(boardId));
+    const took = Date.now() - started;
+    // The answer waits at most one timeout (plus 250 ms) for its checks; the rest is the machine's slack.
+    expect(took).toBeLessThan(1000 + 250 + 1500);
+    // The four checks that waited for a free slot cannot have ended (they start after 900 ms and take 900 ms).
+    expect(first.statuses.filter((s: any) => s.state === 'unknown').length).toBeGreaterThanOrEqual(4);
+    for (const appId of apps) expect(await settled(boardId, appId)).toMatchObject({ state: 'up', httpStatus: 200 });
+    expect(slow.hits.length).toBe(12);
+    expect(most).toBe(8);
+  }, 60_000);
+});
+
 describe('PING and VIEW pure rules', () => {
   it('PING-2: the address checked is the ping URL, else an absolute http(s) link', () => {
     expect(pingTarget({ pingUrl: 'http://jf.internal:8096', href: 'https://jf.example.com' })).toBe('http://jf.internal:8096/');

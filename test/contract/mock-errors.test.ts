@@ -487,6 +487,8 @@ const specific: Record<string, Scenario> = {
     mock: { method: 'POST', path: '/api/auth/logout', key: null },
   }),
   'POST /api/auth/logout 403': () => ({ method: 'POST', path: '/api/auth/logout', session: true, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+  // SEC-5: a login that another site's page sends.
+  'POST /api/auth/login 403': () => ({ method: 'POST', path: '/api/auth/login', key: null, body: { username: 'someone', password: 'password-123' }, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
 
   // MCP: an Accept header without text/event-stream (the mock, too, can only answer a type the client accepts).
   'POST /api/mcp 406': () => mcpNotAcceptable('/api/mcp'),

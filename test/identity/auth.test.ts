@@ -173,6 +173,32 @@ describe('cookie sessions', () => {
     expect(sameOrigin.status).toBe(201);
   });
 
+  it('SEC-5: a login from another site or as a form post is refused and starts no session; the same login from the instance origin signs in', async () => {
+    const actor = await createActor(server, { password: 'login-site-pass' });
+    const body = { username: actor.username, password: 'login-site-pass' };
+    const login = (headers: Record<string, string>, raw?: string) => call(server.directUrl, 'POST', '/api/auth/login', raw === undefined ? { key: null, body, headers } : { key: null, raw, headers });
+    for (const [headers, reason] of [
+      [{ Origin: 'https://evil.example' }, 'Origin does not match Host'],
+      [{ Origin: 'null' }, 'Origin does not match Host'],
+      [{ 'Sec-Fetch-Site': 'cross-site' }, 'Sec-Fetch-Site is cross-site'],
+      [{ 'Sec-Fetch-Site': 'same-site' }, 'Sec-Fetch-Site is same-site and Origin is missing'],
+    ] as const) {
+      const refused = await login(headers);
+      expectError(refused, 403, 'FORBIDDEN', `Cross-site request refused: ${reason}`);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    }
+    // A form post and a text/plain post (what another site's page can send without a preflight).
+    for (const contentType of ['application/x-www-form-urlencoded', 'text/plain']) {
+      const raw = contentType === 'text/plain' ? JSON.stringify(body) : `username=${actor.username}&password=login-site-pass`;
+      const refused = await login({ 'Content-Type': contentType }, raw);
+      expect(refused.status).toBe(415);
+      expect(refused.headers.get('set-cookie')).toBeNull();
+    }
+    const own = await login({ Origin: server.directUrl, 'Sec-Fetch-Site': 'same-origin' });
+    expect(own.status).toBe(200);
+    expect(own.headers.get('set-cookie')).toMatch(/^tessera_session=/);
+  });
+
   it('answers a wrong password and an unknown user alike', async () => {
     const actor = await createActor(server, { password: 'right-password' });
     const wrong = await server.call('POST', '/api/auth/login', { key: null, body: { username: actor.username, password: 'wrong-password' } });

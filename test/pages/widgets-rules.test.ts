@@ -6,6 +6,8 @@ import { clockOptions, formatDate, knownTimeZone } from '../../src/pages/client/
 import { framePolicy } from '../../src/pages/client/widgets/sanitize';
 import { kindTitle } from '../../src/pages/client/widgets/titles';
 import { safeIcon, safeImage, safeLink } from '../../src/pages/client/widgets/sanitize';
+import { firstPoll, nextPoll, retryAfterMs } from '../../src/pages/client/statusSchedule';
+import { integrationLabel } from '../../src/pages/client/widgets/titles';
 
 const at = new Date('2026-03-04T05:06:07Z'); // a Wednesday
 
@@ -69,5 +71,49 @@ describe('VIEW-3 addresses', () => {
     expect(safeIcon('data:image/svg+xml,<svg/>')).toBe('data:image/svg+xml,<svg/>');
     expect(safeIcon('javascript:alert(1)')).toBeNull();
     expect(safeIcon('https://cdn.example.com/a.svg')).toBe('https://cdn.example.com/a.svg');
+  });
+});
+
+describe('PING-5 the page asks for statuses again on a schedule', () => {
+  const ok = (unknown: boolean) => ({ status: 200, retryAfter: null, unknown });
+  it('PING-5: 5 s while a result is unknown (three times at most), then 60 s', () => {
+    let state = firstPoll();
+    const delays: number[] = [];
+    for (let i = 0; i < 5; i++) {
+      const next = nextPoll(state, ok(true), 0);
+      delays.push(next.delayMs);
+      state = next.state;
+    }
+    expect(delays).toEqual([5_000, 5_000, 5_000, 60_000, 60_000]);
+    expect(nextPoll(firstPoll(), ok(false), 0).delayMs).toBe(60_000);
+  });
+
+  it('PING-5: a failed answer is retried, never given up: Retry-After (seconds or a date) when sent, else 5 s doubling to 5 min; a success resets it', () => {
+    const now = Date.parse('2026-03-04T05:06:07Z');
+    expect(nextPoll(firstPoll(), { status: 429, retryAfter: '7', unknown: false }, now).delayMs).toBe(7_000);
+    expect(nextPoll(firstPoll(), { status: 503, retryAfter: 'Wed, 04 Mar 2026 05:06:37 GMT', unknown: false }, now).delayMs).toBe(30_000);
+    expect(nextPoll(firstPoll(), { status: 429, retryAfter: '999999', unknown: false }, now).delayMs).toBe(3_600_000);
+    let state = firstPoll();
+    const delays: number[] = [];
+    for (let i = 0; i < 9; i++) {
+      const next = nextPoll(state, { status: i % 2 ? 0 : 500, retryAfter: i === 0 ? 'soon' : null, unknown: false }, now);
+      delays.push(next.delayMs);
+      state = next.state;
+    }
+    expect(delays).toEqual([5_000, 10_000, 20_000, 40_000, 80_000, 160_000, 300_000, 300_000, 300_000]);
+    const recovered = nextPoll(state, ok(false), now);
+    expect(recovered).toEqual({ delayMs: 60_000, state: { quickRetries: 3, failures: 0 } });
+    expect(nextPoll(recovered.state, { status: 429, retryAfter: null, unknown: false }, now).delayMs).toBe(5_000);
+    expect(retryAfterMs(null, now)).toBeNull();
+  });
+});
+
+describe('VIEW-6 integrations on a tile', () => {
+  it('VIEW-6: names where the viewer may list them; the others counted, their ids never shown', () => {
+    const names = new Map([['i1', 'Pi-hole']]);
+    expect(integrationLabel(['i1'], names)).toBe('Pi-hole');
+    expect(integrationLabel(['i1', 'i2'], names)).toBe('Pi-hole, 1 other integration');
+    expect(integrationLabel(['i2'], names)).toBe('1 integration');
+    expect(integrationLabel(['i2', 'i3'], new Map())).toBe('2 integrations');
   });
 });

@@ -1,5 +1,5 @@
 /** The page's one way to call the API: same-origin, with the session cookie, JSON in and out. */
-export async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T }> {
+export async function api<T>(path: string, init: RequestInit = {}): Promise<{ status: number; body: T; headers: Headers }> {
   const response = await fetch(path, { credentials: 'same-origin', ...init, headers: { Accept: 'application/json', ...(init.headers ?? {}) } });
   const text = await response.text();
   let body: unknown;
@@ -8,5 +8,5 @@ export async function api<T>(path: string, init: RequestInit = {}): Promise<{ st
   } catch {
     body = undefined;
   }
-  return { status: response.status, body: body as T };
+  return { status: response.status, body: body as T, headers: response.headers };
 }

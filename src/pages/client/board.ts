@@ -5,12 +5,13 @@
  * (esbuild) into generated/pages/board.js.
  */
 import { el, shortTime } from './dom';
-import { drawGrid, type Board, type Marks } from './grid';
+import { drawGrid, patchBoard, type Board, type Marks } from './grid';
 import { api } from './api';
 import { drawerToggle, historyDrawer } from './layout';
 import { applyLook, type Look } from './look';
 import { drawTopbar } from './nav';
 import { signInForm } from './signin';
+import { firstPoll, nextPoll } from './statusSchedule';
 import { preloadMarkdown, updatePingDots, type AppStatusView, type AppView } from './widgets';
 
 interface HistoryEntry {
@@ -169,25 +170,30 @@ function render(): void {
   const shown = state.viewing?.board ?? board;
   const layout = shown.layouts.find((l) => l.id === state.layoutId) ?? shown.layouts[0];
   applyLook(board as Board & Look); // NAV-6
-  root.replaceChildren(
-    el('header', {}, [
-      el('h1', { text: board.pageTitle || board.name }),
-      el('span', { className: 'version', text: `version ${board.version}` }),
-      // FLEET-1: a board declared in a repository or a directory says so (edit it there).
-      ...(board.managedBy ? [el('span', { className: 'managed-by', text: `managed by ${board.managedBy}` })] : []),
-      drawerToggle(),
-    ]),
-    layoutSwitcher(board),
-    el('div', { className: 'workspace' }, [
-      drawGrid(shown, layout, { apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null }),
-      historyDrawer(historyPanel()),
-    ]),
-  );
+  const header = el('header', {}, [
+    el('h1', { text: board.pageTitle || board.name }),
+    el('span', { className: 'version', text: `version ${board.version}` }),
+    // FLEET-1: a board declared in a repository or a directory says so (edit it there).
+    ...(board.managedBy ? [el('span', { className: 'managed-by', text: `managed by ${board.managedBy}` })] : []),
+    drawerToggle(),
+  ]);
+  const grid = drawGrid(shown, layout, { apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null });
+  const [switcher, history] = [layoutSwitcher(board), historyDrawer(historyPanel())];
+  // PAGE-2: a change keeps the tiles it does not touch (an iframe is not reloaded, a notebook not re-rendered).
+  const current = root.querySelector<HTMLElement>(':scope > .workspace > main.board');
+  if (current && patchBoard(current, grid)) {
+    root.querySelector(':scope > header')!.replaceWith(header);
+    root.querySelector(':scope > nav.layouts')!.replaceWith(switcher);
+    root.querySelector(':scope > .workspace > .history')!.replaceWith(history);
+    return;
+  }
+  root.replaceChildren(header, switcher, el('div', { className: 'workspace' }, [grid, history]));
 }
 
 async function refresh(): Promise<void> {
   if ((await loadBoard()) === 'missing') return notFound();
   render();
+  followStatuses();
 }
 
 /** PAGE-3: a missing board and one the caller may not view look the same; signing in may show it. */
@@ -213,20 +219,45 @@ function follow(boardId: string): void {
   state.feed = feed;
 }
 
-/** PING-5: the server's last reachability checks of the apps whose widgets ask for them, redrawn in place. */
+/**
+ * PING-5: the server's last reachability checks of the apps whose widgets ask for them, redrawn in place. Asked when
+ * the page opens and whenever the set of pinged apps changes (a widget added live), then on nextPoll's schedule.
+ */
 let statusTimer: number | undefined;
-let quickRetries = 3;
+let poll = firstPoll();
+let askedFor = '';
+let asking = 0;
+const pingedApps = (board: Board | null) =>
+  [...new Set((board?.items ?? []).filter((item) => item.kind === 'app' && item.options.pingEnabled === true).map((item) => String(item.options.appId)))].sort().join(' ');
+
 async function loadStatuses(): Promise<void> {
-  const board = state.board;
-  if (!board || !board.items.some((item) => item.kind === 'app' && item.options.pingEnabled === true)) return;
-  const { status, body } = await api<{ statuses: AppStatusView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps/status`);
-  if (status !== 200) return;
-  state.statuses = new Map(body.statuses.map((entry) => [entry.appId, entry]));
-  updatePingDots(state.statuses);
-  // Unknown results (checks still running) are asked again soon; the others when the server checks again.
-  const waiting = body.statuses.some((entry) => entry.state === 'unknown') && quickRetries-- > 0;
   window.clearTimeout(statusTimer);
-  statusTimer = window.setTimeout(() => void loadStatuses(), waiting ? 5_000 : 60_000);
+  const board = state.board;
+  askedFor = pingedApps(board);
+  if (!board || !askedFor) return;
+  const ask = ++asking;
+  let answer: { status: number; retryAfter: string | null; unknown: boolean };
+  try {
+    const { status, body, headers } = await api<{ statuses: AppStatusView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps/status`);
+    if (status === 200) {
+      state.statuses = new Map(body.statuses.map((entry) => [entry.appId, entry]));
+      updatePingDots(state.statuses);
+    }
+    answer = { status, retryAfter: headers.get('Retry-After'), unknown: status === 200 && body.statuses.some((entry) => entry.state === 'unknown') };
+  } catch {
+    answer = { status: 0, retryAfter: null, unknown: false };
+  }
+  if (ask !== asking) return; // a newer ask (the pinged apps changed meanwhile) schedules the next one
+  const next = nextPoll(poll, answer, Date.now());
+  poll = next.state;
+  statusTimer = window.setTimeout(() => void loadStatuses(), next.delayMs);
+}
+
+/** A change that adds or removes a pinged app asks at once (the new dot shows the server's check, not "Not checked yet"). */
+function followStatuses(): void {
+  if (pingedApps(state.board) === askedFor) return;
+  poll = firstPoll();
+  void loadStatuses();
 }
 
 async function start(): Promise<void> {
@@ -234,9 +265,11 @@ async function start(): Promise<void> {
   performance.mark('tessera:board-loaded');
   render();
   performance.mark('tessera:board-rendered'); // VIEW-7: what scripts/bench/page-render.ts measures
+  // VIEW-7: the frame after the next one starts once the drawn board has been laid out and painted.
+  requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('tessera:board-painted')));
   void drawTopbar(boardName); // NAV-3, NAV-4
   follow(state.board!.id);
-  void loadStatuses();
+  followStatuses();
 }
 
 window.addEventListener('resize', () => {

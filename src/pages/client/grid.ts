@@ -5,6 +5,7 @@
 import { el } from './dom';
 import { rememberSection, sectionOpen } from './layout';
 import { renderWidget, widgetLabel, type WidgetContext } from './widgets';
+import { integrationLabel } from './widgets/titles';
 
 export interface Position {
   layoutId: string;
@@ -64,13 +65,27 @@ function place(element: HTMLElement, p: { xOffset: number; yOffset: number; widt
   return element;
 }
 
+/** What a tile was drawn from; a redraw keeps a tile whose key is unchanged (patchBoard). */
+const drawnFrom = new WeakMap<Element, string>();
+
+/** The apps a widget names (VIEW-2), as the page read them: part of what the tile is drawn from. */
+function namedApps(item: Item, names: Names): unknown[] {
+  const o = item.options;
+  const ids = [o.appId, ...(Array.isArray(o.items) ? o.items : [])].filter((id): id is string => typeof id === 'string');
+  return ids.map((id) => names.apps.get(id) ?? null);
+}
+
 function tile(item: Item, position: Position, names: Names, mark: string): HTMLElement {
   // VIEW-1: the widget's own renderer (src/pages/client/widgets/), a labelled placeholder for kinds not drawn.
   const parts = renderWidget(item, names);
   if (item.integrationIds.length > 0) {
-    parts.push(el('span', { className: 'integrations', text: item.integrationIds.map((id) => names.integrations.get(id) ?? id).join(', ') }));
+    // VIEW-6: a viewer who may not list the integrations sees how many, never their ids.
+    parts.push(el('span', { className: 'integrations', text: integrationLabel(item.integrationIds, names.integrations) }));
   }
-  return place(el('div', { className: `tile widget-${item.kind}${mark}`, dataset: { itemId: item.id, kind: item.kind }, ariaLabel: widgetLabel(item.kind) }, parts), position);
+  const drawn = place(el('div', { className: `tile widget-${item.kind}${mark}`, dataset: { itemId: item.id, kind: item.kind }, ariaLabel: widgetLabel(item.kind) }, parts), position);
+  const integrations = item.integrationIds.map((id) => names.integrations.get(id) ?? null);
+  drawnFrom.set(drawn, JSON.stringify([{ ...item, layouts: undefined }, position, mark, namedApps(item, names), integrations]));
+  return drawn;
 }
 
 function sectionGrid(board: Board, layout: Layout, sectionId: string, columns: number, names: Names): HTMLElement {
@@ -92,6 +107,7 @@ function sectionGrid(board: Board, layout: Layout, sectionId: string, columns: n
     const position = section.layouts?.find((p) => p.layoutId === layout.id && p.parentSectionId === sectionId);
     if (!position) continue;
     const nested = el('div', { className: 'tile dynamic', dataset: { sectionId: section.id } }, [sectionGrid(board, layout, section.id, position.width, names)]);
+    drawnFrom.set(nested, JSON.stringify(['dynamic', position]));
     grid.append(place(nested, position));
   }
   return grid;
@@ -115,4 +131,49 @@ export function drawGrid(board: Board, layout: Layout, names: Names): HTMLElemen
       return group;
     }),
   );
+}
+
+const tileId = (tile: Element) => {
+  const data = (tile as HTMLElement).dataset;
+  return data.itemId ? `item ${data.itemId}` : `section ${data.sectionId}`;
+};
+
+/**
+ * PAGE-2: brings the tiles of `grid` to those of `fresh`, keeping each tile whose key is unchanged where it is
+ * (a frame moved or taken out of the page reloads). Tiles are placed by their grid position, not their order, so
+ * new and changed tiles are appended.
+ */
+function patchTiles(grid: HTMLElement, fresh: HTMLElement): void {
+  grid.style.gridTemplateColumns = fresh.style.gridTemplateColumns;
+  const before = new Map(Array.from(grid.children).map((child) => [tileId(child), child]));
+  const wanted = new Set<string>();
+  for (const next of Array.from(fresh.children)) {
+    const id = tileId(next);
+    wanted.add(id);
+    const old = before.get(id);
+    if (old && drawnFrom.get(old) === drawnFrom.get(next)) {
+      if (next.classList.contains('dynamic')) patchTiles(old.firstElementChild as HTMLElement, next.firstElementChild as HTMLElement);
+      continue;
+    }
+    if (old) old.replaceWith(next);
+    else grid.append(next);
+  }
+  for (const [id, old] of before) if (!wanted.has(id)) old.remove();
+}
+
+/**
+ * PAGE-2: redraws the board `current` (drawn by drawGrid) as `fresh` in place when both show the same layout and
+ * sections; false (nothing changed) when they do not, and the caller replaces it.
+ */
+export function patchBoard(current: HTMLElement, fresh: HTMLElement): boolean {
+  const [was, now] = [Array.from(current.children) as HTMLElement[], Array.from(fresh.children) as HTMLElement[]];
+  if (current.dataset.layoutId !== fresh.dataset.layoutId || was.length !== now.length) return false;
+  if (was.some((section, i) => section.tagName !== now[i].tagName || section.dataset.sectionId !== now[i].dataset.sectionId)) return false;
+  was.forEach((section, i) => {
+    section.className = now[i].className;
+    const [summary, title] = [section.querySelector(':scope > summary'), now[i].querySelector(':scope > summary')];
+    if (summary && title && summary.textContent !== title.textContent) summary.textContent = title.textContent;
+    patchTiles(section.querySelector(':scope > .grid')!, now[i].querySelector(':scope > .grid')!);
+  });
+  return true;
 }

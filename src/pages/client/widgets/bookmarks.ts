@@ -20,7 +20,8 @@ export function renderBookmarks(item: WidgetItem, ctx: WidgetContext): HTMLEleme
   const ids = Array.isArray(o.items) ? o.items.filter((id): id is string => typeof id === 'string') : [];
   const links = ids.flatMap((id) => {
     const app = ctx.apps.get(id);
-    if (!app) return [];
+    // VIEW-2: an app the viewer may not read (or one deleted) shows as "not available", never by its name.
+    if (!app) return [el('div', { className: 'bookmark unavailable', text: 'Not available' })];
     const host = flag(o, 'hideHostname', false) ? '' : hostname(app.href);
     const parts = [
       ...(flag(o, 'hideIcon', false) ? [] : [appIcon(app, 'icon small')]),
@@ -33,6 +34,6 @@ export function renderBookmarks(item: WidgetItem, ctx: WidgetContext): HTMLEleme
   const list = el('div', { className: `bookmarks layout-${['row', 'grid', 'gridHorizontal'].includes(layout) ? layout : 'column'}${flag(o, 'withBorder', false) ? ' bordered' : ''}` }, links);
   return [
     ...(title && !flag(o, 'hideTitle', false) ? [el('span', { className: 'widget-title', text: title })] : []),
-    links.length ? list : el('span', { className: 'placeholder-note', text: 'No bookmarks available to you.' }),
+    links.length ? list : el('span', { className: 'placeholder-note', text: 'No bookmarks.' }),
   ];
 }

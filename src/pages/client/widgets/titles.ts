@@ -13,3 +13,15 @@ export function kindTitle(kind: string): string {
   const parts = kind.split('-').filter(Boolean).map(sentence);
   return parts.length ? parts.join(': ') : 'Widget';
 }
+
+/**
+ * VIEW-6: the integrations a tile uses, by name where the viewer may list them; the others only counted (an id is
+ * never shown). Pure.
+ */
+export function integrationLabel(ids: readonly string[], names: ReadonlyMap<string, string>): string {
+  const known = ids.flatMap((id) => names.get(id) ?? []);
+  const others = ids.length - known.length;
+  if (others === 0) return known.join(', ');
+  const counted = `${others} ${known.length ? 'other ' : ''}integration${others === 1 ? '' : 's'}`;
+  return [...known, counted].join(', ');
+}
