@@ -278,7 +278,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? true : false);
+  app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
   const parseJson = jsonBodyParser(config.bodyLimitBytes);
