@@ -4991,7 +4991,7 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a query, GET, takes from `reads`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request takes one token per procedure it names, of its HTTP method's class: a query, GET, takes from `reads`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
         TrpcRateLimitedReads: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */
@@ -5120,7 +5120,7 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a mutation, POST, takes from `writes`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request takes one token per procedure it names, of its HTTP method's class: a mutation, POST, takes from `writes`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
         TrpcRateLimited: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */
