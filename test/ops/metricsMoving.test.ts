@@ -8,6 +8,7 @@ import { clockBoardFile } from '../support/boardFiles';
 import { expectError } from '../support/expect';
 import { call, useTestServer } from '../support/server';
 import { unique } from '../support/unique';
+import { sample } from '../support/metrics';
 
 const server = useTestServer({ METRICS_PORT: '0', METRICS_TOTALS: 'false', RATE_LIMIT_IMPORTS: '3/3600' });
 
@@ -15,16 +16,6 @@ async function scrape(): Promise<string> {
   const answer = await call(`http://127.0.0.1:${server.metricsPort}`, 'GET', '/metrics');
   expect(answer.status).toBe(200);
   return answer.body as string;
-}
-
-/** The value of one sample of the exposition (0 when absent). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (wanted.every((label) => line.includes(label))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return 0;
 }
 
 /** How much each sample moved between two scrapes. */
