@@ -20,6 +20,7 @@ import type { Lifecycle } from './core/operation';
 import { bootstrapAdmin, BootstrapResult } from './identity/bootstrap';
 import { observeInstance } from './observability/metrics';
 import { pruneAudit } from './observability/audit';
+import { pruneBuckets } from './ratelimit/buckets';
 import { startMetricsServer } from './http/metricsServer';
 import { Provisioner } from './boards/fleet/provisioner';
 import { provisioningSources } from './boards/fleet/provisioningSources';
@@ -105,9 +106,12 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   await provisioner?.start();
 
   // AUDIT-5: entries past AUDIT_RETENTION_DAYS go at start and then hourly (every instance may do it: deleting
-  // the same old rows twice is harmless).
+  // the same old rows twice is harmless); so do the rate limiter's buckets that have refilled (RATE-2).
   const prune = () =>
-    pruneAudit(db, config.auditRetentionDays).catch((error) => logger.warn({ err: error }, 'audit retention: old entries not deleted'));
+    Promise.all([
+      pruneAudit(db, config.auditRetentionDays).catch((error) => logger.warn({ err: error }, 'audit retention: old entries not deleted')),
+      pruneBuckets(db, Object.values(config.rateLimits)).catch((error) => logger.warn({ err: error }, 'rate limits: refilled buckets not deleted')),
+    ]);
   await prune();
   const pruning = setInterval(prune, 3_600_000);
   pruning.unref();

@@ -1,6 +1,7 @@
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
+import { audited } from '../observability/audit';
 import { appGrantTables, assertAppAccess } from './access';
 import { createOrReferenceApp, deleteApp, listVisibleApps, pageVisibleApps, readApp, searchVisibleApps, updateApp } from './apps';
 import { readGrants, replaceGrants } from '../access/grants';
@@ -75,7 +76,8 @@ export const appHandlers = {
 
   async setAppPermissions({ params, body }, ctx) {
     const principal = requirePrincipal(ctx);
-    const grants = await ctx.db.transaction(async (trx) => {
+    const event = { action: 'app.permissions', targetType: 'app', targetId: params.id, details: { users: body.users, groups: body.groups } } as const;
+    const grants = await audited(ctx, event, async (trx) => {
       await assertAppAccess(trx, params.id, principal, 'full');
       await replaceGrants(trx, appGrantTables, params.id, body);
       return readGrants(trx, appGrantTables, params.id);

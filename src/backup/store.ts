@@ -50,7 +50,9 @@ export interface RestoreOptions {
   force?: boolean;
   /**
    * Refuse while Tessera servers are connected to the database (BACKUP-7; PostgreSQL: connections whose
-   * application_name is `tessera`). The CLI sets it; its own connections are `tessera-cli`.
+   * application_name is `tessera`, or the change listener of this schema, `tessera-listener:<schema>`, which a server
+   * holds for as long as it runs while its pool may have closed every idle connection). The CLI sets it; its own
+   * connections are `tessera-cli`.
    */
   refuseWhileServersRun?: boolean;
 }
@@ -58,7 +60,10 @@ export interface RestoreOptions {
 /** Connections of Tessera servers to the database, other than this one (none on the embedded database). */
 async function serverConnections(trx: Knex.Transaction): Promise<number> {
   const rows: { n: number }[] = (
-    await trx.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'tessera' AND pid <> pg_backend_pid()`)
+    await trx.raw(
+      `SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()
+         AND (application_name = 'tessera' OR application_name = left('tessera-listener:' || current_schema(), 63))`,
+    )
   ).rows;
   return rows[0]?.n ?? 0;
 }

@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import path from 'node:path';
 
 export interface Config {
@@ -20,6 +21,8 @@ export interface Config {
   yamlParseTimeoutMs: number;
   /** Set the Secure attribute on the session cookie (behind HTTPS). */
   cookieSecure: boolean;
+  /** LB-2: which proxies' X-Forwarded-For entries are believed (express's `trust proxy`): none, a hop count, or addresses. */
+  trustProxy: TrustProxy;
   sessionTtlSeconds: number;
   shutdownTimeoutMs: number;
   /** On SIGTERM, how long the listener stays open so that requests already sent are accepted and served. */
@@ -65,6 +68,36 @@ export interface Config {
 export interface RateLimitPolicy {
   quota: number;
   windowSeconds: number;
+}
+
+/**
+ * LB-2: false (the socket's address is the client's), a number of proxies in front (the client is that many entries
+ * from the right of X-Forwarded-For: entries a client sent itself stay to the left and are ignored), or the
+ * addresses/subnets of the proxies (express's names `loopback`, `linklocal`, `uniquelocal` too). Never express's
+ * `true`, which believes the leftmost entry, the one any client can write.
+ */
+export type TrustProxy = false | number | string[];
+
+const proxyNames = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+/** LB-2: TRUST_PROXY as `false`, `true` (= 1: one proxy in front), a hop count, or a comma-separated list of addresses. */
+export function trustProxyFrom(env: NodeJS.ProcessEnv): TrustProxy {
+  const raw = env.TRUST_PROXY?.trim();
+  if (raw === undefined || raw === '' || /^(0|false|no|off)$/i.test(raw)) return false;
+  if (/^(true|yes|on)$/i.test(raw)) return 1;
+  if (/^\d{1,2}$/.test(raw)) return Number(raw);
+  const entries = raw.split(',').map((entry) => entry.trim());
+  const valid = (entry: string) => {
+    if (proxyNames.has(entry)) return true;
+    const [address, bits, extra] = entry.split('/');
+    const family = isIP(address);
+    if (family === 0 || extra !== undefined) return false;
+    return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (family === 4 ? 32 : 128));
+  };
+  if (entries.every(valid)) return entries;
+  throw new ConfigError(
+    `TRUST_PROXY must be false, true (one proxy in front), a number of proxies, or a comma-separated list of proxy addresses or subnets (such as 10.0.0.0/8, loopback), got "${raw}"`,
+  );
 }
 
 /** RATE-5: `<quota>/<seconds>` (`600/60`), a bare quota per minute (`600`), or `0`/`off` for no limit. */
@@ -159,6 +192,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     yamlBodyLimitBytes: bytesFrom(env, 'YAML_BODY_LIMIT', 2 * 1024 * 1024),
     yamlParseTimeoutMs: intFrom(env, 'YAML_PARSE_TIMEOUT_MS', 5000, 1, 600_000),
     cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
+    trustProxy: trustProxyFrom(env),
     sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),
     shutdownTimeoutMs: intFrom(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
     shutdownGraceMs: intFrom(env, 'SHUTDOWN_GRACE_MS', 1000, 0, 60_000),

@@ -20,7 +20,7 @@ import type { HandlerMap, InvokeInput, InvokeResult, Lifecycle, OperationId, Req
 import type { KeyCompanionLookup } from '../identity/apiKeys';
 import { compress, type EncodedForms } from '../core/contentCoding';
 import { compressionThreshold, negotiateCoding } from './compression';
-import { callerKey, rateClassOf, rateLimitFields, rateLimitedMessage, secondsUntilToken } from '../ratelimit/classes';
+import { callerKey, invokedClassOf, rateClassOf, rateLimitFields, rateLimitedMessage, requestCost, secondsUntilToken, type RateClass } from '../ratelimit/classes';
 import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
 import { rateLimitHeaders } from '../core/rateLimit';
 import { metrics, observeOperation } from '../observability/metrics';
@@ -148,16 +148,15 @@ function surfaceOf(operationId: string): Surface {
 }
 
 /**
- * RATE-2..4: takes one token of the caller's bucket of the operation's class; 429 when it is empty. The answer's
- * RateLimit fields are kept in `track` either way.
+ * RATE-2..4: takes `cost` tokens of the caller's bucket of `rateClass` (none when null or not limited); 429 when it
+ * has too few. The answer's RateLimit fields are kept in `track` (the request's own class) either way.
  */
-async function limitRate(buckets: TokenBuckets, operation: Operation, method: string, ctx: RequestContext, track: Tracking): Promise<void> {
-  const rateClass = rateClassOf(operation.operationId!, method);
+async function limitRate(buckets: TokenBuckets, rateClass: RateClass | null, cost: number, ctx: RequestContext, track?: Tracking): Promise<void> {
   const policy = rateClass && ctx.config.rateLimits[rateClass];
   if (!rateClass || !policy) return;
   // The address only for an anonymous caller: resolving it (express's req.ip, through `trust proxy`) costs on every request.
-  const take = await buckets.take(`${rateClass}:${callerKey(ctx.principal, () => ctx.clientIp)}`, policy);
-  track.rateHeaders = rateLimitFields(rateClass, policy, take.tokens);
+  const take = await buckets.take(`${rateClass}:${callerKey(ctx.principal, () => ctx.clientIp)}`, policy, cost);
+  if (track) track.rateHeaders = rateLimitFields(rateClass, policy, take.tokens);
   if (take.allowed) return;
   metrics.rateLimited.inc({ class: rateClass });
   const retryAfterSeconds = secondsUntilToken(policy, take.tokens);
@@ -220,7 +219,9 @@ async function dispatch(
   }
   // SEC-5; the login, which takes no credentials, because it starts a cookie session.
   assertNotCrossSite(ctx.principal ?? null, request.method, ctx.headers, operation.operationId === 'login');
-  await limitRate(app.buckets, operation, request.method, ctx, track);
+  const operationId = operation.operationId!;
+  const cost = requestCost(operationId, match.rawParams.procedures, (request.query as Record<string, unknown> | undefined)?.batch);
+  await limitRate(app.buckets, rateClassOf(operationId, request.method), cost, ctx, track);
   if (isYamlContentType(headerText(ctx.headers['content-type'])) && !(operation.requestBody as { content?: object } | undefined)?.content?.hasOwnProperty('application/yaml')) {
     throw new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content type "${headerText(ctx.headers['content-type'])!.split(';')[0]}": send application/json`);
   }
@@ -247,6 +248,7 @@ async function invokeOperation(app: Dispatcher, operationId: OperationId, input:
   const operation = app.routes.getOperation(operationId);
   if (!operation) throw new Error(`No operation ${operationId}`);
   if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
+  await limitRate(app.buckets, invokedClassOf(operationId), 1, ctx);
   const params = input.params ?? {};
   const query = Object.fromEntries(Object.entries(input.query ?? {}).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
   assertStorableInput({ body: input.body, query, params });
@@ -279,7 +281,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
 
   const app = express();
   app.disable('x-powered-by');
-  app.set('trust proxy', process.env.TRUST_PROXY === 'true' ? true : false);
+  app.set('trust proxy', config.trustProxy);
   app.set('etag', false);
 
   const parseJson = jsonBodyParser(config.bodyLimitBytes);

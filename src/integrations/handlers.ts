@@ -3,6 +3,7 @@ import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { nextPageHeaders } from '../core/pages';
 import { assertPermission } from '../identity/principal';
+import { audited } from '../observability/audit';
 import { integrationGrantTables } from './access';
 import { historyContext } from '../boards/history/record';
 import {
@@ -44,7 +45,8 @@ export const integrationHandlers = {
 
   async setIntegrationPermissions({ params, body }, ctx) {
     const principal = requirePrincipal(ctx);
-    const grants = await ctx.db.transaction(async (trx) => {
+    const event = { action: 'integration.permissions', targetType: 'integration', targetId: params.id, details: { users: body.users, groups: body.groups } } as const;
+    const grants = await audited(ctx, event, async (trx) => {
       await assertIntegrationFullAccess(trx, principal, params.id);
       await replaceGrants(trx, integrationGrantTables, params.id, body);
       return readGrants(trx, integrationGrantTables, params.id);

@@ -42,6 +42,8 @@ export type AuditAction =
   | 'board.rename'
   | 'board.visibility'
   | 'board.permissions'
+  | 'app.permissions'
+  | 'integration.permissions'
   | 'board.restore'
   | 'board.import'
   | 'board.set.apply'
@@ -52,7 +54,7 @@ export type AuditAction =
 export interface AuditEvent {
   action: AuditAction;
   outcome?: 'success' | 'failure';
-  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'settings' | 'session';
+  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'app' | 'integration' | 'settings' | 'session';
   targetId?: string | null;
   /** Ids, names and counts only; never a secret. */
   details?: Record<string, unknown>;
@@ -85,12 +87,14 @@ export async function recordAudit(db: Db, source: AuditSource, event: AuditEvent
 
 /**
  * Runs a change and records its entry in one transaction (AUDIT-3): the entry is written only when the change
- * succeeds, and goes with it when the transaction rolls back. `event` may depend on the change's result.
+ * succeeds, and goes with it when the transaction rolls back. `event` may depend on the change's result, and is null
+ * for a change that turned out to change nothing (a restore or import of what the board already is: no entry).
  */
-export async function audited<T>(source: AuditSource, event: AuditEvent | ((result: T) => AuditEvent), work: (trx: Db) => Promise<T>): Promise<T> {
+export async function audited<T>(source: AuditSource, event: AuditEvent | ((result: T) => AuditEvent | null), work: (trx: Db) => Promise<T>): Promise<T> {
   return source.db.transaction(async (trx) => {
     const result = await work(trx);
-    await recordAudit(trx, source, typeof event === 'function' ? event(result) : event);
+    const entry = typeof event === 'function' ? event(result) : event;
+    if (entry) await recordAudit(trx, source, entry);
     return result;
   });
 }

@@ -28,7 +28,7 @@ const refilled = `least(CAST(:quota AS float8), b.tokens + greatest(0, extract(e
 
 const takeSql = `INSERT INTO ${table} AS b (key, tokens, updated_at) VALUES (:key, CAST(:quota AS float8) - CAST(:lease AS float8), clock_timestamp())
   ON CONFLICT (key) DO UPDATE SET tokens = ${refilled} - least(CAST(:lease AS float8), floor(${refilled})), updated_at = clock_timestamp()
-  WHERE ${refilled} >= 1
+  WHERE ${refilled} >= CAST(:cost AS float8)
   RETURNING tokens`;
 
 const peekSql = `SELECT ${refilled} AS tokens FROM ${table} b WHERE key = :key`;
@@ -37,7 +37,22 @@ const peekSql = `SELECT ${refilled} AS tokens FROM ${table} b WHERE key = :key`;
 export type Take = { allowed: boolean; tokens: number };
 
 export interface TokenBuckets {
-  take(key: string, policy: RateLimitPolicy): Promise<Take>;
+  /** Takes `cost` tokens (one per request; a tRPC batch one per procedure, RATE-3) or none. */
+  take(key: string, policy: RateLimitPolicy, cost?: number): Promise<Take>;
+}
+
+/** RATE-2: the in-process bucket maps hold at most this many callers (the least recently used goes first). */
+export const maxProcessBuckets = 100_000;
+
+/**
+ * RATE-2: rows of rate_limit_buckets untouched for longer than the longest window hold a full bucket, the same as no
+ * row: deleted (hourly, with the audit retention). One statement on an unlogged table; several instances doing it at
+ * once delete the same rows harmlessly.
+ */
+export async function pruneBuckets(db: Db, policies: (RateLimitPolicy | null)[]): Promise<number> {
+  if (isEmbedded(db)) return 0;
+  const longest = Math.max(0, ...policies.map((policy) => policy?.windowSeconds ?? 0));
+  return db(table).where('updated_at', '<', db.raw(`clock_timestamp() - make_interval(secs => ?)`, [longest])).del();
 }
 
 /** How long an instance may spend a lease. */
@@ -55,49 +70,57 @@ interface Lease {
 export function databaseBuckets(db: Db): TokenBuckets {
   const leases = new Map<string, Lease>();
   return {
-    async take(key, policy) {
+    async take(key, policy, cost = 1) {
       const now = Date.now();
       const lease = leases.get(key);
-      if (lease && lease.expiresAt > now && lease.tokens >= 1) {
-        lease.tokens -= 1;
+      if (lease && lease.expiresAt > now && lease.tokens >= cost) {
+        lease.tokens -= cost;
         return { allowed: true, tokens: lease.shared + lease.tokens };
       }
       if (lease) leases.delete(key);
-      const size = leaseSize(policy);
-      const bindings = { key, quota: policy.quota, rate: refillPerSecond(policy), lease: size };
+      // More than a full bucket is never served (nor written as a negative bucket).
+      if (cost > policy.quota) return { allowed: false, tokens: 0 };
+      const size = Math.max(cost, leaseSize(policy));
+      const bindings = { key, quota: policy.quota, rate: refillPerSecond(policy), lease: size, cost };
       const { rows } = await db.raw<{ rows: { tokens: number }[] }>(takeSql, bindings);
       if (rows.length === 0) {
         const peek = await db.raw<{ rows: { tokens: number }[] }>(peekSql, bindings);
         return { allowed: false, tokens: Number(peek.rows[0]?.tokens ?? 0) };
       }
       const shared = Number(rows[0].tokens);
-      // What the statement took: the whole lease when at least a token is left; otherwise it may have taken less, and
-      // one is assumed (an under-count only loses tokens). One is spent now.
-      const taken = shared >= 1 ? size : 1;
-      if (taken > 1) {
-        if (leases.size >= 100_000) leases.clear();
-        leases.set(key, { tokens: taken - 1, shared, expiresAt: now + leaseMs });
+      // What the statement took: the whole lease when at least a token is left; otherwise it may have taken less (at
+      // least `cost`), and `cost` is assumed (an under-count only loses tokens). `cost` is spent now.
+      const taken = shared >= 1 ? size : cost;
+      if (taken > cost) {
+        if (leases.size >= maxProcessBuckets) leases.clear();
+        leases.set(key, { tokens: taken - cost, shared, expiresAt: now + leaseMs });
       }
-      return { allowed: true, tokens: shared + taken - 1 };
+      return { allowed: true, tokens: shared + taken - cost };
     },
   };
 }
 
-/** Buckets of one process (the embedded database has no other instance). */
-export function processBuckets(): TokenBuckets {
+/**
+ * Buckets of one process (the embedded database has no other instance). The map is kept in order of last use and
+ * bounded (`max` callers): beyond it the least recently used bucket is forgotten, which gives that caller a full
+ * bucket again (a caller unseen that long has most likely refilled anyway).
+ */
+export function processBuckets(max = maxProcessBuckets): TokenBuckets & { readonly size: number } {
   const buckets = new Map<string, { tokens: number; at: number }>();
   return {
-    async take(key, policy) {
+    get size() {
+      return buckets.size;
+    },
+    async take(key, policy, cost = 1) {
       const now = Date.now();
       const bucket = buckets.get(key);
       const tokens = bucket ? Math.min(policy.quota, bucket.tokens + ((now - bucket.at) / 1000) * refillPerSecond(policy)) : policy.quota;
-      if (tokens < 1) return { allowed: false, tokens };
-      if (!bucket && buckets.size >= 100_000) {
-        // Full buckets carry nothing: forget them before growing further.
-        for (const [name, entry] of buckets) if (entry.tokens + ((now - entry.at) / 1000) * refillPerSecond(policy) >= policy.quota) buckets.delete(name);
-      }
-      buckets.set(key, { tokens: tokens - 1, at: now });
-      return { allowed: true, tokens: tokens - 1 };
+      if (tokens < cost) return { allowed: false, tokens };
+      // Deleted and set again: the Map's order is the order of last use, its first key the least recently used.
+      if (bucket) buckets.delete(key);
+      else if (buckets.size >= max) buckets.delete(buckets.keys().next().value!);
+      buckets.set(key, { tokens: tokens - cost, at: now });
+      return { allowed: true, tokens: tokens - cost };
     },
   };
 }

@@ -22,6 +22,26 @@ export function rateClassOf(operationId: string, method: string): RateClass | nu
   return method === 'GET' || method === 'HEAD' ? 'reads' : 'writes';
 }
 
+/** The tRPC endpoints, whose batches run several procedures in one request. */
+const batchOperations = new Set(['trpcQuery', 'trpcMutation']);
+
+/**
+ * RATE-3: the tokens a request takes: one, or one per procedure of a tRPC batch (`?batch=1`, procedures named in the
+ * path separated by commas, encoded or not).
+ */
+export function requestCost(operationId: string, rawProcedures: string | undefined, batch: unknown): number {
+  if (!batchOperations.has(operationId) || rawProcedures === undefined || (batch !== '1' && batch !== 'true')) return 1;
+  return rawProcedures.split(/,|%2C/i).length;
+}
+
+/**
+ * RATE-3: an operation run inside another request (an MCP tool, a tRPC procedure) takes a token of its own class
+ * besides the request's when that class is the costly one: import_board counts as importBoard does over REST.
+ */
+export function invokedClassOf(operationId: string): RateClass | null {
+  return importOperations.has(operationId) ? 'imports' : null;
+}
+
 /** RATE-2: whose bucket: the API key, else the user of the session, else the client address (anonymous callers). */
 export function callerKey(principal: { apiKeyId: string | null; userId: string } | null, clientIp: () => string): string {
   if (principal?.apiKeyId) return `key:${principal.apiKeyId}`;

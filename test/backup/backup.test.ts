@@ -253,6 +253,49 @@ describe(`BACKUP: PGlite instance backed up and restored into ${targetEngine}`, 
     expect(await tableContents(target.db)).toEqual(await tableContents(source.db));
   }, 60_000);
 
+  (pgUrl ? it : it.skip)('BACKUP-7: a server whose pool has no connection left (idle) is still found by its change listener', async () => {
+    // A database of its own: other test files' connections named `tessera` on the shared one must not count.
+    const database = `tessera_b7_${randomBytes(5).toString('hex')}`;
+    const admin = knexFactory({ client: 'pg', connection: pgUrl!, pool: { min: 0, max: 1 } });
+    await admin.raw(`CREATE DATABASE "${database}"`);
+    const url = new URL(pgUrl!);
+    url.pathname = `/${database}`;
+    // The server's pool under another name stands for a pool whose idle connections all closed: only the listener
+    // (`tessera-listener:public`) tells the server is running.
+    const serverDb = createDatabase({ databaseUrl: url.toString(), poolMax: 2, applicationName: 'tessera-pool-under-test' });
+    const cli = createDatabase({ databaseUrl: url.toString(), poolMax: 1, applicationName: 'tessera-cli' });
+    try {
+      const server = await startServer(config, { db: serverDb, logger: pino({ level: 'silent' }) });
+      try {
+        await expect(restoreBackup(cli, decodeBackup(file), { force: true, refuseWhileServersRun: true })).rejects.toThrow(/^Tessera servers are connected to this database \(1 connections\)/);
+      } finally {
+        await server.stop();
+      }
+      // Stopped: no longer refused for a running server (the database holds the bootstrap admin: refused as not empty).
+      await expect(restoreBackup(cli, decodeBackup(file), { refuseWhileServersRun: true })).rejects.toThrow(/^The database is not empty/);
+    } finally {
+      await cli.destroy();
+      await admin.raw(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
+      await admin.destroy();
+    }
+  }, 120_000);
+
+  it('BACKUP-2: an integration secret never ends up in a backup file', async () => {
+    const marker = `secret-marker-${randomBytes(8).toString('hex')}`;
+    const [integration] = await source.db('integrations').select('id');
+    await source.db('integration_secrets').insert({ integrationId: integration.id, kind: 'apiKey', value: `iv.${marker}` });
+    try {
+      const withSecret = await createBackup(source.db, 'pglite');
+      expect(withSecret.includes(Buffer.from(marker))).toBe(false);
+      const contents = decodeBackup(withSecret);
+      expect(contents.tables.map((t) => t.name)).not.toContain('integration_secrets');
+      expect(JSON.stringify(contents)).not.toContain(marker);
+      expect(contents.header.excluded.integration_secrets).toMatch(/integration secrets are excluded/);
+    } finally {
+      await source.db('integration_secrets').where({ integrationId: integration.id }).del();
+    }
+  });
+
   it('BACKUP-6: a restore that fails half-way (a row breaking a foreign key) leaves the database as it was', async () => {
     const contents = decodeBackup(file);
     const broken: BackupContents = {

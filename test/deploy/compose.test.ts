@@ -42,6 +42,9 @@ describe('docker-compose.yml (LB-4)', () => {
     const events = /location ~ \^\/api\/boards\/\[\^\/\]\+\/events\$ \{([^}]*)\}/.exec(template)?.[1] ?? '';
     expect(events).toContain('proxy_buffering off;');
     expect(events).toContain('proxy_read_timeout 1h;');
-    expect(template).toContain('proxy_set_header X-Forwarded-For $proxy_add_x_forwarded_for;');
+    // LB-2: the client's socket address replaces any X-Forwarded-For the client sent (never appended to it).
+    expect(template).toContain('proxy_set_header X-Forwarded-For $remote_addr;');
+    expect(template).not.toContain('$proxy_add_x_forwarded_for');
+    expect(template).toMatch(/upstream tessera \{\n(?:.*\n)*?    keepalive \d+;\n\}/);
   });
 });

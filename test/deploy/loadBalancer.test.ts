@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import knexFactory from 'knex';
 import { freePort } from '../../scripts/free-port';
+import { requestFrom } from '../support/fromAddress';
 
 const pgUrl = process.env.TEST_DATABASE_URL;
 const describeWithPostgres = pgUrl ? describe : describe.skip;
@@ -281,12 +282,21 @@ describeWithPostgres('LB: two instances behind nginx on one PostgreSQL database'
     expect(JSON.parse(feed.events[0].data)).toMatchObject({ operation: 'updateBoardSettings' });
   }, 60_000);
 
-  it('LB-2: with TRUST_PROXY the client address nginx forwards (X-Forwarded-For) reaches the request context', async () => {
-    const response = await api(proxyUrl, 'POST', '/api/auth/login', { username: 'nobody-here', password: 'wrong-password-1' }, { 'X-Forwarded-For': '203.0.113.77' });
+  it('LB-2: the client address behind nginx is the client\'s socket address; an X-Forwarded-For the client sends is ignored', async () => {
+    const username = `nobody-${randomBytes(3).toString('hex')}`;
+    // The client connects from a second loopback address (nginx and the instances listen on 127.0.0.1) and claims another.
+    const response = await requestFrom('127.0.0.2', `${proxyUrl}/api/auth/login`, {
+      method: 'POST',
+      headers: { 'X-Forwarded-For': '203.0.113.77' },
+      body: { username, password: 'wrong-password-1' },
+    });
     expect(response.status).toBe(401);
-    // The login throttle counts failures per client address (SEC rules): the address is the client's, not nginx's.
+    const [entry] = await db('audit_log').where({ action: 'auth.login', outcome: 'failure' }).whereRaw(`details->>'username' = ?`, [username]).select('client_address');
+    expect(entry).toEqual({ client_address: '127.0.0.2' });
+    // The login throttle counts failures per client address (SEC rules): the client's, neither nginx's nor the claimed one.
     const keys = (await db('login_failures').select('key')).map((row: { key: string }) => row.key);
-    expect(keys).toContain('ip:203.0.113.77');
+    expect(keys).toContain('ip:127.0.0.2');
+    expect(keys).not.toContain('ip:203.0.113.77');
     expect(keys).not.toContain('ip:127.0.0.1');
   });
 

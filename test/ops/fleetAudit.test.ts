@@ -13,6 +13,7 @@ import { expectError, expectOk } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
 import { eventually } from '../support/eventually';
 import { expiredKeyAuditWindowSeconds } from '../../src/identity/authenticate';
+import { sample } from '../support/metrics';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks, { stable: true });
 
@@ -38,16 +39,6 @@ async function scrape(): Promise<string> {
   const answer = await server.call('GET', '/metrics', { key: null, headers: { Authorization: `Bearer ${metricsToken}` } });
   expect(answer.status).toBe(200);
   return answer.body as string;
-}
-
-/** The value of one sample of the exposition (0 when absent). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (wanted.every((label) => line.includes(label))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return 0;
 }
 
 const applySet = (body: unknown, query = '', key?: string) => server.call('POST', `/api/boards/apply${query}`, key ? { body, key } : { body });

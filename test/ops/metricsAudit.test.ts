@@ -2,6 +2,7 @@ import { createActor } from '../support/actors';
 import { expectError } from '../support/expect';
 import { call, useTestServer } from '../support/server';
 import { runCli } from '../../src/cli/main';
+import { sample } from '../support/metrics';
 
 const metricsToken = 'metrics-token-for-tests';
 const server = useTestServer({ METRICS_TOKEN: metricsToken, METRICS_PORT: '0' });
@@ -11,16 +12,6 @@ async function scrape(): Promise<string> {
   expect(answer.status).toBe(200);
   expect(answer.headers.get('content-type')).toMatch(/^text\/plain/);
   return answer.body as string;
-}
-
-/** The value of one sample of the exposition (0 when absent). */
-function sample(text: string, name: string, labels: Record<string, string> = {}): number {
-  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
-  for (const line of text.split('\n')) {
-    if (!line.startsWith(`${name}{`) && !line.startsWith(`${name} `)) continue;
-    if (wanted.every((label) => line.includes(label))) return Number(line.slice(line.lastIndexOf(' ') + 1));
-  }
-  return 0;
 }
 
 async function audit(query: Record<string, string>) {

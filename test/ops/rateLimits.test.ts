@@ -1,5 +1,6 @@
 import { runCli } from '../../src/cli/main';
-import { databaseBuckets, processBuckets } from '../../src/ratelimit/buckets';
+import { databaseBuckets, processBuckets, pruneBuckets } from '../../src/ratelimit/buckets';
+import { clockBoardFile } from '../support/boardFiles';
 import { expectError } from '../support/expect';
 import { useTestServer } from '../support/server';
 
@@ -120,5 +121,68 @@ describe('RATE: per-caller rate limits', () => {
     const statuses = [];
     for (let i = 0; i < 4; i++) statuses.push((await (i % 2 ? sibling : server).call('GET', '/api/boards', { key: actor.key })).status);
     expect(statuses).toEqual([200, 200, 200, 429]);
+  });
+
+  it('RATE-3: a tRPC batch takes one token per procedure', async () => {
+    const actor = await createCaller();
+    const batch = (count: number) =>
+      server.call('GET', `/api/trpc/${Array(count).fill('board.getAllBoards').join(',')}?batch=1&input=${encodeURIComponent('{}')}`, { key: actor.key });
+    // A batch of 4 needs more than the whole bucket (3): refused, nothing run.
+    const tooMany = await batch(4);
+    expect(tooMany.status).toBe(429);
+    expect(tooMany.headers.get('ratelimit-policy')).toBe('"reads";q=3;w=3');
+    // A batch of 3 empties the bucket at once.
+    const three = await batch(3);
+    expect(three.status).toBe(200);
+    expect(three.body).toHaveLength(3);
+    expect(three.headers.get('ratelimit')).toMatch(/^"reads";r=0;/);
+    // Encoded commas count the same.
+    const other = await createCaller();
+    const encoded = await server.call('GET', `/api/trpc/board.getAllBoards%2Cboard.getAllBoards%2Cboard.getAllBoards%2Cboard.getAllBoards?batch=1&input=${encodeURIComponent('{}')}`, { key: other.key });
+    expect(encoded.status).toBe(429);
+  });
+
+  it('RATE-3: MCP import_board and apply_boards take from the imports bucket, as their REST routes do', async () => {
+    const actor = await createCaller();
+    const headers = { Accept: 'application/json, text/event-stream' };
+    const tool = (id: number, name: string, args: unknown) =>
+      server.call('POST', '/api/mcp', { key: actor.key, headers, body: { jsonrpc: '2.0', id, method: 'tools/call', params: { name, arguments: args } } });
+    const file = clockBoardFile(`rate-mcp-${Date.now()}`, 1);
+    const first = await tool(1, 'import_board', { ...file, dryRun: true });
+    expect(first.status).toBe(200);
+    // The caller may not create boards: refused by the operation, after its token was taken (as over REST).
+    expect(first.body.result.structuredContent).toMatchObject({ code: 'FORBIDDEN' });
+    // The imports bucket (1 per 60 s) is empty now: the next import is refused, through MCP or REST.
+    const second = await tool(2, 'apply_boards', { managedBy: 'rate-mcp', boards: [file], dryRun: true });
+    expect(second.body.result).toMatchObject({ isError: true, structuredContent: { code: 'TOO_MANY_REQUESTS', message: 'Rate limit reached: at most 1 imports per 60 s per caller, retry later' } });
+    expectError(await server.call('POST', '/api/boards/import?dryRun=true', { key: actor.key, body: file }), 429, 'TOO_MANY_REQUESTS');
+  });
+
+  it('RATE-2: the buckets of one process are bounded: the least recently used caller is forgotten first', async () => {
+    const buckets = processBuckets(3);
+    const policy = { quota: 1, windowSeconds: 3600 };
+    for (const key of ['a', 'b', 'c']) expect((await buckets.take(key, policy)).allowed).toBe(true);
+    expect((await buckets.take('b', policy)).allowed).toBe(false);
+    expect((await buckets.take('d', policy)).allowed).toBe(true);
+    expect(buckets.size).toBe(3);
+    // 'a' was the least recently used: forgotten (a full bucket again); 'b' and 'c' are still empty.
+    expect((await buckets.take('b', policy)).allowed).toBe(false);
+    expect((await buckets.take('c', policy)).allowed).toBe(false);
+    expect((await buckets.take('a', policy)).allowed).toBe(true);
+    expect(buckets.size).toBe(3);
+  });
+
+  it('RATE-2: rows of buckets that have refilled are pruned (PostgreSQL)', async () => {
+    if (!process.env.TEST_DATABASE_URL) {
+      expect(await pruneBuckets(server.db, [{ quota: 1, windowSeconds: 60 }])).toBe(0);
+      return;
+    }
+    await server.db('rate_limit_buckets').insert([
+      { key: 'reads:prune-old', tokens: 0, updated_at: server.db.raw(`now() - interval '2 hours'`) },
+      { key: 'reads:prune-recent', tokens: 0, updated_at: server.db.raw(`now() - interval '30 seconds'`) },
+    ]);
+    expect(await pruneBuckets(server.db, [{ quota: 5, windowSeconds: 60 }, null, { quota: 1, windowSeconds: 120 }])).toBeGreaterThanOrEqual(1);
+    const keys = (await server.db('rate_limit_buckets').whereIn('key', ['reads:prune-old', 'reads:prune-recent']).select('key')).map((row: { key: string }) => row.key);
+    expect(keys).toEqual(['reads:prune-recent']);
   });
 });

@@ -43,17 +43,16 @@ export const boardFileHandlers = ({ caches }: { caches: BoardCaches }) =>
           history: historyContext(ctx, 'importBoard'),
           caches,
         });
-      // AUDIT-1: an import that writes is audited in its transaction; a dry run writes nothing and is not.
+      // AUDIT-1: an import that writes is audited in its transaction; a dry run, or a replace by what the board
+      // already is, writes nothing and is not.
       const outcome = dryRun
         ? await run(ctx.db)
         : await audited<Awaited<ReturnType<typeof importBoardFile>>>(
             ctx,
-            (done) => ({
-              action: 'board.import',
-              targetType: 'board',
-              targetId: done.kind === 'plan' ? null : done.boardId,
-              details: done.kind === 'plan' ? {} : { name: done.name, outcome: done.kind, onConflict: query.onConflict ?? 'fail' },
-            }),
+            (done) =>
+              done.kind === 'plan' || done.kind === 'unchanged'
+                ? null
+                : { action: 'board.import', targetType: 'board', targetId: done.boardId, details: { name: done.name, outcome: done.kind, onConflict: query.onConflict ?? 'fail' } },
             run,
           );
       if (outcome.kind === 'plan') return { status: 200, body: outcome.plan };

@@ -7,7 +7,7 @@ import type { BoardDocumentCache } from '../document/cache';
 import type { BoardDocument } from '../document/types';
 import type { BoardStateCache } from '../document/stateCache';
 import { historyContext } from './record';
-import { restoreRevision } from './restore';
+import { restoreRevision, type RestoreResult } from './restore';
 
 /**
  * Plan (dry run), history, diff and restore routes of a board (PLAN-*, HIST-*). `boardDocuments` is the instance's
@@ -45,7 +45,7 @@ export const boardHistoryHandlers = ({ boardDocuments, boardStates }: { boardDoc
   },
 
   async restoreBoard({ params, body }, ctx) {
-    const result = await audited(ctx, { action: 'board.restore', targetType: 'board', targetId: params.id, details: { revision: body.revision } }, (trx) =>
+    const result = await audited<RestoreResult>(ctx, (done) => (done.changed ? { action: 'board.restore', targetType: 'board', targetId: params.id, details: { revision: body.revision } } : null), (trx) =>
       restoreRevision(trx, {
       boardId: params.id,
       principal: requirePrincipal(ctx),

@@ -25,6 +25,8 @@ export interface RestoreResult extends DocumentResult {
    * every deleted app the revision's widgets named (an app widget's app, a bookmarks widget's entries).
    */
   dropped: Required<NonNullable<HistorySummary['dropped']>>;
+  /** False when the board already was as the revision left it: nothing written (HIST-6), nothing audited. */
+  changed: boolean;
 }
 
 /**
@@ -65,7 +67,7 @@ export async function restoreRevision(db: Knex, options: BoardWrite & { revision
     const before = current;
     const { target, dropped } = await restorable(trx, current, await revisionState(trx, boardId, options.revision, before));
     const replacement = replacementFor(current, target, boardSettingsColumns);
-    if (!replacementWritesAnything(replacement)) throw new RolledBack<RestoreResult>({ ...resultAfterWrite(current, current), dropped });
+    if (!replacementWritesAnything(replacement)) throw new RolledBack<RestoreResult>({ ...resultAfterWrite(current, current), dropped, changed: false });
     replacement.columns.version = current.board.version + 1;
     // Elements the revision had that are not on the board now are new to it: their ids must be free (PUT-4) and
     // their bindings are new bindings (BIND-2).
@@ -78,7 +80,7 @@ export async function restoreRevision(db: Knex, options: BoardWrite & { revision
     const after = { ...computed, board: { ...computed.board, revision } };
     await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
     await recordStateChange(trx, { principal, history: options.history, before, after, dropped: droppedOrUndefined(dropped) });
-    return { result: { ...result, dropped }, after, answered: result };
+    return { result: { ...result, dropped, changed: true }, after, answered: result };
   }));
 }
 
