@@ -3453,7 +3453,7 @@ export interface components {
             surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning";
             target: {
                 /** @enum {string|null} */
-                type: "user" | "group" | "apikey" | "board" | "boardSet" | "settings" | "session" | null;
+                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "settings" | "session" | null;
                 id: string | null;
             };
             /** @description Ids, names and counts that describe the change (never a secret). */
@@ -4992,7 +4992,7 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a query, GET, takes from `reads`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request takes one token per procedure it names, of its HTTP method's class: a query, GET, takes from `reads`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
         TrpcRateLimitedReads: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */
@@ -5121,7 +5121,7 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request counts once, by its HTTP method: a mutation, POST, takes from `writes`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
+        /** @description RATE-2: the caller's bucket of the request's class is empty (a tRPC request takes one token per procedure it names, of its HTTP method's class: a mutation, POST, takes from `writes`), as a tRPC error (`TOO_MANY_REQUESTS`, -32029); retry after the seconds in Retry-After. The example is the answer under the default quota (RATE-5). */
         TrpcRateLimited: {
             headers: {
                 /** @description Seconds until the bucket holds a request again. */

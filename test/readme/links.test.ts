@@ -2,6 +2,8 @@
  * DOCS-5: every relative link of README.md and docs/*.md points to an existing file and, with a `#fragment`, to a
  * heading of that file (scripts/readme-examples.ts `brokenLinks`).
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { brokenLinks, docFiles, headingAnchor, headingAnchors } from '../../scripts/readme-examples';
 
 describe('DOCS-5: links between the README and the guides', () => {
@@ -36,5 +38,18 @@ describe('DOCS-5: links between the README and the guides', () => {
       'docs/a.md:7 #section-two: docs/a.md has no heading #section-two',
       'docs/a.md:8 ../../etc/passwd: no file ../etc/passwd',
     ]);
+  });
+});
+
+describe('DOCS-6: the README configuration table', () => {
+  it('names every variable src/config/config.ts reads, and no other', () => {
+    const source = readFileSync(path.join(__dirname, '../../src/config/config.ts'), 'utf8');
+    const read = new Set([...source.matchAll(/env\.([A-Z][A-Z0-9_]+)|\(env, '([A-Z][A-Z0-9_]+)'/g)].map((m) => m[1] ?? m[2]));
+    const readme = readFileSync(path.join(__dirname, '../../README.md'), 'utf8');
+    const table = readme.slice(readme.indexOf('## Configuration'), readme.indexOf('\n## ', readme.indexOf('## Configuration') + 1));
+    const listed = new Set([...table.matchAll(/^\| `([A-Z][A-Z0-9_]+)` \|/gm)].map((m) => m[1]));
+    expect(read.size).toBeGreaterThan(30);
+    expect([...read].filter((name) => !listed.has(name)).sort()).toEqual([]);
+    expect([...listed].filter((name) => !read.has(name)).sort()).toEqual([]);
   });
 });
