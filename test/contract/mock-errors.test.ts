@@ -43,10 +43,6 @@ const errorStatuses = (op: Operation) => Object.keys(op.responses).filter((statu
 const notProvokable: Record<string, string> = {
   '500': 'an unexpected server fault: never the answer to a request (ERR-2); test/faults provokes it by breaking the server',
   '503': 'the database is unreachable or the instance is shutting down: a server state, not a request (test/faults)',
-  'DELETE /api/boards/{id}/items/{itemId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
-  'PATCH /api/boards/{id}/items/{itemId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
-  'DELETE /api/boards/{id}/sections/{sectionId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
-  'PATCH /api/boards/{id}/sections/{sectionId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
 };
 
 /** Board writes whose only 403 is the refusal of a cross-site cookie write (a missing permission is a 404, BOARD-3). */
@@ -95,7 +91,9 @@ writeFileSync(
 );
 afterAll(() => rmSync(provisioningRoot, { recursive: true, force: true }));
 const provisioned = useTestServer({ PROVISIONING_DIR: path.dirname(provisionedFile), PROVISIONING_DEBOUNCE_MS: '600000' });
-let provisionedBoard: { id: string; layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] } | undefined;
+let provisionedBoard:
+  | { id: string; layouts: { id: string; name: string; columnCount: number; breakpoint: number }[]; sections: { id: string }[]; items: { id: string }[] }
+  | undefined;
 /** The provisioned board as the third server reads it. */
 async function mediaBoard() {
   if (!provisionedBoard) {
@@ -422,6 +420,23 @@ const specific: Record<string, Scenario> = {
     onProvisioned('PATCH', (id) => `/api/boards/${id}/layouts`, (board) => ({ layouts: board.layouts.map((layout) => ({ ...layout, columnCount: 10 })) })),
   'PATCH /api/boards/{id}/visibility 409': () => onProvisioned('PATCH', (id) => `/api/boards/${id}/visibility`, () => ({ visibility: 'public' })),
   'PATCH /api/boards/{id}/settings 409': () => onProvisioned('PATCH', (id) => `/api/boards/${id}/settings`, () => ({ pageTitle: 'Changed by the API' })),
+  // The granular routes' only 409 (CONC-7: a concurrent change waits for the row lock, it does not conflict).
+  'PATCH /api/boards/{id}/items/{itemId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('PATCH', (id) => `/api/boards/${id}/items/${board.items[0].id}`, () => ({ options: { format: '24h' } }));
+  },
+  'DELETE /api/boards/{id}/items/{itemId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('DELETE', (id) => `/api/boards/${id}/items/${board.items[0].id}`);
+  },
+  'PATCH /api/boards/{id}/sections/{sectionId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('PATCH', (id) => `/api/boards/${id}/sections/${board.sections[0].id}`, () => ({ ...board.sections[0], yOffset: 1 }));
+  },
+  'DELETE /api/boards/{id}/sections/{sectionId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('DELETE', (id) => `/api/boards/${id}/sections/${board.sections[0].id}`);
+  },
   // MOCK-6, DRIFT-1: the provisioned board's file no longer parses (PROV-3 keeps the board and its record).
   'GET /api/boards/{id}/drift 409': async () => {
     writeFileSync(provisionedFile, 'apiVersion: tessera/v1\nkind: Board\nname: [media\n');
