@@ -82,13 +82,19 @@ test('a missing board is a 404', async () => {
 test('a key without board-create gets a 403', async () => {
   const key = await tessera.POST('/api/api-keys', { body: { name: 'mock-first-read-only', scopes: [] } });
   assert.equal(key.response.status, 201, key.error?.message);
-  const restricted = createTesseraClient({ baseUrl, apiKey: key.data!.apiKey });
-  const { error, response } = await restricted.POST('/api/boards', {
-    body: { name: `mock-first-denied-${Date.now().toString(36)}`, columnCount: 12, isPublic: false },
-    headers: prefer(403),
-  });
-  assert.equal(response.status, 403);
-  assert.equal(error!.code, 'FORBIDDEN');
-  assert.equal(error!.message, 'Permission denied');
-  await tessera.DELETE('/api/api-keys/{keyId}', { params: { path: { keyId: key.data!.id } } });
+  // The key is revoked whatever the assertions say: a failed run must not leave a live key on the server.
+  let revoked;
+  try {
+    const restricted = createTesseraClient({ baseUrl, apiKey: key.data!.apiKey });
+    const { error, response } = await restricted.POST('/api/boards', {
+      body: { name: `mock-first-denied-${Date.now().toString(36)}`, columnCount: 12, isPublic: false },
+      headers: prefer(403),
+    });
+    assert.equal(response.status, 403);
+    assert.equal(error!.code, 'FORBIDDEN');
+    assert.equal(error!.message, 'Permission denied');
+  } finally {
+    revoked = await tessera.DELETE('/api/api-keys/{keyId}', { params: { path: { keyId: key.data!.id } } });
+  }
+  assert.ok(revoked.response.ok, `the key was not revoked: ${revoked.response.status} ${revoked.error?.message ?? ''}`);
 });

@@ -157,6 +157,9 @@ export function allows(access: BoardAccess, level: BoardPermissionLevel): boolea
   return level === 'full' ? access.canFull : level === 'modify' ? access.canModify : access.canView;
 }
 
+/** The board route's 404, for a missing board and a caller without the level alike (ACCESS-1). */
+export const boardNotFound = () => notFound('Board not found');
+
 /**
  * 404 `Board not found` when the board is missing or the caller lacks the level, so that a permission
  * failure never reveals that a board exists.
@@ -168,6 +171,6 @@ export async function assertBoardAccess(
   level: BoardPermissionLevel,
 ): Promise<BoardAccess & OwnBoardRows> {
   const access = await loadBoardAccess(db, boardId, principal);
-  if (!access || !allows(access, level)) throw notFound('Board not found');
+  if (!access || !allows(access, level)) throw boardNotFound();
   return access;
 }

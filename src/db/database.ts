@@ -3,15 +3,12 @@ import type { PGlite } from '@electric-sql/pglite';
 import { defaultDatabaseTimeouts, type DatabaseTimeouts } from '../config/config';
 import { openEmbedded } from './embedded';
 import { queryPrepared } from './pglitePrepared';
+// Objection's snake_case identifier mapping (MODEL-1: the models and every knex query see camelCase). All of objection
+// is loaded at start anyway, by the models (src/db/models, reached from here through migrate.ts and instance.ts).
+import { knexSnakeCaseMappers } from 'objection';
 
 export type Db = Knex;
 
-/**
- * Objection's snake_case identifier mapping, from its own module: the rest of objection (half of its load time at
- * start) is not used.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { knexSnakeCaseMappers } = require('objection/lib/utils/identifierMapping') as typeof import('objection');
 
 /** pg, loaded only for PostgreSQL. */
 function postgresDriver(): void {

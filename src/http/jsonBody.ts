@@ -67,6 +67,9 @@ function decode(bytes: Buffer, charset: string): string {
   return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
 }
 
+export const invalidJson = () => new ApiError('BAD_REQUEST', 'Failed to parse request body: invalid JSON');
+export const bodyTooLarge = (limitBytes: number) => new ApiError('PAYLOAD_TOO_LARGE', `Request body larger than ${limitBytes} bytes`);
+
 /** The JSON value of a body's text: 400 when it is not JSON or holds a number it would not hold exactly (INPUT-3). */
 function parseJsonText(text: string): unknown {
   if (text.length === 0) return {};
@@ -74,7 +77,7 @@ function parseJsonText(text: string): unknown {
   try {
     value = JSON.parse(text);
   } catch {
-    throw new ApiError('BAD_REQUEST', 'Failed to parse request body: invalid JSON');
+    throw invalidJson();
   }
   const inexact = mayHoldInexactNumber(text) ? inexactNumberRefusal(text) : undefined;
   if (inexact) throw inexact;
@@ -96,9 +99,9 @@ export function bodyRefusal(error: unknown, req: Request): unknown {
   const refusal = (error ?? {}) as ParserError;
   switch (refusal.type) {
     case 'entity.too.large':
-      return new ApiError('PAYLOAD_TOO_LARGE', `Request body larger than ${refusal.limit} bytes`);
+      return bodyTooLarge(refusal.limit!);
     case 'entity.parse.failed':
-      return new ApiError('BAD_REQUEST', 'Failed to parse request body: invalid JSON');
+      return invalidJson();
     case 'encoding.unsupported':
       return new ApiError('UNSUPPORTED_MEDIA_TYPE', `Unsupported content encoding "${refusal.encoding}"`);
     case 'charset.unsupported':

@@ -6,6 +6,17 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { createAjv, dereference, Schema, SchemaValidators } from '../fuzz/openapi';
+import { boardNotFound } from '../../src/boards/access';
+import { noIntegrationAccess } from '../../src/boards/document/bindings';
+import { sectionExists } from '../../src/boards/document/sections';
+import { versionConflictMessage } from '../../src/boards/document/store';
+import { tooManyStreams } from '../../src/boards/events/hub';
+import { nameConflictMessage } from '../../src/boards/management/names';
+import { loadConfig } from '../../src/config/config';
+import { conflict } from '../../src/core/errors';
+import { provisionedBoardConflict } from '../../src/db/errors';
+import { bodyTooLarge, invalidJson } from '../../src/http/jsonBody';
+import { createActor } from '../support/actors';
 import { useTestServer } from '../support/server';
 
 const document = dereference(JSON.parse(readFileSync(path.resolve(__dirname, '../../generated/openapi.json'), 'utf8')));
@@ -69,6 +80,26 @@ function operationExamples(): Example[] {
 
 const examples = operationExamples();
 
+const server = useTestServer();
+const missingId = 'zq0000000000000000000000';
+
+interface ServedExample {
+  message: string;
+  code: string;
+  data?: Record<string, unknown>;
+}
+interface Expected {
+  status: number;
+  message: string;
+  code: string;
+}
+interface Probe {
+  method: string;
+  path: string;
+  key?: string;
+  body?: unknown;
+}
+
 describe('ERR-5: examples of the document', () => {
   it('finds the examples of operations and schemas', () => {
     expect(examples.length).toBeGreaterThan(300);
@@ -80,7 +111,7 @@ describe('ERR-5: examples of the document', () => {
   });
 
   /** What Prism serves for `Prefer: code=<status>` alone: the schema's own `example` first, then the media type's, then its first named example. */
-  const servedByDefault = (route: string, method: string, status: string) => {
+  const servedByDefault = (route: string, method: string, status: string): ServedExample => {
     const media = document.paths[route][method].responses[status].content['application/json'];
     return media.schema?.example ?? media.example ?? Object.values<any>(media.examples ?? {})[0]?.value;
   };
@@ -99,37 +130,68 @@ describe('ERR-5: examples of the document', () => {
     expect([...shadowing]).toEqual([]);
   });
 
-  it.each([
-    ['/api/boards/{id}', 'put', '409', 'This board was modified by another request. Reload the latest board and retry.'],
-    ['/api/boards/{id}/restore', 'post', '409', 'This board was modified by another request. Reload the latest board and retry.'],
-    ['/api/boards/{id}/plan', 'post', '409', 'This board was modified by another request. Reload the latest board and retry.'],
-    ['/api/boards/{id}/items/{itemId}', 'delete', '409', 'This board was modified by another request. Reload the latest board and retry.'],
-    ['/api/boards/{id}/sections/{sectionId}', 'delete', '409', 'This board was modified by another request. Reload the latest board and retry.'],
-    ['/api/boards/{id}/sections', 'post', '409', 'Section already exists on this board'],
-    ['/api/boards', 'post', '409', 'Board with similar name already exists'],
-    ['/api/users', 'post', '409', 'Username already taken'],
-    ['/api/boards/{id}', 'get', '404', 'Board not found'],
-    ['/api/boards/{id}', 'delete', '404', 'Board not found'],
-    ['/api/boards/{id}/export', 'get', '404', 'Board not found'],
-    ['/api/boards/{id}/items/{itemId}', 'delete', '404', 'Board not found'],
-    ['/api/boards/{id}/events', 'get', '404', 'Board not found'],
-    ['/api/apps/{id}', 'get', '404', 'App not found'],
-    ['/api/boards', 'post', '413', 'Request body larger than 10485760 bytes'],
-    ['/api/boards/{id}', 'put', '403', 'No access to integrations: k3l9m1n5b7v2c8x4z0q6w2e4'],
-    ['/api/boards/items', 'post', '403', 'No access to integrations: k3l9m1n5b7v2c8x4z0q6w2e4'],
-    ['/api/boards/{id}/events', 'get', '429', 'Too many open event streams: at most 16 per caller'],
-    ['/api/boards/import', 'post', '404', 'Board not found'],
-    ['/api/boards/import', 'post', '409', 'Board with similar name already exists'],
-    ['/api/auth/logout', 'post', '400', 'Failed to parse request body: invalid JSON'],
-    ['/api/api-keys/{keyId}', 'delete', '403', 'Permission denied: an API key cannot revoke a key that holds more than itself'],
-  ])('MOCK-1, CONC-2, PUT-4, SECT-1: %s %s %s is served by default with the message the server sends', (route, method, status, message) => {
-    expect(servedByDefault(route, method, status).message).toBe(message);
+  /**
+   * The default served example of the main error statuses against the server's own definition of that answer: the
+   * error the server throws (its factory or message constant, fed the example's own ids or file where the message
+   * names one), or, where the message lives inside a store, the server's answer to a request that provokes it. Status
+   * is the route's; message and code must be equal.
+   */
+  const versionConflict = () => conflict(versionConflictMessage);
+  const provisioned = (example: ServedExample) => provisionedBoardConflict({ code: 'TSPRV', detail: String(example.data?.file) })!;
+  const bindingRefused = (example: ServedExample) => noIntegrationAccess(example.data?.integrationIds as string[]);
+  const config = loadConfig({});
+  it.each<[string, string, string, (example: ServedExample) => Expected | Promise<Expected>]>([
+    ['/api/boards/{id}', 'put', '409', versionConflict],
+    ['/api/boards/{id}/restore', 'post', '409', versionConflict],
+    ['/api/boards/{id}/plan', 'post', '409', versionConflict],
+    ['/api/boards/{id}/items/{itemId}', 'patch', '409', provisioned],
+    ['/api/boards/{id}/items/{itemId}', 'delete', '409', provisioned],
+    ['/api/boards/{id}/sections/{sectionId}', 'patch', '409', provisioned],
+    ['/api/boards/{id}/sections/{sectionId}', 'delete', '409', provisioned],
+    ['/api/boards/{id}/sections', 'post', '409', sectionExists],
+    ['/api/boards', 'post', '409', () => conflict(nameConflictMessage)],
+    ['/api/boards/import', 'post', '409', () => conflict(nameConflictMessage)],
+    ['/api/users', 'post', '409', () => answerTo(async () => ({ method: 'POST', path: '/api/users', body: { username: (await createActor(server)).username, password: 'password-123' } }))],
+    ['/api/boards/{id}', 'get', '404', boardNotFound],
+    ['/api/boards/{id}', 'delete', '404', boardNotFound],
+    ['/api/boards/{id}/export', 'get', '404', boardNotFound],
+    ['/api/boards/{id}/items/{itemId}', 'delete', '404', boardNotFound],
+    ['/api/boards/{id}/events', 'get', '404', boardNotFound],
+    ['/api/boards/import', 'post', '404', boardNotFound],
+    ['/api/apps/{id}', 'get', '404', () => answerTo(() => ({ method: 'GET', path: `/api/apps/${missingId}` }))],
+    ['/api/boards', 'post', '413', () => bodyTooLarge(config.bodyLimitBytes)],
+    ['/api/boards/{id}', 'put', '403', bindingRefused],
+    ['/api/boards/items', 'post', '403', bindingRefused],
+    ['/api/boards/{id}/events', 'get', '429', () => tooManyStreams(config.eventStreamsPerCaller, config.eventHeartbeatMs / 1000)],
+    ['/api/auth/logout', 'post', '400', invalidJson],
+    [
+      '/api/api-keys/{keyId}',
+      'delete',
+      '403',
+      () =>
+        answerTo(async () => {
+          // A key narrowed to one scope revokes its owner's unscoped key.
+          const owner = await createActor(server, { permissions: ['board-modify-all'] });
+          const narrow = await server.call('POST', '/api/api-keys', { key: owner.key, body: { scopes: ['board-modify-all'] } });
+          expect(narrow.status).toBe(201);
+          return { method: 'DELETE', path: `/api/api-keys/${owner.key.split('.')[0]}`, key: narrow.body.apiKey };
+        }),
+    ],
+  ])('MOCK-1, CONC-2, PROV-5, PUT-4, SECT-1: %s %s %s is served by default with the message and code the server sends', async (route, method, status, expected) => {
+    const example = servedByDefault(route, method, status);
+    const error = await expected(example);
+    expect({ status: Number(status), message: example.message, code: example.code }).toEqual({ status: error.status, message: error.message, code: error.code });
   });
+
+  /** The server's answer (message and code) to a request, which must have the status asked for. */
+  async function answerTo(request: () => Promise<Probe> | Probe): Promise<Expected> {
+    const { method, path: route, ...options } = await request();
+    const answer = await server.call(method, route, options);
+    return { message: answer.body?.message, code: answer.body?.code, status: answer.status };
+  }
 });
 
 describe('ERR-5: error examples have the server shape', () => {
-  const server = useTestServer();
-
   it("the 400 example is the server's answer to a board name that breaks the pattern", async () => {
     const answer = await server.call('POST', '/api/boards', { body: { name: 'not a name!', columnCount: 12, isPublic: false } });
     expect(answer.status).toBe(400);

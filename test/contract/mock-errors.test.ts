@@ -43,10 +43,6 @@ const errorStatuses = (op: Operation) => Object.keys(op.responses).filter((statu
 const notProvokable: Record<string, string> = {
   '500': 'an unexpected server fault: never the answer to a request (ERR-2); test/faults provokes it by breaking the server',
   '503': 'the database is unreachable or the instance is shutting down: a server state, not a request (test/faults)',
-  'DELETE /api/boards/{id}/items/{itemId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
-  'PATCH /api/boards/{id}/items/{itemId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
-  'DELETE /api/boards/{id}/sections/{sectionId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
-  'PATCH /api/boards/{id}/sections/{sectionId} 409': 'only a concurrent write between the read and the save of this one request (a race, CONC-2)',
 };
 
 /** Board writes whose only 403 is the refusal of a cross-site cookie write (a missing permission is a 404, BOARD-3). */
@@ -95,7 +91,15 @@ writeFileSync(
 );
 afterAll(() => rmSync(provisioningRoot, { recursive: true, force: true }));
 const provisioned = useTestServer({ PROVISIONING_DIR: path.dirname(provisionedFile), PROVISIONING_DEBOUNCE_MS: '600000' });
-let provisionedBoard: { id: string; layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] } | undefined;
+let provisionedBoard:
+  | { id: string; layouts: { id: string; name: string; columnCount: number; breakpoint: number }[]; sections: { id: string }[]; items: { id: string }[] }
+  | undefined;
+/** The provisioned board's file as the third server exports it. */
+async function mediaFile(): Promise<Record<string, unknown>> {
+  const file = await provisioned.call('GET', `/api/boards/${(await mediaBoard()).id}/export`);
+  expect(file.status).toBe(200);
+  return file.body;
+}
 /** The provisioned board as the third server reads it. */
 async function mediaBoard() {
   if (!provisionedBoard) {
@@ -422,6 +426,23 @@ const specific: Record<string, Scenario> = {
     onProvisioned('PATCH', (id) => `/api/boards/${id}/layouts`, (board) => ({ layouts: board.layouts.map((layout) => ({ ...layout, columnCount: 10 })) })),
   'PATCH /api/boards/{id}/visibility 409': () => onProvisioned('PATCH', (id) => `/api/boards/${id}/visibility`, () => ({ visibility: 'public' })),
   'PATCH /api/boards/{id}/settings 409': () => onProvisioned('PATCH', (id) => `/api/boards/${id}/settings`, () => ({ pageTitle: 'Changed by the API' })),
+  // The granular routes' only 409 (CONC-7: a concurrent change waits for the row lock, it does not conflict).
+  'PATCH /api/boards/{id}/items/{itemId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('PATCH', (id) => `/api/boards/${id}/items/${board.items[0].id}`, () => ({ options: { format: '24h' } }));
+  },
+  'DELETE /api/boards/{id}/items/{itemId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('DELETE', (id) => `/api/boards/${id}/items/${board.items[0].id}`);
+  },
+  'PATCH /api/boards/{id}/sections/{sectionId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('PATCH', (id) => `/api/boards/${id}/sections/${board.sections[0].id}`, () => ({ ...board.sections[0], yOffset: 1 }));
+  },
+  'DELETE /api/boards/{id}/sections/{sectionId} 409': async () => {
+    const board = await mediaBoard();
+    return onProvisioned('DELETE', (id) => `/api/boards/${id}/sections/${board.sections[0].id}`);
+  },
   // MOCK-6, DRIFT-1: the provisioned board's file no longer parses (PROV-3 keeps the board and its record).
   'GET /api/boards/{id}/drift 409': async () => {
     writeFileSync(provisionedFile, 'apiVersion: tessera/v1\nkind: Board\nname: [media\n');
@@ -621,6 +642,41 @@ beforeAll(async () => {
 const pairs = operations.flatMap((op) => errorStatuses(op).map((status) => ({ op, status, scenario: scenarioFor(op, status) })));
 const compared = pairs.filter((pair) => typeof pair.scenario !== 'string');
 
+/**
+ * MOCK-6: where a write's default 409 is another case (a version conflict, a name taken, a section already there), the
+ * provisioned board's refusal (PROV-5) is a named example of the 409: the write to the provisioned board goes to the
+ * third server, and to the mock with `Prefer: code=409, example=<that name>`. The example is found by its message, so
+ * its name is whatever the document gives it.
+ */
+const provisionedWrites: Record<string, () => Promise<Probe>> = {
+  'PUT /api/boards/{id}': async () => {
+    const board = (await mediaBoard()) as unknown as { sections: unknown[] };
+    return onProvisioned('PUT', (id) => `/api/boards/${id}`, () => ({ sections: board.sections, items: [] }));
+  },
+  'POST /api/boards/{id}/restore': () => onProvisioned('POST', (id) => `/api/boards/${id}/restore`, () => ({ revision: 1 })),
+  'POST /api/boards/{id}/sections': () =>
+    onProvisioned('POST', (id) => `/api/boards/${id}/sections`, () => ({ id: 'mockerrorsnewsection0001', kind: 'empty', xOffset: 0, yOffset: 5 })),
+  'PATCH /api/boards/{id}/name': () => onProvisioned('PATCH', (id) => `/api/boards/${id}/name`, () => ({ name: 'media-renamed' })),
+  'POST /api/boards/import': async () => ({ method: 'POST', path: '/api/boards/import?onConflict=replace', provisioned: true, body: await changedMediaFile() }),
+  'POST /api/boards/apply': async () => ({ method: 'POST', path: '/api/boards/apply', provisioned: true, body: { managedBy: 'mock-errors', boards: [await changedMediaFile()] } }),
+  'POST /api/trpc/{procedures}': async () => ({ ...trpcMutation('board.renameBoard', { id: (await mediaBoard()).id, name: 'media-renamed' }), provisioned: true }),
+};
+
+/** The provisioned board's file with its section moved down: a change the file's own directory does not hold. */
+async function changedMediaFile(): Promise<Record<string, unknown>> {
+  const file = (await mediaFile()) as { sections: Record<string, unknown>[] };
+  return { ...file, sections: file.sections.map((section) => ({ ...section, yOffset: 1 })) };
+}
+
+/** The named 409 examples of an operation that carry PROV-5's message (a REST error body or the tRPC envelope), but its default. */
+function provisionedExamples(op: Operation): string[] {
+  const media = document.paths[op.path][op.method].responses['409']?.content?.['application/json'];
+  const named = Object.entries<{ value?: { message?: string; error?: { json?: { message?: string } } } }>(media?.examples ?? {});
+  const message = (value: (typeof named)[number][1]['value']) => value?.message ?? value?.error?.json?.message ?? '';
+  return named.slice(1).filter(([, example]) => message(example.value).includes('Board is provisioned from ')).map(([name]) => name);
+}
+const provisionedNamed = operations.flatMap((op) => provisionedExamples(op).map((name) => ({ op, name })));
+
 describe('MOCK-1: the mock answers each provokable error with the server message and code', () => {
   it('MOCK-4: every declared error status of every operation is compared here or listed as not provokable', () => {
     expect(pairs.filter((pair) => pair.scenario === 'no scenario').map((pair) => `${nameOf(pair.op)} ${pair.status}`)).toEqual([]);
@@ -642,5 +698,25 @@ describe('MOCK-1: the mock answers each provokable error with the server message
     // MOCK-5: by default the mock answers what the server answers under the default quota of the class (RATE-5).
     const rateClass = classOf(op);
     expect(mockOutcome.message).toBe(rateLimitedMessage(rateClass, defaultRateLimits[rateClass]));
+  });
+});
+
+describe('MOCK-6: the provisioned board\'s 409 where it is a named example', () => {
+  it('every named example of PROV-5 beside another default 409 has a write to compare it with', () => {
+    expect(provisionedNamed.map(({ op }) => nameOf(op)).filter((name) => !provisionedWrites[name])).toEqual([]);
+  });
+
+  const awaiting = Object.keys(provisionedWrites).filter((name) => !provisionedNamed.some(({ op }) => nameOf(op) === name));
+  // A write a provisioned board refuses whose 409 does not name that case yet: the mock cannot serve it.
+  for (const name of awaiting) it.todo(`${name} 409: no named example of PROV-5 yet`);
+
+  // (jest refuses an empty table: until the document names one, the todos above are all there is.)
+  const named = provisionedNamed.map(({ op, name }) => [`${nameOf(op)} 409 (${name})`, op, name] as const);
+  if (named.length > 0) it.each(named)('%s', async (_title, op, name) => {
+    const probe = await provisionedWrites[nameOf(op)]();
+    const fromServer = await send(provisioned.directUrl, probe, provisioned.adminKey);
+    const fromMock = await send(mock.url, probe, mockKey, { Prefer: `code=409, example=${name}` });
+    expect(outcome(fromServer)).toEqual(expect.objectContaining({ status: 409, message: expect.stringMatching(/^(Board <name>: )?Board is provisioned from <dir>\/media\.yaml; /) }));
+    expect(outcome(fromMock)).toEqual(outcome(fromServer));
   });
 });

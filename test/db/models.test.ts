@@ -1,3 +1,6 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { col } from '../../src/db/models/BaseModel';
 import { BaseModel, Board, models, User } from '../../src/db/models';
 import { startTestServer, type TestServer } from '../support/server';
 
@@ -70,5 +73,85 @@ describe('the data model (src/db/models)', () => {
     const admin = await User.query(server.db).where('username', 'admin').first().withGraphFetched('[groups, apiKeys]');
     expect((admin as unknown as { apiKeys: unknown[] }).apiKeys.length).toBeGreaterThan(0);
     expect((admin as unknown as { groups: { name: string }[] }).groups.map((group) => group.name)).toContain('admins');
+  });
+});
+
+/**
+ * MODEL-2: where a model's row schema and the contract describe the same value, their bounds are equal (minimum,
+ * maximum, minLength, maxLength, enum). The contract checks every write before it reaches a store, so the model's
+ * bounds restate it; this keeps the two in step. Patterns and formats stay the contract's alone (a row schema
+ * states what a column may hold, not how a request spells it).
+ */
+describe('MODEL-2: model bounds in step with the contract', () => {
+  const contract = JSON.parse(readFileSync(path.resolve(__dirname, '../../generated/openapi.json'), 'utf8'));
+  const schemas: Record<string, Record<string, unknown>> = contract.components.schemas;
+  const deref = (schema: Record<string, unknown>): Record<string, unknown> =>
+    typeof schema.$ref === 'string' ? deref(schemas[schema.$ref.split('/').pop()!]) : schema;
+  /** `Schema.property` of the contract, its `$ref` and a lone `allOf` followed. */
+  const property = (pointer: string) => {
+    const [name, prop] = pointer.split('.');
+    const found = deref((schemas[name].properties as Record<string, Record<string, unknown>>)[prop]);
+    return Array.isArray(found.allOf) && found.allOf.length === 1 ? deref(found.allOf[0]) : found;
+  };
+  const boundKeywords = ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'minLength', 'maxLength', 'enum'] as const;
+  const bounds = (schema: Record<string, unknown>) =>
+    Object.fromEntries(boundKeywords.filter((keyword) => keyword in schema).map((keyword) => [keyword, keyword === 'enum' ? [...(schema.enum as unknown[])].sort() : schema[keyword]]));
+  const modelProperty = (model: typeof BaseModel, name: string) => (model.jsonSchema.properties as Record<string, Record<string, unknown>>)[name];
+
+  /** `Model.property` -> the contract's schema of the same value. */
+  const sections = Object.keys(schemas.BoardSection.discriminator ? (schemas.BoardSection.discriminator as { mapping: object }).mapping : {});
+  const inStep: Record<string, () => Record<string, unknown>> = {
+    'Board.name': () => property('BoardSummary.name'),
+    'Board.opacity': () => property('BoardSettings.opacity'),
+    'Board.backgroundImageAttachment': () => property('BoardSettings.backgroundImageAttachment'),
+    'Board.backgroundImageRepeat': () => property('BoardSettings.backgroundImageRepeat'),
+    'Board.backgroundImageSize': () => property('BoardSettings.backgroundImageSize'),
+    'Board.itemRadius': () => property('BoardSettings.itemRadius'),
+    'Layout.name': () => property('BreakpointLayout.name'),
+    'Layout.columnCount': () => property('BreakpointLayout.columnCount'),
+    'Layout.breakpoint': () => property('BreakpointLayout.breakpoint'),
+    'Section.kind': () => ({ enum: sections }),
+    'Section.xOffset': () => property('EmptySection.xOffset'),
+    'Section.yOffset': () => property('EmptySection.yOffset'),
+    'ItemLayout.xOffset': () => property('ItemPosition.xOffset'),
+    'ItemLayout.yOffset': () => property('ItemPosition.yOffset'),
+    'ItemLayout.width': () => property('ItemPosition.width'),
+    'ItemLayout.height': () => property('ItemPosition.height'),
+    'SectionLayout.xOffset': () => property('DynamicSectionPosition.xOffset'),
+    'SectionLayout.yOffset': () => property('DynamicSectionPosition.yOffset'),
+    'SectionLayout.width': () => property('DynamicSectionPosition.width'),
+    'SectionLayout.height': () => property('DynamicSectionPosition.height'),
+    'BoardHistoryEntry.revision': () => property('HistoryEntry.revision'),
+    'BoardUserPermission.permission': () => schemas.BoardPermissionLevel,
+    'BoardGroupPermission.permission': () => schemas.BoardPermissionLevel,
+    'AppUserPermission.permission': () => schemas.AppPermissionLevel,
+    'AppGroupPermission.permission': () => schemas.AppPermissionLevel,
+    'IntegrationUserPermission.permission': () => schemas.IntegrationPermissionLevel,
+    'IntegrationGroupPermission.permission': () => schemas.IntegrationPermissionLevel,
+    'AppReachability.state': () => property('AppStatus.state'),
+    'AuditEntry.outcome': () => property('AuditEntry.outcome'),
+  };
+  /** Bounded model properties the contract does not describe. */
+  const internal: Record<string, string> = {
+    'LoginFailure.failures': 'the login throttle\'s counter (LOGIN-3) is never sent or received',
+  };
+
+  it.each(Object.keys(inStep))('%s has the contract\'s bounds', (name) => {
+    const [modelName, prop] = name.split('.');
+    const model = models.find((candidate) => candidate.name === modelName)!;
+    expect(model).toBeDefined();
+    const fromContract = bounds(inStep[name]());
+    expect(Object.keys(fromContract)).not.toHaveLength(0);
+    expect({ [name]: bounds(modelProperty(model, prop)) }).toEqual({ [name]: fromContract });
+  });
+
+  it('every bound of a model beyond its column type is compared above or named as internal', () => {
+    const columnTypes = [col.int, col.id].map((schema) => JSON.stringify(schema));
+    const bounded = models.flatMap((model) =>
+      Object.entries(model.jsonSchema.properties as Record<string, Record<string, unknown>>)
+        .filter(([, schema]) => !columnTypes.includes(JSON.stringify(schema)) && Object.keys(bounds(schema)).length > 0)
+        .map(([prop]) => `${model.name}.${prop}`),
+    );
+    expect(bounded.filter((name) => !inStep[name] && !internal[name])).toEqual([]);
   });
 });

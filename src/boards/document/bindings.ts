@@ -19,6 +19,10 @@ export async function assertIntegrationsExist(q: Knex, ids: readonly string[]): 
   if (missing.length > 0) throw badRequest(`Invalid integration IDs: ${listIds(missing)}`, { integrationIds: shownIds(missing), count: missing.length });
 }
 
+/** BIND-1: the 403 of a write binding integrations the caller may not use. */
+export const noIntegrationAccess = (refused: readonly string[]) =>
+  forbidden(`No access to integrations: ${listIds(refused)}`, { integrationIds: shownIds(refused), count: refused.length });
+
 /**
  * BIND-1..5: a binding grants access to the integration's data, so every id the write adds on top of
  * `alreadyBound` (the ids bound anywhere on the board) needs use access (a direct or group grant, or a global
@@ -34,7 +38,7 @@ export async function assertCanBind(
   if (added.length === 0) return;
   const usable = await usableIntegrationIds(q, principal, added);
   const refused = added.filter((id) => !usable.has(id));
-  if (refused.length > 0) throw forbidden(`No access to integrations: ${listIds(refused)}`, { integrationIds: shownIds(refused), count: refused.length });
+  if (refused.length > 0) throw noIntegrationAccess(refused);
 }
 
 /**

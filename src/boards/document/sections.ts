@@ -19,11 +19,14 @@ function validateSectionsAfter(sections: BoardSectionInput[]): void {
   validateContent({ sections, items: [] });
 }
 
+/** SECT-1: the 409 of a section id already on the board. */
+export const sectionExists = () => conflict('Section already exists on this board');
+
 /** POST /api/boards/{id}/sections (SECT-1): 409 `Section already exists on this board` for an id already on the board. */
 export async function addBoardSection(db: Knex, change: SectionChange & { section: BoardSectionInput }): Promise<DocumentResult> {
   return changeBoardContent(db, change, (state) => {
     const sections = sectionDocumentsOf(state);
-    if (sections.some((section) => section.id === change.section.id)) throw conflict('Section already exists on this board');
+    if (sections.some((section) => section.id === change.section.id)) throw sectionExists();
     validateSectionsAfter([...sections, change.section]);
     return { sections: [change.section] };
   });

@@ -19,6 +19,15 @@ import { entriesAfter, latestRevision } from '../history/store';
 import type { BoardChangeSignals } from './listener';
 import { Board, EventStreamLease } from '../../db/models';
 
+/** EVENT-5: the 429 of one event stream more than a caller may hold. */
+export const tooManyStreams = (streamsPerCaller: number, retryAfterSeconds: number) =>
+  new ApiError(
+    'TOO_MANY_REQUESTS',
+    `Too many open event streams: at most ${streamsPerCaller} per caller`,
+    {},
+    rateLimitHeaders({ policy: 'event-streams-per-caller', quota: streamsPerCaller, retryAfterSeconds }),
+  );
+
 export interface EventLimits {
   heartbeatMs: number;
   streamsPerCaller: number;
@@ -134,12 +143,7 @@ export class BoardEventHub {
       // RATE-1: a stream whose client went away is found at the next heartbeat at the latest, so that is when a slot
       // may be free again.
       const retryAfterSeconds = this.limits.heartbeatMs / 1000;
-      throw new ApiError(
-        'TOO_MANY_REQUESTS',
-        `Too many open event streams: at most ${this.limits.streamsPerCaller} per caller`,
-        {},
-        rateLimitHeaders({ policy: 'event-streams-per-caller', quota: this.limits.streamsPerCaller, retryAfterSeconds }),
-      );
+      throw tooManyStreams(this.limits.streamsPerCaller, retryAfterSeconds);
     }
     let released = false;
     return () => {

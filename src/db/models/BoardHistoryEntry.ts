@@ -23,7 +23,7 @@ export class BoardHistoryEntry extends BaseModel {
 
   static override jsonSchema = rowSchema(['boardId', 'revision', 'version', 'operation', 'summary'], {
     boardId: col.id,
-    revision: { type: 'integer', minimum: 1 },
+    revision: { type: 'integer', minimum: 1, maximum: 2147483647 },
     version: col.int,
     at: col.timestamp,
     operation: col.text,
