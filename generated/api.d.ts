@@ -573,8 +573,9 @@ export interface paths {
         /**
          * Remove one item
          * @description Removes the item with its positions and bindings. 404 `Item not found`.
-         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
-         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         *     Reads the board under its row lock and saves the one change in the same transaction: a concurrent change
+         *     waits and is applied after it, none is lost (CONC-7). A board provisioned from a file with
+         *     `allowApiUpdates: false` answers 409 (PROV-5). Increments the version. `If-Match` mismatch: 412.
          */
         delete: operations["deleteBoardItem"];
         options?: never;
@@ -585,8 +586,9 @@ export interface paths {
          *     entry updates the item's existing position for its layoutId; entries for layouts the item has no position in
          *     are dropped. 404 `Item not found`; 400 when the change would grow the board past its JSON size limit (see
          *     SaveBoardRequest).
-         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
-         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         *     Reads the board under its row lock and saves the one change in the same transaction: a concurrent change
+         *     waits and is applied after it, none is lost (CONC-7). A board provisioned from a file with
+         *     `allowApiUpdates: false` answers 409 (PROV-5). Increments the version. `If-Match` mismatch: 412.
          */
         patch: operations["updateBoardItem"];
         trace?: never;
@@ -608,8 +610,9 @@ export interface paths {
          * @description The body is the section itself, with a client-minted id. 409 `Section already exists on this board` when the
          *     id is already on this board (a version conflict has a different message). 400 `A board holds at most 2000
          *     sections` or another board limit (see SaveBoardRequest).
-         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
-         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         *     Reads the board under its row lock and saves the one change in the same transaction: a concurrent change
+         *     waits and is applied after it, none is lost (CONC-7). A board provisioned from a file with
+         *     `allowApiUpdates: false` answers 409 (PROV-5). Increments the version. `If-Match` mismatch: 412.
          */
         post: operations["addBoardSection"];
         delete?: never;
@@ -637,8 +640,9 @@ export interface paths {
          * Remove one section
          * @description 400 `Section still holds items or dynamic sections` while any item has a position in it or a dynamic section
          *     is placed inside it; 404 `Section not found`.
-         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
-         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         *     Reads the board under its row lock and saves the one change in the same transaction: a concurrent change
+         *     waits and is applied after it, none is lost (CONC-7). A board provisioned from a file with
+         *     `allowApiUpdates: false` answers 409 (PROV-5). Increments the version. `If-Match` mismatch: 412.
          */
         delete: operations["deleteBoardSection"];
         options?: never;
@@ -648,8 +652,9 @@ export interface paths {
          * @description The body is the section itself (same shape as in the document). 400 `Section id does not match the path` when
          *     its id differs from the path; 404 `Section not found`; 400 when the change would grow the board past its JSON
          *     size limit (see SaveBoardRequest). The section's kind never changes.
-         *     Reads the board, applies the one change and saves it like PUT with the version just read, so a concurrent
-         *     change gives the same 409 CONFLICT. Increments the version. `If-Match` mismatch: 412.
+         *     Reads the board under its row lock and saves the one change in the same transaction: a concurrent change
+         *     waits and is applied after it, none is lost (CONC-7). A board provisioned from a file with
+         *     `allowApiUpdates: false` answers 409 (PROV-5). Increments the version. `If-Match` mismatch: 412.
          */
         patch: operations["updateBoardSection"];
         trace?: never;
@@ -4847,7 +4852,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A concurrent change moved the board between the read and the save of this change (CONC-2), or the ids of a new element are used on another board (PUT-4); nothing was written. */
+        /** @description The board is provisioned from a file with `allowApiUpdates: false` (PROV-5): change that file instead; nothing was written. This is the route's only 409: a concurrent change waits for this one's row lock and is applied after it (CONC-7), and the change names an element already on the board, so none of its ids is used on another board. */
         ElementConflictResponse: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
