@@ -135,10 +135,16 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
       return;
     }
     case 'rss': {
-      const feeds = entries(ctx, { source, at: [...at, 'feeds'], value: fields.feeds }, `${object}: feeds`)
-        .map((feed) => (isRecord(feed.value) ? asString(feed.value.url) : null))
-        .filter((url): url is string => url !== null);
+      const listed = entries(ctx, { source, at: [...at, 'feeds'], value: fields.feeds }, `${object}: feeds`);
+      const feeds = listed.map((feed) => (isRecord(feed.value) ? asString(feed.value.url) : null)).filter((url): url is string => url !== null);
       if (feeds.length === 0) break;
+      for (const feed of listed) {
+        const feedFields = isRecord(feed.value) ? feed.value : {};
+        if (asString(feedFields.url) === null) ctx.report.add(feed.source, feed.at, object, 'feeds', 'unmapped', 'a feed without a url: left out');
+        reportOtherFields(ctx, feed.source, feed.at, object, feedFields, ['url'], (field) =>
+          field === 'title' ? 'feed title: Tessera shows the titles the feed gives' : 'feed option: no Tessera equivalent',
+        );
+      }
       const limit = typeof fields.limit === 'number' ? { maximumAmountPosts: fields.limit } : {};
       mapped(widgetItem(key, 'rssFeed', { feedUrls: feeds, ...limit }, { width: 3, height: 3 }), ['feeds', 'limit'], (field) =>
         field === 'style' || field === 'collapse-after' ? 'display option: no Tessera equivalent' : null,

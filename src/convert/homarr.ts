@@ -108,9 +108,13 @@ function appTile(ctx: Context, source: SourceFile, tile: Tile): DraftItem {
   if (appearance.appNameStatus === 'hover') item.options.descriptionDisplayMode = 'tooltip';
   if (typeof appearance.positionAppName === 'string') item.options.layout = appearance.positionAppName;
   if (Array.isArray(network.statusCodes) && network.statusCodes.length > 0) ctx.report.add(source, [...at, 'network', 'statusCodes'], object, 'network.statusCodes', 'unmapped', 'accepted status codes: Tessera counts any answer below 500 as up');
-  for (const field of ['appNameFontSize', 'lineClampAppName']) {
-    if (appearance[field] !== undefined) ctx.report.add(source, [...at, 'appearance', field], object, `appearance.${field}`, 'unmapped', 'text display option: no Tessera equivalent');
-  }
+  const subFields = (name: string, record: Record<string, unknown>, handled: string[], why?: (field: string) => string | null) =>
+    reportOtherFields(ctx, source, [...at, name], object, record, handled, why, `${name}.`);
+  subFields('behaviour', behaviour, ['externalUrl', 'tooltipDescription', 'isOpeningNewTab']);
+  subFields('network', network, ['enabledStatusChecker', 'statusCodes']);
+  subFields('appearance', appearance, ['iconUrl', 'appNameStatus', 'positionAppName'], (field) =>
+    field === 'appNameFontSize' || field === 'lineClampAppName' ? 'text display option: no Tessera equivalent' : null,
+  );
   const integration = isRecord(fields.integration) ? fields.integration : null;
   if (integration && typeof integration.type === 'string') {
     const properties = Array.isArray(integration.properties) ? integration.properties.filter(isRecord).map((p) => asString(p.field)).filter(Boolean) : [];
@@ -317,7 +321,7 @@ function convertV1Board(
   source: SourceFile,
   apps: ReturnType<typeof byId>,
   integrations: ReturnType<typeof byId>,
-  usedIntegrations: Set<string>,
+  used: { apps: Set<string>; integrations: Set<string> },
 ): { name: string; file: BoardFile } {
   if (!isRecord(source.data)) throw source.fail([], 'a Homarr board document must be a JSON object');
   const doc = source.data;
@@ -387,6 +391,7 @@ function convertV1Board(
         ctx.report.add(source, [...at, 'options', field], itemObject, `options.${field}`, 'unmapped', `app ${String(id)} is not in the instance's app list: left out`);
         return null;
       }
+      used.apps.add(id as string);
       const row = found.row;
       const draft = appItem(ctx, apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, `app:${String(id)}`, {
         name: asString(row.name) ?? 'App',
@@ -425,7 +430,7 @@ function convertV1Board(
         ctx.report.add(source, [...at, 'integrationIds'], itemObject, 'integrationIds', 'unmapped', `integration ${String(id)} is not in the instance's integration list: left out`);
         return [];
       }
-      usedIntegrations.add(id as string);
+      used.integrations.add(id as string);
       return [{ name: asString(found.row.name)!, kind: asString(found.row.kind)! }];
     });
     if (refs.length > 0) fileItem.integrations = refs as FileItem['integrations'];
@@ -468,11 +473,15 @@ export function convertHomarrApi(input: ConvertInput, options: ConvertOptions = 
   const apps = byId(ctx, homarrApiFiles.apps, 'apps');
   const integrations = byId(ctx, homarrApiFiles.integrations, 'integrations');
   const boardFiles = input.files.filter((file) => /^boards\/\d+\.json$/.test(file)).sort();
-  const used = new Set<string>();
+  const used = { apps: new Set<string>(), integrations: new Set<string>() };
   const converted = boardFiles.map((file) => convertV1Board(ctx, ctx.sources.load(file, null), apps, integrations, used));
   for (const [id, { at, row }] of integrations.rows) {
     const name = asString(row.name) ?? id;
-    ctx.report.add(integrations.source, at, `integration ${name}`, '', 'unmapped', `a ${asString(row.kind) ?? '?'} integration at ${asString(row.url) ?? '(no url)'}: create it in Tessera with the same name and kind${used.has(id) ? ' before applying (items are bound to it by name)' : ''}; its secrets are not read`);
+    ctx.report.add(integrations.source, at, `integration ${name}`, '', 'unmapped', `a ${asString(row.kind) ?? '?'} integration at ${asString(row.url) ?? '(no url)'}: create it in Tessera with the same name and kind${used.integrations.has(id) ? ' before applying (items are bound to it by name)' : ''}; its secrets are not read`);
+  }
+  for (const [id, { at, row }] of apps.rows) {
+    if (used.apps.has(id)) continue;
+    ctx.report.add(apps.source, at, `app ${asString(row.name) ?? id}`, '', 'unmapped', `used by no item of the boards read: not carried over (a board file brings apps with its items; create it in Tessera if you want it)`);
   }
   const names = uniqueNames(converted.map((board) => board.name));
   const boards = converted.map((board, index) => ({ ...board.file, name: names[index] }));
