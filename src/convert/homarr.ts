@@ -70,6 +70,7 @@ function tileOf(ctx: Context, source: SourceFile, at: PathKey[], fields: Record<
     section = 'sidebar';
     ctx.report.add(source, [...at, 'area'], object, 'area', 'mapped', `the ${asString(properties.location) ?? ''} sidebar: Tessera has none, the tile is placed at the top of the board`);
   } else throw source.fail([...at, 'area', 'type'], `${object}: unknown area type "${area.type}"`);
+  if (section !== 'sidebar') ctx.report.add(source, [...at, 'area'], object, 'area', 'mapped', `in the ${area.type} ${String(properties.id)}`);
   const shape = isRecord(fields.shape) ? fields.shape : {};
   const fixed: NonNullable<DraftItem['fixed']> = {};
   let size = { width: 1, height: 1 };
@@ -83,6 +84,8 @@ function tileOf(ctx: Context, source: SourceFile, at: PathKey[], fields: Record<
     fixed[layouts[key].name] = section === 'sidebar' ? { x: -1, y: -1, ...cells } : { x, y, ...cells };
     size = cells;
   }
+  if (Object.keys(fixed).length > 0) ctx.report.add(source, [...at, 'shape'], object, 'shape', 'mapped', `positions on the ${Object.keys(fixed).join(', ')} layouts${section === 'sidebar' ? ' (sizes only)' : ''}; a tile that overlaps another is moved to the first free place`);
+  for (const key of Object.keys(shape)) if (!(sizes as readonly string[]).includes(key)) ctx.report.add(source, [...at, 'shape', key], object, `shape.${key}`, 'unmapped', 'not one of the sizes sm, md, lg');
   return { at, fields, section, fixed, size };
 }
 
@@ -108,6 +111,10 @@ function appTile(ctx: Context, source: SourceFile, tile: Tile): DraftItem {
   if (appearance.appNameStatus === 'hover') item.options.descriptionDisplayMode = 'tooltip';
   if (typeof appearance.positionAppName === 'string') item.options.layout = appearance.positionAppName;
   if (Array.isArray(network.statusCodes) && network.statusCodes.length > 0) ctx.report.add(source, [...at, 'network', 'statusCodes'], object, 'network.statusCodes', 'unmapped', 'accepted status codes: Tessera counts any answer below 500 as up');
+  ctx.report.mappedFields(source, at, object, fields, { id: 'the item id derives from it', url: 'the link (without behaviour.externalUrl) and the ping URL' });
+  ctx.report.mappedFields(source, [...at, 'behaviour'], object, behaviour, { externalUrl: behaviour.externalUrl ? 'the link' : 'empty: the url is the link', isOpeningNewTab: 'openInNewTab', tooltipDescription: 'the description' }, 'behaviour.');
+  ctx.report.mappedFields(source, [...at, 'network'], object, network, { enabledStatusChecker: 'whether the app pings its url' }, 'network.');
+  ctx.report.mappedFields(source, [...at, 'appearance'], object, appearance, { iconUrl: 'the icon', appNameStatus: 'showTitle (hidden) or the description as a tooltip (hover)', positionAppName: 'the tile layout' }, 'appearance.');
   const subFields = (name: string, record: Record<string, unknown>, handled: string[], why?: (field: string) => string | null) =>
     reportOtherFields(ctx, source, [...at, name], object, record, handled, why, `${name}.`);
   subFields('behaviour', behaviour, ['externalUrl', 'tooltipDescription', 'isOpeningNewTab']);
@@ -131,13 +138,22 @@ function widgetTile(ctx: Context, source: SourceFile, tile: Tile, bookmarks: Dra
   const object = `widget ${type}`;
   const properties = isRecord(fields.properties) ? fields.properties : {};
   const key = `widget:${asString(fields.id) ?? at.join('/')}`;
+  ctx.report.mappedFields(source, at, object, fields, { id: 'the item id derives from it' });
+  reportOtherFields(ctx, source, at, object, fields, ['id', 'type', 'properties', 'area', 'shape']);
   if (type === 'bookmark') {
     const items = Array.isArray(properties.items) ? properties.items : [];
     items.forEach((entry, index) => {
-      if (!isRecord(entry) || !asString(entry.name)) return;
-      bookmarks.push(appItem(ctx, source, [...at, 'properties', 'items', index], `${object} / ${asString(entry.name)}`, `${key}/${index}`, { name: asString(entry.name)!, href: asString(entry.href), icon: asString(entry.iconUrl) }));
+      const itemAt = [...at, 'properties', 'items', index];
+      if (!isRecord(entry) || !asString(entry.name)) {
+        ctx.report.add(source, itemAt, object, `properties.items[${index}]`, 'unmapped', 'a link without a name: left out');
+        return;
+      }
+      const name = `${object} / ${asString(entry.name)}`;
+      bookmarks.push(appItem(ctx, source, itemAt, name, `${key}/${index}`, { name: asString(entry.name)!, href: asString(entry.href), icon: asString(entry.iconUrl) }));
+      ctx.report.mappedFields(source, itemAt, name, entry, { id: 'the item id derives from it', href: 'the link', iconUrl: 'the icon' });
+      reportOtherFields(ctx, source, itemAt, name, entry, ['id', 'name', 'href', 'iconUrl']);
     });
-    ctx.report.add(source, at, object, '', 'mapped', 'a bookmark widget: each link is an app item in the same section, placed after the tiles');
+    ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', 'a bookmark widget: each link is an app item in the same section, placed after the tiles');
     reportOtherFields(ctx, source, [...at, 'properties'], object, properties, ['items']);
     return null;
   }
@@ -152,7 +168,10 @@ function widgetTile(ctx: Context, source: SourceFile, tile: Tile, bookmarks: Dra
   if (type === 'date' && typeof properties.timezone === 'string' && properties.timezone !== '') options.useCustomTimezone = true;
   if (type === 'date' && properties.dateFormat === 'hide') options.showDate = false;
   if (type === 'date' && typeof properties.titleState === 'string') options.customTitleToggle = properties.titleState !== 'none';
-  ctx.report.add(source, at, object, '', 'mapped', `widget kind ${kind}${widgetMap[type] && Object.keys(renames).length === 0 ? ' (bind an integration to it in Tessera)' : ''}`);
+  ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', `widget kind ${kind}${Object.keys(renames).length === 0 ? ' (bind an integration to it in Tessera)' : ''}`);
+  const renamed: Record<string, string> = Object.fromEntries(Object.entries(renames).map(([old, name]) => [old, `options.${name}`]));
+  if (type === 'date') Object.assign(renamed, { dateFormat: 'showDate (hide: false)', titleState: 'customTitleToggle' });
+  ctx.report.mappedFields(source, [...at, 'properties'], object, properties, renamed, 'properties.');
   reportOtherFields(ctx, source, [...at, 'properties'], object, properties, [...Object.keys(renames), ...(type === 'date' ? ['dateFormat', 'titleState'] : [])]);
   return { ...widgetItem(key, kind, options), width: tile.size.width, height: tile.size.height, fixed: tile.fixed };
 }
@@ -191,12 +210,23 @@ function settingsOf(ctx: Context, source: SourceFile, config: Record<string, unk
       ctx.report.add(source, [...at, old], 'settings', old, 'mapped', `the board setting ${name}`);
     }
   }
-  if (typeof customization.appOpacity === 'number') settings.opacity = Math.max(0, Math.min(100, Math.round(customization.appOpacity)));
+  for (const [old, name] of Object.entries(customizationMap)) {
+    if (customization[old] === '') ctx.report.add(source, [...at, old], 'settings', old, 'mapped', `empty: the board setting ${name} is left unset`);
+  }
+  if (typeof customization.appOpacity === 'number') {
+    settings.opacity = Math.max(0, Math.min(100, Math.round(customization.appOpacity)));
+    ctx.report.add(source, [...at, 'appOpacity'], 'settings', 'appOpacity', 'mapped', 'the board setting opacity');
+  }
   const gridstack = isRecord(customization.gridstack) ? customization.gridstack : {};
   for (const size of sizes) {
     const value = gridstack[sizeLayouts[size].setting];
-    if (typeof value === 'number' && value >= 1 && value <= 24) columns[size] = Math.floor(value);
+    if (typeof value === 'number' && value >= 1 && value <= 24) {
+      columns[size] = Math.floor(value);
+      ctx.report.add(source, [...at, 'gridstack', sizeLayouts[size].setting], 'settings', `gridstack.${sizeLayouts[size].setting}`, 'mapped', `the column count of the ${sizeLayouts[size].name} layout`);
+    }
   }
+  const columnSettings = sizes.filter((size) => columns[size] !== undefined).map((size) => sizeLayouts[size].setting);
+  reportOtherFields(ctx, source, [...at, 'gridstack'], 'settings', gridstack, columnSettings, () => 'not a column count from 1 to 24', 'gridstack.');
   reportOtherFields(ctx, source, at, 'settings', customization, [...Object.keys(customizationMap).filter((field) => !unmappable.has(field)), 'appOpacity', 'gridstack'], (field) =>
     unmappable.has(field) ? `not one of ${enumSettings[customizationMap[field]].join(', ')}` : field === 'colors' ? 'Mantine colour names: set primaryColor and secondaryColor as #rrggbb in Tessera' : field === 'layout' ? 'sidebars, Docker and search bar switches: no Tessera equivalent' : null,
   );
@@ -223,15 +253,19 @@ function convertConfig(ctx: Context, source: SourceFile): Parameters<typeof buil
   const layouts = Object.fromEntries(sizes.map((size) => [size, { name: sizeLayouts[size].name, columnCount: columns[size] ?? sizeLayouts[size].columns, breakpoint: sizeLayouts[size].breakpoint }])) as Record<Size, DraftLayout>;
 
   const ordered = [
-    ...list(source, config, 'wrappers').map((w, index) => ({ key: `wrapper:${asString(w.id)}`, name: null, position: Number(w.position ?? 0), at: ['wrappers', index] })),
-    ...list(source, config, 'categories').map((c, index) => ({ key: `category:${asString(c.id)}`, name: asString(c.name) ?? 'Category', position: Number(c.position ?? 0), at: ['categories', index] })),
+    ...list(source, config, 'wrappers').map((w, index) => ({ key: `wrapper:${asString(w.id)}`, name: null, position: Number(w.position ?? 0), at: ['wrappers', index], fields: w })),
+    ...list(source, config, 'categories').map((c, index) => ({ key: `category:${asString(c.id)}`, name: asString(c.name) ?? 'Category', position: Number(c.position ?? 0), at: ['categories', index], fields: c })),
   ].sort((a, b) => a.position - b.position || a.key.localeCompare(b.key));
   const top: DraftSection = { key: 'sidebar', name: null, items: [] };
   const sections: DraftSection[] = ordered.map(({ key, name }) => ({ key, name, items: [] }));
   // The first wrapper is the board's top area; without one, a top area of its own holds sidebar tiles.
   const first = sections[0]?.name === null ? sections[0] : null;
   const byKey = new Map(sections.map((section) => [section.key, section]));
-  for (const { key, name, at } of ordered) ctx.report.add(source, at, name ?? key, '', 'mapped', name === null ? 'an empty section' : 'a category section');
+  for (const { key, name, at, fields } of ordered) {
+    ctx.report.add(source, at, name ?? key, '', 'mapped', name === null ? 'an empty section' : 'a category section');
+    ctx.report.mappedFields(source, at, name ?? key, fields, { id: 'the section id derives from it; tiles name it', position: 'the order of the sections' });
+    reportOtherFields(ctx, source, at, name ?? key, fields, ['id', 'position', 'name']);
+  }
 
   const sectionOf = (tile: Tile) => {
     if (tile.section === 'sidebar') return first ?? top;
@@ -253,6 +287,9 @@ function convertConfig(ctx: Context, source: SourceFile): Parameters<typeof buil
     if (item) section.items.push(item);
   });
   for (const [section, links] of bookmarksBySection) section.items.push(...links);
+  ctx.report.mappedFields(source, [], 'config', config, { schemaVersion: 'an old Homarr config' });
+  ctx.report.mappedFields(source, ['configProperties'], 'config', config.configProperties, { name: 'the board name' }, 'configProperties.');
+  reportOtherFields(ctx, source, ['configProperties'], 'config', config.configProperties, ['name'], undefined, 'configProperties.');
   reportOtherFields(ctx, source, [], 'config', config, ['schemaVersion', 'configProperties', 'settings', 'wrappers', 'categories', 'apps', 'widgets']);
   const name = asString(config.configProperties.name) ?? 'homarr';
   return { name: boardNameOf(name, 'homarr'), settings, layouts: sizes.map((size) => layouts[size]), sections: first ? sections : [top, ...sections] };

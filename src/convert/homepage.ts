@@ -85,7 +85,7 @@ function groupLayout(walk: Walk, settings: SourceFile | null, name: string): Gro
   const first = !walk.laidOut.has(name);
   walk.laidOut.add(name);
   if (!isRecord(entry)) {
-    if (first && entry !== null) walk.ctx.report.add(settings, at, name, 'layout', 'unmapped', 'not a map of layout options');
+    if (first && entry !== null) walk.ctx.report.add(settings, at, name, '', 'unmapped', 'not a map of layout options');
     return { span: null, tab: null };
   }
   const columns = typeof entry.columns === 'number' && entry.columns >= 1 ? Math.floor(entry.columns) : null;
@@ -223,6 +223,9 @@ function infoWidget(walk: Walk, source: SourceFile, at: PathKey[], type: string,
       mapped(widgetItem(key, 'clock', { is24HourFormat: format.hour12 !== true, showSeconds: timeStyle === 'medium' || timeStyle === 'long', showDate: format.dateStyle !== undefined }, { width: 2, height: 1 }), ['format'], (field) =>
         field === 'locale' ? 'locale: the page uses the browser language' : null,
       );
+      const formatAt = [...at, 'format'];
+      ctx.report.mappedFields(source, formatAt, type, format, { hour12: 'is24HourFormat (its opposite)', timeStyle: 'showSeconds (medium or long)', dateStyle: 'showDate' }, 'format.');
+      reportOtherFields(ctx, source, formatAt, type, format, ['hour12', 'timeStyle', 'dateStyle'], () => 'date and time format option: the page formats with the browser language', 'format.');
       return;
     }
     case 'openmeteo':
@@ -238,6 +241,7 @@ function infoWidget(walk: Walk, source: SourceFile, at: PathKey[], type: string,
       mapped(widgetItem(key, 'weather', { location, isFormatFahrenheit: options.units === 'imperial', hasForecast: false }, { width: 2, height: 2 }), ['label', 'latitude', 'longitude', 'units'], (field) =>
         field === 'apiKey' ? 'weather API key: Tessera needs none (placeholder or secret not copied)' : null,
       );
+      ctx.report.mappedFields(source, at, type, options, { label: 'location.name', latitude: 'location.latitude', longitude: 'location.longitude', units: 'isFormatFahrenheit (imperial)' });
       return;
     }
     case 'greeting':
@@ -322,7 +326,7 @@ export function convertHomepage(input: ConvertInput, options: ConvertOptions = {
   if (bookmarks) groupList(walk, bookmarks, settings, 'bookmarks');
   const boardSettingsValue = boardSettings(ctx, settings);
   for (const name of Object.keys(walk.layouts)) {
-    if (!walk.laidOut.has(name)) ctx.report.add(settings!, ['layout', name], name, 'layout', 'unmapped', 'names no group of services.yaml or bookmarks.yaml: nothing to lay out');
+    if (!walk.laidOut.has(name)) ctx.report.add(settings!, ['layout', name], name, '', 'unmapped', 'names no group of services.yaml or bookmarks.yaml: nothing to lay out');
   }
 
   for (const file of input.files) {

@@ -185,7 +185,7 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(entry('Infrastructure / Router', 'widget.headers')?.detail).toMatch(/headers/);
     expect(entry('Infrastructure', 'tab')?.detail).toMatch(/tabs/);
     expect(entry('settings', 'theme')).toBeDefined();
-    expect(entry('Old stuff', 'layout')?.detail).toBe('names no group of services.yaml or bookmarks.yaml: nothing to lay out');
+    expect(entry('Old stuff', '')?.detail).toBe('names no group of services.yaml or bookmarks.yaml: nothing to lay out');
     expect(report.entries.find((e) => e.file === 'docker.yaml')?.status).toBe('unmapped');
     const kept = report.entries.filter((e) => e.status === 'kept').map((e) => e.detail.split(':')[0]);
     expect(kept).toEqual(['widget "resources"', 'widget "search"', 'widget "customapi"', 'widget "emby"', 'widget "uptimekuma"', 'widget "sonarr"', 'widget "qbittorrent"']);
@@ -233,7 +233,7 @@ describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
     expect(find('Admin / NAS', 'displayData')?.detail).toMatch(/per-user visibility/);
     expect(find('Getting Started / Media server', 'statusCheckHeaders')?.detail).toMatch(/status-check/);
     expect(find('appConfig', 'auth')?.detail).toMatch(/authentication/);
-    expect(find('page Remote', 'path')?.detail).toMatch(/not fetched/);
+    expect(find('page Remote', '')?.detail).toMatch(/not fetched/);
     expect(JSON.stringify(report)).not.toContain('4D1E58C90B3B94BC');
     expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Latest Updates / weather', 'Tools / public-holidays']);
   });
