@@ -74,13 +74,20 @@ describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
           ['Github', 'https://github.com/'],
           ['Grafana', 'https://grafana.home.arpa'],
           ['Homelab wiki', 'https://wiki.home.arpa/?u={{HOMEPAGE_VAR_WIKI_USER}}'],
+          ['Jellyfin', 'http://jellyfin.home.arpa:8096'],
+          ['Plex', 'http://plex.home.arpa:32400/web'],
+          ['Sonarr', 'http://sonarr4k.home.arpa'],
+          ['Tessera', 'https://tessera.example.com/'],
           ['Reddit', 'https://reddit.com/'],
           ['Router', 'https://router.home.arpa'],
           ['Sonarr', 'http://sonarr.home.arpa'],
           ['qBittorrent', 'http://torrent.home.arpa'],
         ].sort(),
       );
-      for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|\/icons\/)/);
+      for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|http:\/\/[a-z0-9.]+\.home\.arpa(:\d+)?\/favicon\.ico$|\/icons\/)/);
+      // The two groups named Developer are two sections; the icons APP-6 refuses became the links' favicons.
+      expect(board.sections.filter((s: any) => s.name === 'Developer')).toHaveLength(2);
+      expect(apps.find((a) => a.name === 'Plex').iconUrl).toBe('http://plex.home.arpa:32400/favicon.ico');
 
       // Re-converting and planning again: nothing to change (exit 0).
       expectStatus(await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out]), 0);
