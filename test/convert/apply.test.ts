@@ -74,7 +74,7 @@ describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
           ['Github', 'https://github.com/'],
           ['Grafana', 'https://grafana.home.arpa'],
           ['Homelab wiki', 'https://wiki.home.arpa/?u={{HOMEPAGE_VAR_WIKI_USER}}'],
-          ['Jellyfin', 'http://jellyfin.home.arpa:8096'],
+          ['Jellyfin', 'http://jellyfin.home.arpa:8096/web/'],
           ['Plex', 'http://plex.home.arpa:32400/web'],
           ['Sonarr', 'http://sonarr4k.home.arpa'],
           ['Tessera', 'https://tessera.example.com/'],
