@@ -386,6 +386,11 @@ function convertV1Board(
     if (typeof section.id !== 'string') throw source.fail(at, 'a section needs an id');
     sectionIds.add(section.id);
     const yOffset = typeof section.yOffset === 'number' ? section.yOffset : index;
+    const sectionObject = `section ${section.id}`;
+    ctx.report.mappedFields(source, at, sectionObject, section, { id: 'kept', kind: 'kept', name: 'kept', yOffset: 'kept', xOffset: 'kept as 0 (a top-level section spans the board)', options: 'kept', layouts: 'positions kept' });
+    reportOtherFields(ctx, source, at, sectionObject, section, ['id', 'kind', 'name', 'yOffset', 'xOffset', 'options', 'layouts'], (field) =>
+      field === 'collapsed' ? 'collapsed state: per user in Tessera' : null,
+    );
     if (section.kind === 'category') return [{ id: section.id, kind: 'category', name: bounded(ctx, source, at, `section ${section.id}`, 'name', asString(section.name) ?? '', 255), xOffset: 0, yOffset }];
     if (section.kind === 'empty') return [{ id: section.id, kind: 'empty', xOffset: 0, yOffset }];
     if (section.kind === 'dynamic') {
@@ -428,8 +433,12 @@ function convertV1Board(
         ctx.report.add(source, [...at, 'options', field], itemObject, `options.${field}`, 'unmapped', `app ${String(id)} is not in the instance's app list: left out`);
         return null;
       }
-      used.apps.add(id as string);
       const row = found.row;
+      if (!used.apps.has(id as string)) {
+        ctx.report.mappedFields(apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, row, { id: 'not kept: items name the app by its fields', description: 'the description', pingUrl: 'the ping URL' });
+        reportOtherFields(ctx, apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, row, ['id', 'name', 'href', 'description', 'iconUrl', 'pingUrl']);
+      }
+      used.apps.add(id as string);
       const draft = appItem(ctx, apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, `app:${String(id)}`, {
         name: asString(row.name) ?? 'App',
         href: asString(row.href),
@@ -481,12 +490,21 @@ function convertV1Board(
       return [{ layout, sectionId: p.sectionId, ...cellsOf(source, [...at, 'layouts', n], p) }];
     });
     ctx.report.add(source, at, itemObject, '', 'mapped', `widget kind ${kind}${fileItem.app ? `, app "${fileItem.app.name}"` : ''}${refs.length ? `, bound to ${refs.map((r) => `${r.name} (${r.kind})`).join(', ')}` : ''}`);
+    ctx.report.mappedFields(source, at, itemObject, item, { id: 'kept', kind: 'kept', options: 'kept (apps by their fields)', advancedOptions: 'kept', integrationIds: 'integrations by name and kind', layouts: 'positions kept' });
+    reportOtherFields(ctx, source, at, itemObject, item, ['id', 'kind', 'options', 'advancedOptions', 'integrationIds', 'layouts']);
     items.push(fileItem);
   });
 
   const settings: Record<string, unknown> = {};
   for (const field of v1Settings) if (doc[field] !== undefined && doc[field] !== null) settings[field] = doc[field];
   for (const [field, why] of Object.entries(v1Unmapped)) if (doc[field] !== undefined) ctx.report.add(source, [field], object, field, 'unmapped', why);
+  ctx.report.mappedFields(source, [], object, doc, {
+    id: 'not kept: a board file names its board by name',
+    name: 'the board name',
+    isPublic: 'isPublic',
+    ...Object.fromEntries(v1Settings.map((field) => [field, doc[field] === null ? `null: the board setting ${field} is left unset` : `the board setting ${field}`])),
+  });
+  reportOtherFields(ctx, source, [], object, doc, ['id', 'name', 'isPublic', 'layouts', 'sections', 'items', ...v1Settings, ...Object.keys(v1Unmapped)]);
   ctx.report.add(source, [], object, '', 'mapped', `board ${title}: ${sections.length} sections, ${items.length} items`);
   const file: BoardFile = {
     apiVersion: 'tessera/v1',

@@ -6,7 +6,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import { converters, type ConvertReport, type ReportEntry } from '../../src/convert';
+import { converters, convertHomarrApi, type ConvertInput, type ConvertReport, type ConvertResult, type ReportEntry } from '../../src/convert';
 import { parseSource, type PathKey } from '../../src/convert/source';
 import { fixtureInput, fixtures } from './support';
 
@@ -55,9 +55,24 @@ function filesUnder(directory: string): string[] {
     .sort();
 }
 
+/** A fixture directory with its files below it too (the answers of a running Homarr keep boards/ in a folder). */
+function nestedInput(name: string): ConvertInput {
+  const directory = path.join(fixtures, name);
+  return { files: filesUnder(directory), read: (relative) => readFileSync(path.join(directory, relative), 'utf8') };
+}
+
+const conversions: Record<string, () => ConvertResult> = {
+  homepage: () => converters.homepage(fixtureInput('homepage')),
+  dashy: () => converters.dashy(fixtureInput('dashy')),
+  glance: () => converters.glance(fixtureInput('glance')),
+  homarr: () => converters.homarr(fixtureInput('homarr')),
+  // The answers of a running Homarr v1 as `convert homarr --url` keeps them (CONV-7).
+  'homarr-api': () => convertHomarrApi(nestedInput('homarr-api')),
+};
+
 describe('CONV-3: every leaf of each fixture is mapped or reported', () => {
-  it.each(['homepage', 'dashy', 'glance', 'homarr'])('CONV-3: %s', (format) => {
-    const { boards, report } = converters[format](fixtureInput(format));
+  it.each(Object.keys(conversions))('CONV-3: %s', (format) => {
+    const { boards, report } = conversions[format]();
     const output = JSON.stringify(boards);
     const directory = path.join(fixtures, format);
     const missing = filesUnder(directory).flatMap((file) => unaccounted(file, readFileSync(path.join(directory, file), 'utf8'), output, report));
