@@ -352,6 +352,11 @@ describe('old Homarr (CONV-1, CONV-3, CONV-5)', () => {
     expect(report.entries.find((e) => e.object === 'app Proxmox' && e.field === 'area')?.detail).toMatch(/sidebar/);
     expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['widget dlspeed']);
     expect(report.entries.find((e) => e.object === 'settings' && e.field === 'colors')?.status).toBe('unmapped');
+    // Fields of an app's behaviour, network and appearance that Tessera has nothing for are named, with their place.
+    const jellyfin = (field: string) => report.entries.find((e) => e.object === 'app Jellyfin' && e.field === field && e.status === 'unmapped');
+    expect(jellyfin('network.okStatus')).toMatchObject({ at: '18:100', detail: 'no Tessera equivalent' });
+    expect(jellyfin('appearance.appNameFontSize')?.detail).toBe('text display option: no Tessera equivalent');
+    expect(jellyfin('network.statusCodes')?.detail).toMatch(/status codes/);
   });
 
   it('CONV-6: a file that is not an old Homarr config is refused with its place', () => {
