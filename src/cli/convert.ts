@@ -8,9 +8,10 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
-import { ConvertError, convertFormats, convertHomarrApi, convertLimits, converters, defaultIconBases, iconSets, type ConvertInput, type ConvertReport, type ConvertResult, type IconBases, type IconSet } from '../convert';
+import { ConvertError, convertFormats, convertHomarrApi, convertLimits, converters, defaultIconBases, iconSets, type ConvertReport, type ConvertResult, type IconBases, type IconSet } from '../convert';
+import { appUrlProblem } from '../apps/urls';
 import { UsageError } from './errors';
-import { readHomarr } from './homarrApi';
+import { HomarrReadError, readHomarr, type HomarrAnswers } from './homarrApi';
 import { printJson, printLine, printTable } from './remote/output';
 import type { Runner } from './remote/commands';
 
@@ -60,6 +61,9 @@ function confinedReader(directory: string) {
 function iconBase(value: string, previous: Partial<IconBases> = {}): Partial<IconBases> {
   const match = /^([a-z-]+)=(.+)$/.exec(value);
   if (!match || !(iconSets as readonly string[]).includes(match[1])) throw new InvalidArgumentError(`Expected <set>=<url>, set one of ${iconSets.join(', ')}.`);
+  // The icon URLs made under it must pass the app URL rule (APP-6), or the files would fail on import.
+  const problem = appUrlProblem('iconUrl', `${match[2].replace(/\/+$/, '')}/icon.svg`);
+  if (problem) throw new InvalidArgumentError(`${match[2]}: icon URLs under it ${problem}.`);
   return { ...previous, [match[1] as IconSet]: match[2] };
 }
 
@@ -85,20 +89,29 @@ async function convert(format: string, paths: string[], options: ConvertOptionsG
   const out = path.resolve(options.output);
   const iconBases = { ...defaultIconBases, ...options.iconBase };
   let result: ConvertResult;
+  let answers: HomarrAnswers | null = null;
   if (options.url !== undefined) {
-    result = convertHomarrApi(await readRunningHomarr(format, paths, options, out), { iconBases });
+    answers = await readRunningHomarr(format, paths, options);
+    result = convertAnswers(answers, iconBases);
   } else {
     if (paths.length === 0) throw new UsageError('Name a configuration directory or files (or, for homarr v1, --url and --api-key)');
     const inputs = inputsOf(paths);
     result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, { iconBases });
   }
+  // Only a conversion that succeeded writes anything (CONV-6, CONV-7).
   mkdirSync(out, { recursive: true });
   const write = (name: string, text: string) => {
     const target = path.resolve(out, name);
-    // Board names are letters, digits, - and _: this holds, and is checked all the same.
-    if (path.dirname(target) !== out) throw new Error(`refusing to write outside ${out}: ${name}`);
+    // Board names are letters, digits, - and _; the answers' names are fixed: this holds, and is checked all the same.
+    if (!target.startsWith(out + path.sep)) throw new Error(`refusing to write outside ${out}: ${name}`);
+    mkdirSync(path.dirname(target), { recursive: true });
     writeFileSync(target, text);
   };
+  if (answers) {
+    // Answers of an earlier run (a board deleted since) never mix with these.
+    rmSync(path.join(out, homarrApiDirectory), { recursive: true, force: true });
+    for (const [name, text] of Object.entries(answers.files)) write(path.posix.join(homarrApiDirectory, name), text);
+  }
   result.boards.forEach((board, index) => write(result.report.boards[index].file, toYaml(board, { lineWidth: 0 })));
   write(reportFileName, `${JSON.stringify(result.report, null, 2)}\n`);
   if (options.json) printJson(result.report);
@@ -106,26 +119,24 @@ async function convert(format: string, paths: string[], options: ConvertOptionsG
   return 0;
 }
 
-/**
- * CONV-7: reads a running Homarr v1 and keeps the answers in `<output>/homarr-api/` (the report points into them);
- * the converter reads only those files, just written.
- */
-async function readRunningHomarr(format: string, paths: string[], options: ConvertOptionsGiven, out: string): Promise<ConvertInput> {
+/** CONV-7: the answers read from a running Homarr v1 (`--url`). */
+async function readRunningHomarr(format: string, paths: string[], options: ConvertOptionsGiven): Promise<HomarrAnswers> {
   if (format !== 'homarr') throw new UsageError('--url reads a running Homarr v1: use it with the homarr format');
   if (paths.length > 0) throw new UsageError('Name either configuration files or --url, not both');
   const apiKey = options.apiKey ?? process.env.HOMARR_API_KEY;
   if (!apiKey) throw new UsageError('--url needs --api-key <key> (or HOMARR_API_KEY)');
-  const texts = await readHomarr(options.url!, apiKey);
-  const directory = path.join(out, homarrApiDirectory);
-  // Answers of an earlier run (a board deleted since) never mix with these.
-  rmSync(directory, { recursive: true, force: true });
-  for (const [name, text] of Object.entries(texts)) {
-    const target = path.resolve(directory, name);
-    if (!target.startsWith(directory + path.sep)) throw new Error(`refusing to write outside ${directory}: ${name}`);
-    mkdirSync(path.dirname(target), { recursive: true });
-    writeFileSync(target, text);
+  return readHomarr(options.url!, apiKey);
+}
+
+/** Converts the answers in memory; an answer of the wrong shape is one line naming the request that gave it. */
+function convertAnswers(answers: HomarrAnswers, iconBases: IconBases): ConvertResult {
+  try {
+    return convertHomarrApi({ files: Object.keys(answers.files), read: (name) => answers.files[name] ?? null }, { iconBases });
+  } catch (error) {
+    if (!(error instanceof ConvertError) || !answers.requests[error.file]) throw error;
+    const place = error.line === null ? '' : ` (at ${error.line}:${error.column} of its JSON)`;
+    throw new HomarrReadError(`homarr: ${answers.requests[error.file]} answered what is not Homarr's: ${error.reason}${place}`);
   }
-  return { files: Object.keys(texts), read: (name) => texts[name] ?? null };
 }
 
 export function addConvertCommand(program: Command, run: Runner): void {

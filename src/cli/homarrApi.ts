@@ -3,14 +3,21 @@
  * board list (`GET /api/boards`), each board's document (tRPC `board.getBoardByName`), the apps (`GET /api/apps`) and
  * the integrations (tRPC `integration.all`, which carries no secrets), with the key in Homarr's `ApiKey` header. Only
  * reads. Answers the texts the converter reads, by the file names of `homarrApiFiles`, with literal secrets (values of
- * secret-named fields, such as a widget's `apiKey` option) already redacted: they are kept on disk and never copied.
+ * secret-named fields, such as a widget's `apiKey` option) already redacted; nothing is written here (the caller keeps
+ * them on disk once the conversion succeeded).
  */
 import { convertLimits, homarrApiFiles, redactSecrets } from '../convert';
 
 /** A failure to read the Homarr instance: one line naming the request and what came back. */
 export class HomarrReadError extends Error {}
 
-export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch): Promise<Record<string, string>> {
+/** What was read: the texts by file name, and the request each file holds the answer of (for error messages). */
+export interface HomarrAnswers {
+  files: Record<string, string>;
+  requests: Record<string, string>;
+}
+
+export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch): Promise<HomarrAnswers> {
   let base: URL;
   try {
     base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
@@ -55,11 +62,15 @@ export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typ
   // The converter reads at most convertLimits.files files: the apps, the integrations and the boards.
   if (names.length > convertLimits.files - 2) throw new HomarrReadError(`homarr: ${names.length} boards; one conversion takes at most ${convertLimits.files - 2}`);
   const files: Record<string, string> = {};
-  const text = (value: unknown) => `${JSON.stringify(redactSecrets(value), null, 2)}\n`;
-  for (const [index, name] of names.entries()) files[homarrApiFiles.board(index)] = text(await trpc('board.getBoardByName', { name }));
-  files[homarrApiFiles.apps] = text(await get('api/apps', 'GET /api/apps'));
-  files[homarrApiFiles.integrations] = text(await trpc('integration.all'));
-  return files;
+  const requests: Record<string, string> = {};
+  const keep = (file: string, request: string, value: unknown) => {
+    files[file] = `${JSON.stringify(redactSecrets(value), null, 2)}\n`;
+    requests[file] = request;
+  };
+  for (const [index, name] of names.entries()) keep(homarrApiFiles.board(index), `tRPC board.getBoardByName ${JSON.stringify({ name })}`, await trpc('board.getBoardByName', { name }));
+  keep(homarrApiFiles.apps, 'GET /api/apps', await get('api/apps', 'GET /api/apps'));
+  keep(homarrApiFiles.integrations, 'tRPC integration.all', await trpc('integration.all'));
+  return { files, requests };
 }
 
 function messageOf(body: unknown): string | null {

@@ -4,6 +4,7 @@
  */
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/api';
+import { uniqueKeys } from './names';
 import { autoFlow } from './placement';
 
 type Schemas = components['schemas'];
@@ -77,7 +78,9 @@ export function buildBoardFile(draft: DraftBoard): BoardFile {
   const layouts = draft.layouts ?? defaultLayouts;
   // The top area is always there (as on a new board), then the sections in source order.
   const ordered = draft.sections[0]?.name === null ? draft.sections : [{ key: 'top', name: null, items: [] }, ...draft.sections];
-  const sectionIds = ordered.map((section) => stableId(draft.name, `section:${section.key}`));
+  const sectionIds = uniqueKeys(ordered.map((section) => section.key)).map((key) => stableId(draft.name, `section:${key}`));
+  const itemKeys = uniqueKeys(ordered.flatMap((section) => section.items.map((item) => item.key)));
+  let nextItem = 0;
   const sections: FileSection[] = ordered.map((section, index) =>
     section.name === null
       ? { id: sectionIds[index], kind: 'empty', xOffset: 0, yOffset: index }
@@ -97,7 +100,7 @@ export function buildBoardFile(draft: DraftBoard): BoardFile {
     );
     section.items.forEach((item, itemIndex) => {
       items.push({
-        id: stableId(draft.name, `item:${item.key}`),
+        id: stableId(draft.name, `item:${itemKeys[nextItem++]}`),
         kind: item.kind as FileItem['kind'],
         options: item.options,
         ...(item.app ? { app: item.app } : {}),

@@ -76,7 +76,13 @@ export function appItem(ctx: Context, source: SourceFile, at: readonly PathKey[]
   if (href) ctx.report.placeholders(source, at, object, 'href', href);
   const description = app.description ? bounded(ctx, source, at, object, 'description', app.description, 512) : null;
   if (description) ctx.report.placeholders(source, at, object, 'description', description);
-  const icon = mapIcon(app.icon, href, ctx.iconBases);
+  let icon = mapIcon(app.icon, href, ctx.iconBases);
+  const iconProblem = appUrlProblem('iconUrl', icon.url);
+  if (iconProblem) {
+    // Kept as written it would make the file fail on import: the favicon of the link or the generic icon instead.
+    ctx.report.add(source, at, object, 'icon', 'unmapped', `${app.icon}: Tessera refuses it, an icon URL ${iconProblem} (APP-6): left out`);
+    icon = mapIcon(null, href, ctx.iconBases);
+  }
   if (icon.how === 'placeholder') ctx.report.add(source, at, object, 'icon', 'placeholder', `${icon.note}: ${icon.url}`);
   else ctx.report.add(source, at, object, 'icon', 'mapped', `${icon.how}${icon.note ? ` (${icon.note})` : ''}: ${icon.url.startsWith('data:') ? 'an inline image' : icon.url}`);
   let pingUrl: string | null = null;
@@ -118,10 +124,12 @@ export function reportOtherFields(
   record: Record<string, unknown>,
   handled: readonly string[],
   why: (field: string) => string | null = () => null,
+  /** Put before each field's name in the report (`behaviour.` for the fields of a sub-map). */
+  prefix = '',
 ): void {
   for (const field of Object.keys(record)) {
     if (handled.includes(field)) continue;
-    ctx.report.placeholders(source, [...at, field], object, field, record[field]);
-    ctx.report.add(source, [...at, field], object, field, 'unmapped', why(field) ?? 'no Tessera equivalent');
+    ctx.report.placeholders(source, [...at, field], object, `${prefix}${field}`, record[field]);
+    ctx.report.add(source, [...at, field], object, `${prefix}${field}`, 'unmapped', why(field) ?? 'no Tessera equivalent');
   }
 }

@@ -57,15 +57,21 @@ function link(ctx: Context, source: SourceFile, at: PathKey[], object: string, k
     openInNewTab: target === null ? undefined : target === 'newtab',
   });
   if (target && target !== 'newtab' && target !== 'sametab') ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'unmapped', `opening method "${target}": Tessera opens links in a new or the same tab`);
+  else if (target) ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'mapped', `openInNewTab: ${target === 'newtab'}`);
+  if (typeof item.statusCheck === 'boolean') ctx.report.add(source, [...at, 'statusCheck'], `${object} / ${title}`, 'statusCheck', 'mapped', item.statusCheck ? 'the app pings its status URL' : 'no ping URL');
   return result;
 }
+
+/** What the widget options that map became. */
+const optionDetails: Record<string, string> = { timeZone: 'timezone', hideDate: 'showDate (its opposite)', rssUrl: 'feedUrls', limit: 'maximumAmountPosts', url: 'embedUrl' };
 
 function widget(ctx: Context, source: SourceFile, at: PathKey[], object: string, key: string, entry: unknown): DraftItem | null {
   if (!isRecord(entry) || typeof entry.type !== 'string') throw source.fail(at, `${object}: a widget needs a type`);
   const options = isRecord(entry.options) ? entry.options : {};
   const name = `${object} / ${entry.type}`;
   const mapped = (item: DraftItem, handled: string[]) => {
-    ctx.report.add(source, at, name, '', 'mapped', `widget kind ${item.kind}`);
+    ctx.report.add(source, [...at, 'type'], name, 'type', 'mapped', `widget kind ${item.kind}`);
+    ctx.report.mappedFields(source, [...at, 'options'], name, options, Object.fromEntries(handled.map((field) => [field, optionDetails[field]])), 'options.');
     reportOtherFields(ctx, source, [...at, 'options'], name, options, handled);
     reportOtherFields(ctx, source, at, name, entry, ['type', 'options'], (field) => (field === 'label' ? 'widget label: no Tessera equivalent' : 'widget fetch option: no Tessera equivalent'));
     return item;
@@ -186,7 +192,7 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
         const at = ['pages', index];
         if (!isRecord(entry) || !asString(entry.name) || !asString(entry.path)) throw source.fail(at, 'a page needs name and path');
         const pagePath = asString(entry.path)!;
-        if (/^https?:\/\//i.test(pagePath)) ctx.report.add(source, at, `page ${entry.name}`, 'path', 'unmapped', `a remote page (${pagePath}): not fetched; download it next to conf.yml and name it by its file`);
+        if (/^https?:\/\//i.test(pagePath)) ctx.report.add(source, at, `page ${entry.name}`, '', 'unmapped', `a remote page (${pagePath}): not fetched; download it next to conf.yml and name it by its file`);
         else subPages.push({ name: asString(entry.name)!, path: pagePath, at });
       });
   }
@@ -204,7 +210,8 @@ export function convertDashy(input: ConvertInput, options: ConvertOptions = {}):
   const drafts: { title: string; board: (typeof first)['board'] }[] = [{ title: mainTitle ?? 'dashy', board: first.board }];
   for (const sub of first.subPages) {
     const source = ctx.sources.load(sub.path, { file: main, at: [...sub.at, 'path'] });
-    ctx.report.add(main, sub.at, `page ${sub.name}`, '', 'mapped', `a board of its own (${source.name})`);
+    ctx.report.add(main, [...sub.at, 'path'], `page ${sub.name}`, 'path', 'mapped', `a board of its own (${source.name})`);
+    ctx.report.add(main, [...sub.at, 'name'], `page ${sub.name}`, 'name', 'mapped', 'the board name');
     drafts.push({ title: sub.name, board: convertPage(ctx, { source, title: sub.path }, false).board });
   }
   const names = uniqueNames(drafts.map((draft) => boardNameOf(draft.title, 'dashy')));

@@ -54,6 +54,14 @@ const commonWidgetFields: Record<string, string> = {
   'hide-header': 'header display: no Tessera equivalent',
 };
 
+/** What the widget fields that map became. */
+const optionDetails: Record<string, string> = {
+  'hour-format': 'is24HourFormat',
+  'feeds': 'feedUrls (each feed\'s url)',
+  'limit': 'maximumAmountPosts',
+  'source': 'embedUrl (iframe) or content (html)',
+};
+
 interface Walk {
   ctx: Context;
   sections: DraftSection[];
@@ -96,13 +104,14 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
     reportOtherFields(ctx, source, at, object, fields, ['type', ...handled], (field) => why(field) ?? commonWidgetFields[field] ?? null);
   const mapped = (item: DraftItem, handled: string[], why?: (field: string) => string | null) => {
     column.items.push(item);
-    ctx.report.add(source, at, object, '', 'mapped', `widget kind ${item.kind}`);
+    ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', `widget kind ${item.kind}`);
+    ctx.report.mappedFields(source, at, object, fields, Object.fromEntries(handled.map((field) => [field, optionDetails[field] ?? 'mapped'])));
     others(handled, why);
   };
   switch (type) {
     case 'group':
     case 'split-column':
-      ctx.report.add(source, at, object, '', 'mapped', `${type}: its widgets are placed in the column's section`);
+      ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', `${type}: its widgets are placed in the column's section`);
       for (const inner of entries(ctx, { source, at: [...at, 'widgets'], value: fields.widgets }, `${object}: widgets`)) widget(walk, inner, column, page);
       others(['widgets'], (field) => (field === 'max-columns' ? 'columns of a split column: the column\'s span applies' : null));
       return;
@@ -113,6 +122,7 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
         const section: DraftSection = { key: `${key}/group:${index}`, name, span: column.span, items: [] };
         walk.sections.push(section);
         ctx.report.add(group.source, group.at, name, '', 'mapped', 'a bookmarks group: a category section of apps');
+        if (index === 0) ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', 'bookmarks: one category section of apps per group');
         links(walk, { source: group.source, at: [...group.at, 'links'], value: groupFields.links }, section, name, 'link');
         reportOtherFields(ctx, group.source, group.at, name, groupFields, ['title', 'links'], (field) => (field === 'color' ? 'group colour: no Tessera equivalent' : null));
       });
@@ -122,7 +132,7 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
       const name = asString(fields.title) ?? 'Monitor';
       const section: DraftSection = { key: `${key}/monitor`, name, span: column.span, items: [] };
       walk.sections.push(section);
-      ctx.report.add(source, at, object, '', 'mapped', 'a monitor: a category section of apps with their status check');
+      ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', 'a monitor: a category section of apps with their status check');
       links(walk, { source, at: [...at, 'sites'], value: fields.sites }, section, name, 'site');
       others(['sites', 'title'], (field) => (field === 'style' ? 'monitor style: no Tessera equivalent' : null));
       return;
@@ -135,10 +145,16 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
       return;
     }
     case 'rss': {
-      const feeds = entries(ctx, { source, at: [...at, 'feeds'], value: fields.feeds }, `${object}: feeds`)
-        .map((feed) => (isRecord(feed.value) ? asString(feed.value.url) : null))
-        .filter((url): url is string => url !== null);
+      const listed = entries(ctx, { source, at: [...at, 'feeds'], value: fields.feeds }, `${object}: feeds`);
+      const feeds = listed.map((feed) => (isRecord(feed.value) ? asString(feed.value.url) : null)).filter((url): url is string => url !== null);
       if (feeds.length === 0) break;
+      for (const feed of listed) {
+        const feedFields = isRecord(feed.value) ? feed.value : {};
+        if (asString(feedFields.url) === null) ctx.report.add(feed.source, feed.at, object, 'feeds', 'unmapped', 'a feed without a url: left out');
+        reportOtherFields(ctx, feed.source, feed.at, object, feedFields, ['url'], (field) =>
+          field === 'title' ? 'feed title: Tessera shows the titles the feed gives' : 'feed option: no Tessera equivalent',
+        );
+      }
       const limit = typeof fields.limit === 'number' ? { maximumAmountPosts: fields.limit } : {};
       mapped(widgetItem(key, 'rssFeed', { feedUrls: feeds, ...limit }, { width: 3, height: 3 }), ['feeds', 'limit'], (field) =>
         field === 'style' || field === 'collapse-after' ? 'display option: no Tessera equivalent' : null,
@@ -184,7 +200,7 @@ function page(ctx: Context, located: Located, index: number): { title: string; b
     const size = asString(column.size) ?? 'full';
     const section: DraftSection = { key: `page:${index}/column:${columnIndex}`, name: `${title} column ${columnIndex + 1}`, span: columnSpans[size] ?? null, items: [] };
     const position = walk.sections.length;
-    ctx.report.add(columnAt.source, columnAt.at, section.name!, '', 'mapped', `a ${size} column: a category section${columnSpans[size] ? ` whose items flow across ${columnSpans[size]} grid columns` : ''}`);
+    ctx.report.add(columnAt.source, column.size === undefined ? columnAt.at : [...columnAt.at, 'size'], section.name!, column.size === undefined ? '' : 'size', 'mapped', `a ${size} column: a category section${columnSpans[size] ? ` whose items flow across ${columnSpans[size]} grid columns` : ''}`);
     for (const entry of entries(ctx, { source: columnAt.source, at: [...columnAt.at, 'widgets'], value: column.widgets }, `${section.name}: widgets`)) widget(walk, entry, section, title);
     // The column's own section comes before the sections its bookmarks and monitors made, and only when it holds something.
     if (section.items.length > 0) walk.sections.splice(position, 0, section);

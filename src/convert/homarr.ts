@@ -70,6 +70,7 @@ function tileOf(ctx: Context, source: SourceFile, at: PathKey[], fields: Record<
     section = 'sidebar';
     ctx.report.add(source, [...at, 'area'], object, 'area', 'mapped', `the ${asString(properties.location) ?? ''} sidebar: Tessera has none, the tile is placed at the top of the board`);
   } else throw source.fail([...at, 'area', 'type'], `${object}: unknown area type "${area.type}"`);
+  if (section !== 'sidebar') ctx.report.add(source, [...at, 'area'], object, 'area', 'mapped', `in the ${area.type} ${String(properties.id)}`);
   const shape = isRecord(fields.shape) ? fields.shape : {};
   const fixed: NonNullable<DraftItem['fixed']> = {};
   let size = { width: 1, height: 1 };
@@ -83,6 +84,8 @@ function tileOf(ctx: Context, source: SourceFile, at: PathKey[], fields: Record<
     fixed[layouts[key].name] = section === 'sidebar' ? { x: -1, y: -1, ...cells } : { x, y, ...cells };
     size = cells;
   }
+  if (Object.keys(fixed).length > 0) ctx.report.add(source, [...at, 'shape'], object, 'shape', 'mapped', `positions on the ${Object.keys(fixed).join(', ')} layouts${section === 'sidebar' ? ' (sizes only)' : ''}; a tile that overlaps another is moved to the first free place`);
+  for (const key of Object.keys(shape)) if (!(sizes as readonly string[]).includes(key)) ctx.report.add(source, [...at, 'shape', key], object, `shape.${key}`, 'unmapped', 'not one of the sizes sm, md, lg');
   return { at, fields, section, fixed, size };
 }
 
@@ -108,9 +111,17 @@ function appTile(ctx: Context, source: SourceFile, tile: Tile): DraftItem {
   if (appearance.appNameStatus === 'hover') item.options.descriptionDisplayMode = 'tooltip';
   if (typeof appearance.positionAppName === 'string') item.options.layout = appearance.positionAppName;
   if (Array.isArray(network.statusCodes) && network.statusCodes.length > 0) ctx.report.add(source, [...at, 'network', 'statusCodes'], object, 'network.statusCodes', 'unmapped', 'accepted status codes: Tessera counts any answer below 500 as up');
-  for (const field of ['appNameFontSize', 'lineClampAppName']) {
-    if (appearance[field] !== undefined) ctx.report.add(source, [...at, 'appearance', field], object, `appearance.${field}`, 'unmapped', 'text display option: no Tessera equivalent');
-  }
+  ctx.report.mappedFields(source, at, object, fields, { id: 'the item id derives from it', url: 'the link (without behaviour.externalUrl) and the ping URL' });
+  ctx.report.mappedFields(source, [...at, 'behaviour'], object, behaviour, { externalUrl: behaviour.externalUrl ? 'the link' : 'empty: the url is the link', isOpeningNewTab: 'openInNewTab', tooltipDescription: 'the description' }, 'behaviour.');
+  ctx.report.mappedFields(source, [...at, 'network'], object, network, { enabledStatusChecker: 'whether the app pings its url' }, 'network.');
+  ctx.report.mappedFields(source, [...at, 'appearance'], object, appearance, { iconUrl: 'the icon', appNameStatus: 'showTitle (hidden) or the description as a tooltip (hover)', positionAppName: 'the tile layout' }, 'appearance.');
+  const subFields = (name: string, record: Record<string, unknown>, handled: string[], why?: (field: string) => string | null) =>
+    reportOtherFields(ctx, source, [...at, name], object, record, handled, why, `${name}.`);
+  subFields('behaviour', behaviour, ['externalUrl', 'tooltipDescription', 'isOpeningNewTab']);
+  subFields('network', network, ['enabledStatusChecker', 'statusCodes']);
+  subFields('appearance', appearance, ['iconUrl', 'appNameStatus', 'positionAppName'], (field) =>
+    field === 'appNameFontSize' || field === 'lineClampAppName' ? 'text display option: no Tessera equivalent' : null,
+  );
   const integration = isRecord(fields.integration) ? fields.integration : null;
   if (integration && typeof integration.type === 'string') {
     const properties = Array.isArray(integration.properties) ? integration.properties.filter(isRecord).map((p) => asString(p.field)).filter(Boolean) : [];
@@ -127,13 +138,22 @@ function widgetTile(ctx: Context, source: SourceFile, tile: Tile, bookmarks: Dra
   const object = `widget ${type}`;
   const properties = isRecord(fields.properties) ? fields.properties : {};
   const key = `widget:${asString(fields.id) ?? at.join('/')}`;
+  ctx.report.mappedFields(source, at, object, fields, { id: 'the item id derives from it' });
+  reportOtherFields(ctx, source, at, object, fields, ['id', 'type', 'properties', 'area', 'shape']);
   if (type === 'bookmark') {
     const items = Array.isArray(properties.items) ? properties.items : [];
     items.forEach((entry, index) => {
-      if (!isRecord(entry) || !asString(entry.name)) return;
-      bookmarks.push(appItem(ctx, source, [...at, 'properties', 'items', index], `${object} / ${asString(entry.name)}`, `${key}/${index}`, { name: asString(entry.name)!, href: asString(entry.href), icon: asString(entry.iconUrl) }));
+      const itemAt = [...at, 'properties', 'items', index];
+      if (!isRecord(entry) || !asString(entry.name)) {
+        ctx.report.add(source, itemAt, object, `properties.items[${index}]`, 'unmapped', 'a link without a name: left out');
+        return;
+      }
+      const name = `${object} / ${asString(entry.name)}`;
+      bookmarks.push(appItem(ctx, source, itemAt, name, `${key}/${index}`, { name: asString(entry.name)!, href: asString(entry.href), icon: asString(entry.iconUrl) }));
+      ctx.report.mappedFields(source, itemAt, name, entry, { id: 'the item id derives from it', href: 'the link', iconUrl: 'the icon' });
+      reportOtherFields(ctx, source, itemAt, name, entry, ['id', 'name', 'href', 'iconUrl']);
     });
-    ctx.report.add(source, at, object, '', 'mapped', 'a bookmark widget: each link is an app item in the same section, placed after the tiles');
+    ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', 'a bookmark widget: each link is an app item in the same section, placed after the tiles');
     reportOtherFields(ctx, source, [...at, 'properties'], object, properties, ['items']);
     return null;
   }
@@ -148,7 +168,10 @@ function widgetTile(ctx: Context, source: SourceFile, tile: Tile, bookmarks: Dra
   if (type === 'date' && typeof properties.timezone === 'string' && properties.timezone !== '') options.useCustomTimezone = true;
   if (type === 'date' && properties.dateFormat === 'hide') options.showDate = false;
   if (type === 'date' && typeof properties.titleState === 'string') options.customTitleToggle = properties.titleState !== 'none';
-  ctx.report.add(source, at, object, '', 'mapped', `widget kind ${kind}${widgetMap[type] && Object.keys(renames).length === 0 ? ' (bind an integration to it in Tessera)' : ''}`);
+  ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', `widget kind ${kind}${Object.keys(renames).length === 0 ? ' (bind an integration to it in Tessera)' : ''}`);
+  const renamed: Record<string, string> = Object.fromEntries(Object.entries(renames).map(([old, name]) => [old, `options.${name}`]));
+  if (type === 'date') Object.assign(renamed, { dateFormat: 'showDate (hide: false)', titleState: 'customTitleToggle' });
+  ctx.report.mappedFields(source, [...at, 'properties'], object, properties, renamed, 'properties.');
   reportOtherFields(ctx, source, [...at, 'properties'], object, properties, [...Object.keys(renames), ...(type === 'date' ? ['dateFormat', 'titleState'] : [])]);
   return { ...widgetItem(key, kind, options), width: tile.size.width, height: tile.size.height, fixed: tile.fixed };
 }
@@ -187,12 +210,23 @@ function settingsOf(ctx: Context, source: SourceFile, config: Record<string, unk
       ctx.report.add(source, [...at, old], 'settings', old, 'mapped', `the board setting ${name}`);
     }
   }
-  if (typeof customization.appOpacity === 'number') settings.opacity = Math.max(0, Math.min(100, Math.round(customization.appOpacity)));
+  for (const [old, name] of Object.entries(customizationMap)) {
+    if (customization[old] === '') ctx.report.add(source, [...at, old], 'settings', old, 'mapped', `empty: the board setting ${name} is left unset`);
+  }
+  if (typeof customization.appOpacity === 'number') {
+    settings.opacity = Math.max(0, Math.min(100, Math.round(customization.appOpacity)));
+    ctx.report.add(source, [...at, 'appOpacity'], 'settings', 'appOpacity', 'mapped', 'the board setting opacity');
+  }
   const gridstack = isRecord(customization.gridstack) ? customization.gridstack : {};
   for (const size of sizes) {
     const value = gridstack[sizeLayouts[size].setting];
-    if (typeof value === 'number' && value >= 1 && value <= 24) columns[size] = Math.floor(value);
+    if (typeof value === 'number' && value >= 1 && value <= 24) {
+      columns[size] = Math.floor(value);
+      ctx.report.add(source, [...at, 'gridstack', sizeLayouts[size].setting], 'settings', `gridstack.${sizeLayouts[size].setting}`, 'mapped', `the column count of the ${sizeLayouts[size].name} layout`);
+    }
   }
+  const columnSettings = sizes.filter((size) => columns[size] !== undefined).map((size) => sizeLayouts[size].setting);
+  reportOtherFields(ctx, source, [...at, 'gridstack'], 'settings', gridstack, columnSettings, () => 'not a column count from 1 to 24', 'gridstack.');
   reportOtherFields(ctx, source, at, 'settings', customization, [...Object.keys(customizationMap).filter((field) => !unmappable.has(field)), 'appOpacity', 'gridstack'], (field) =>
     unmappable.has(field) ? `not one of ${enumSettings[customizationMap[field]].join(', ')}` : field === 'colors' ? 'Mantine colour names: set primaryColor and secondaryColor as #rrggbb in Tessera' : field === 'layout' ? 'sidebars, Docker and search bar switches: no Tessera equivalent' : null,
   );
@@ -219,15 +253,19 @@ function convertConfig(ctx: Context, source: SourceFile): Parameters<typeof buil
   const layouts = Object.fromEntries(sizes.map((size) => [size, { name: sizeLayouts[size].name, columnCount: columns[size] ?? sizeLayouts[size].columns, breakpoint: sizeLayouts[size].breakpoint }])) as Record<Size, DraftLayout>;
 
   const ordered = [
-    ...list(source, config, 'wrappers').map((w, index) => ({ key: `wrapper:${asString(w.id)}`, name: null, position: Number(w.position ?? 0), at: ['wrappers', index] })),
-    ...list(source, config, 'categories').map((c, index) => ({ key: `category:${asString(c.id)}`, name: asString(c.name) ?? 'Category', position: Number(c.position ?? 0), at: ['categories', index] })),
+    ...list(source, config, 'wrappers').map((w, index) => ({ key: `wrapper:${asString(w.id)}`, name: null, position: Number(w.position ?? 0), at: ['wrappers', index], fields: w })),
+    ...list(source, config, 'categories').map((c, index) => ({ key: `category:${asString(c.id)}`, name: asString(c.name) ?? 'Category', position: Number(c.position ?? 0), at: ['categories', index], fields: c })),
   ].sort((a, b) => a.position - b.position || a.key.localeCompare(b.key));
   const top: DraftSection = { key: 'sidebar', name: null, items: [] };
   const sections: DraftSection[] = ordered.map(({ key, name }) => ({ key, name, items: [] }));
   // The first wrapper is the board's top area; without one, a top area of its own holds sidebar tiles.
   const first = sections[0]?.name === null ? sections[0] : null;
   const byKey = new Map(sections.map((section) => [section.key, section]));
-  for (const { key, name, at } of ordered) ctx.report.add(source, at, name ?? key, '', 'mapped', name === null ? 'an empty section' : 'a category section');
+  for (const { key, name, at, fields } of ordered) {
+    ctx.report.add(source, at, name ?? key, '', 'mapped', name === null ? 'an empty section' : 'a category section');
+    ctx.report.mappedFields(source, at, name ?? key, fields, { id: 'the section id derives from it; tiles name it', position: 'the order of the sections' });
+    reportOtherFields(ctx, source, at, name ?? key, fields, ['id', 'position', 'name']);
+  }
 
   const sectionOf = (tile: Tile) => {
     if (tile.section === 'sidebar') return first ?? top;
@@ -249,6 +287,9 @@ function convertConfig(ctx: Context, source: SourceFile): Parameters<typeof buil
     if (item) section.items.push(item);
   });
   for (const [section, links] of bookmarksBySection) section.items.push(...links);
+  ctx.report.mappedFields(source, [], 'config', config, { schemaVersion: 'an old Homarr config' });
+  ctx.report.mappedFields(source, ['configProperties'], 'config', config.configProperties, { name: 'the board name' }, 'configProperties.');
+  reportOtherFields(ctx, source, ['configProperties'], 'config', config.configProperties, ['name'], undefined, 'configProperties.');
   reportOtherFields(ctx, source, [], 'config', config, ['schemaVersion', 'configProperties', 'settings', 'wrappers', 'categories', 'apps', 'widgets']);
   const name = asString(config.configProperties.name) ?? 'homarr';
   return { name: boardNameOf(name, 'homarr'), settings, layouts: sizes.map((size) => layouts[size]), sections: first ? sections : [top, ...sections] };
@@ -317,7 +358,7 @@ function convertV1Board(
   source: SourceFile,
   apps: ReturnType<typeof byId>,
   integrations: ReturnType<typeof byId>,
-  usedIntegrations: Set<string>,
+  used: { apps: Set<string>; integrations: Set<string> },
 ): { name: string; file: BoardFile } {
   if (!isRecord(source.data)) throw source.fail([], 'a Homarr board document must be a JSON object');
   const doc = source.data;
@@ -345,6 +386,11 @@ function convertV1Board(
     if (typeof section.id !== 'string') throw source.fail(at, 'a section needs an id');
     sectionIds.add(section.id);
     const yOffset = typeof section.yOffset === 'number' ? section.yOffset : index;
+    const sectionObject = `section ${section.id}`;
+    ctx.report.mappedFields(source, at, sectionObject, section, { id: 'kept', kind: 'kept', name: 'kept', yOffset: 'kept', xOffset: 'kept as 0 (a top-level section spans the board)', options: 'kept', layouts: 'positions kept' });
+    reportOtherFields(ctx, source, at, sectionObject, section, ['id', 'kind', 'name', 'yOffset', 'xOffset', 'options', 'layouts'], (field) =>
+      field === 'collapsed' ? 'collapsed state: per user in Tessera' : null,
+    );
     if (section.kind === 'category') return [{ id: section.id, kind: 'category', name: bounded(ctx, source, at, `section ${section.id}`, 'name', asString(section.name) ?? '', 255), xOffset: 0, yOffset }];
     if (section.kind === 'empty') return [{ id: section.id, kind: 'empty', xOffset: 0, yOffset }];
     if (section.kind === 'dynamic') {
@@ -388,6 +434,11 @@ function convertV1Board(
         return null;
       }
       const row = found.row;
+      if (!used.apps.has(id as string)) {
+        ctx.report.mappedFields(apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, row, { id: 'not kept: items name the app by its fields', description: 'the description', pingUrl: 'the ping URL' });
+        reportOtherFields(ctx, apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, row, ['id', 'name', 'href', 'description', 'iconUrl', 'pingUrl']);
+      }
+      used.apps.add(id as string);
       const draft = appItem(ctx, apps.source, found.at, `app ${asString(row.name) ?? found.at[0]}`, `app:${String(id)}`, {
         name: asString(row.name) ?? 'App',
         href: asString(row.href),
@@ -425,7 +476,7 @@ function convertV1Board(
         ctx.report.add(source, [...at, 'integrationIds'], itemObject, 'integrationIds', 'unmapped', `integration ${String(id)} is not in the instance's integration list: left out`);
         return [];
       }
-      usedIntegrations.add(id as string);
+      used.integrations.add(id as string);
       return [{ name: asString(found.row.name)!, kind: asString(found.row.kind)! }];
     });
     if (refs.length > 0) fileItem.integrations = refs as FileItem['integrations'];
@@ -439,12 +490,21 @@ function convertV1Board(
       return [{ layout, sectionId: p.sectionId, ...cellsOf(source, [...at, 'layouts', n], p) }];
     });
     ctx.report.add(source, at, itemObject, '', 'mapped', `widget kind ${kind}${fileItem.app ? `, app "${fileItem.app.name}"` : ''}${refs.length ? `, bound to ${refs.map((r) => `${r.name} (${r.kind})`).join(', ')}` : ''}`);
+    ctx.report.mappedFields(source, at, itemObject, item, { id: 'kept', kind: 'kept', options: 'kept (apps by their fields)', advancedOptions: 'kept', integrationIds: 'integrations by name and kind', layouts: 'positions kept' });
+    reportOtherFields(ctx, source, at, itemObject, item, ['id', 'kind', 'options', 'advancedOptions', 'integrationIds', 'layouts']);
     items.push(fileItem);
   });
 
   const settings: Record<string, unknown> = {};
   for (const field of v1Settings) if (doc[field] !== undefined && doc[field] !== null) settings[field] = doc[field];
   for (const [field, why] of Object.entries(v1Unmapped)) if (doc[field] !== undefined) ctx.report.add(source, [field], object, field, 'unmapped', why);
+  ctx.report.mappedFields(source, [], object, doc, {
+    id: 'not kept: a board file names its board by name',
+    name: 'the board name',
+    isPublic: 'isPublic',
+    ...Object.fromEntries(v1Settings.map((field) => [field, doc[field] === null ? `null: the board setting ${field} is left unset` : `the board setting ${field}`])),
+  });
+  reportOtherFields(ctx, source, [], object, doc, ['id', 'name', 'isPublic', 'layouts', 'sections', 'items', ...v1Settings, ...Object.keys(v1Unmapped)]);
   ctx.report.add(source, [], object, '', 'mapped', `board ${title}: ${sections.length} sections, ${items.length} items`);
   const file: BoardFile = {
     apiVersion: 'tessera/v1',
@@ -468,11 +528,15 @@ export function convertHomarrApi(input: ConvertInput, options: ConvertOptions = 
   const apps = byId(ctx, homarrApiFiles.apps, 'apps');
   const integrations = byId(ctx, homarrApiFiles.integrations, 'integrations');
   const boardFiles = input.files.filter((file) => /^boards\/\d+\.json$/.test(file)).sort();
-  const used = new Set<string>();
+  const used = { apps: new Set<string>(), integrations: new Set<string>() };
   const converted = boardFiles.map((file) => convertV1Board(ctx, ctx.sources.load(file, null), apps, integrations, used));
   for (const [id, { at, row }] of integrations.rows) {
     const name = asString(row.name) ?? id;
-    ctx.report.add(integrations.source, at, `integration ${name}`, '', 'unmapped', `a ${asString(row.kind) ?? '?'} integration at ${asString(row.url) ?? '(no url)'}: create it in Tessera with the same name and kind${used.has(id) ? ' before applying (items are bound to it by name)' : ''}; its secrets are not read`);
+    ctx.report.add(integrations.source, at, `integration ${name}`, '', 'unmapped', `a ${asString(row.kind) ?? '?'} integration at ${asString(row.url) ?? '(no url)'}: create it in Tessera with the same name and kind${used.integrations.has(id) ? ' before applying (items are bound to it by name)' : ''}; its secrets are not read`);
+  }
+  for (const [id, { at, row }] of apps.rows) {
+    if (used.apps.has(id)) continue;
+    ctx.report.add(apps.source, at, `app ${asString(row.name) ?? id}`, '', 'unmapped', `used by no item of the boards read: not carried over (a board file brings apps with its items; create it in Tessera if you want it)`);
   }
   const names = uniqueNames(converted.map((board) => board.name));
   const boards = converted.map((board, index) => ({ ...board.file, name: names[index] }));

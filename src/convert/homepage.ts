@@ -72,16 +72,30 @@ interface Walk {
   ctx: Context;
   sections: DraftSection[];
   layouts: Record<string, unknown>;
+  /** Names of `layout:` that a group took. */
+  laidOut: Set<string>;
   defaultNewTab: boolean;
 }
 
 function groupLayout(walk: Walk, settings: SourceFile | null, name: string): GroupLayout {
   const entry = walk.layouts[name];
-  if (!isRecord(entry) || !settings) return { span: null, tab: null };
+  if (!settings || !(name in walk.layouts)) return { span: null, tab: null };
   const at = ['layout', name];
+  // One entry lays out every group of that name (services and bookmarks alike); it is reported once.
+  const first = !walk.laidOut.has(name);
+  walk.laidOut.add(name);
+  if (!isRecord(entry)) {
+    if (first && entry !== null) walk.ctx.report.add(settings, at, name, '', 'unmapped', 'not a map of layout options');
+    return { span: null, tab: null };
+  }
   const columns = typeof entry.columns === 'number' && entry.columns >= 1 ? Math.floor(entry.columns) : null;
   const span = entry.style === 'row' ? columns ?? 4 : columns;
-  if (span !== null) walk.ctx.report.add(settings, at, name, 'columns', 'mapped', `items flow across ${span} grid columns`);
+  if (!first) return { span, tab: typeof entry.tab === 'string' ? entry.tab : null };
+  if (span !== null) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'mapped', `items flow across ${span} grid columns`);
+  else if (entry.columns !== undefined) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'unmapped', 'not a number from 1: items flow across the whole width');
+  if (entry.style !== undefined) {
+    walk.ctx.report.add(settings, [...at, 'style'], name, 'style', 'mapped', entry.style === 'row' ? `a row: items flow across ${span} grid columns` : 'a column: items flow across the columns given, or the whole width');
+  }
   reportOtherFields(walk.ctx, settings, at, name, entry, ['style', 'columns'], (field) =>
     field === 'tab' ? 'tabs: Tessera has no tabs, the group is on the same board' : field === 'header' || field === 'icon' || field === 'iconsOnly' || field === 'initiallyCollapsed' ? 'group display option: no Tessera equivalent' : null,
   );
@@ -173,14 +187,22 @@ function group(walk: Walk, source: SourceFile, settings: SourceFile | null, at: 
   });
 }
 
+/**
+ * The groups of services.yaml or bookmarks.yaml, in homepage's order: the groups `layout:` names first, in its
+ * order, then the others in the file's order.
+ */
 function groupList(walk: Walk, source: SourceFile, settings: SourceFile | null, kind: 'services' | 'bookmarks'): void {
   if (source.data === null || source.data === undefined) return;
   if (!Array.isArray(source.data)) throw source.fail([], `${kind}.yaml must be a list of groups ({Group name: [...]})`);
-  source.data.forEach((entry, index) => {
+  const order = Object.keys(walk.layouts);
+  const rank = (name: string) => (order.includes(name) ? order.indexOf(name) : order.length);
+  const groups = source.data.map((entry, index) => {
     const pair = oneKey(entry);
     if (!pair) throw source.fail([index], `each group of ${kind}.yaml must be a map with one key (the group name)`);
-    group(walk, source, settings, [index, pair[0]], pair[0], pair[1], kind, null);
+    return { index, pair };
   });
+  groups.sort((a, b) => rank(a.pair[0]) - rank(b.pair[0]) || a.index - b.index);
+  for (const { index, pair } of groups) group(walk, source, settings, [index, pair[0]], pair[0], pair[1], kind, null);
 }
 
 const number = (value: unknown) => (typeof value === 'number' ? value : typeof value === 'string' && value.trim() !== '' && !Number.isNaN(Number(value)) ? Number(value) : null);
@@ -201,6 +223,9 @@ function infoWidget(walk: Walk, source: SourceFile, at: PathKey[], type: string,
       mapped(widgetItem(key, 'clock', { is24HourFormat: format.hour12 !== true, showSeconds: timeStyle === 'medium' || timeStyle === 'long', showDate: format.dateStyle !== undefined }, { width: 2, height: 1 }), ['format'], (field) =>
         field === 'locale' ? 'locale: the page uses the browser language' : null,
       );
+      const formatAt = [...at, 'format'];
+      ctx.report.mappedFields(source, formatAt, type, format, { hour12: 'is24HourFormat (its opposite)', timeStyle: 'showSeconds (medium or long)', dateStyle: 'showDate' }, 'format.');
+      reportOtherFields(ctx, source, formatAt, type, format, ['hour12', 'timeStyle', 'dateStyle'], () => 'date and time format option: the page formats with the browser language', 'format.');
       return;
     }
     case 'openmeteo':
@@ -216,6 +241,7 @@ function infoWidget(walk: Walk, source: SourceFile, at: PathKey[], type: string,
       mapped(widgetItem(key, 'weather', { location, isFormatFahrenheit: options.units === 'imperial', hasForecast: false }, { width: 2, height: 2 }), ['label', 'latitude', 'longitude', 'units'], (field) =>
         field === 'apiKey' ? 'weather API key: Tessera needs none (placeholder or secret not copied)' : null,
       );
+      ctx.report.mappedFields(source, at, type, options, { label: 'location.name', latitude: 'location.latitude', longitude: 'location.longitude', units: 'isFormatFahrenheit (imperial)' });
       return;
     }
     case 'greeting':
@@ -288,6 +314,7 @@ export function convertHomepage(input: ConvertInput, options: ConvertOptions = {
     ctx,
     sections: [],
     layouts: isRecord(settingsData.layout) ? settingsData.layout : {},
+    laidOut: new Set(),
     defaultNewTab: (asString(settingsData.target) ?? '_blank') === '_blank',
   };
   const top: DraftItem[] = [];
@@ -298,6 +325,9 @@ export function convertHomepage(input: ConvertInput, options: ConvertOptions = {
   const bookmarks = load('bookmarks');
   if (bookmarks) groupList(walk, bookmarks, settings, 'bookmarks');
   const boardSettingsValue = boardSettings(ctx, settings);
+  for (const name of Object.keys(walk.layouts)) {
+    if (!walk.laidOut.has(name)) ctx.report.add(settings!, ['layout', name], name, '', 'unmapped', 'names no group of services.yaml or bookmarks.yaml: nothing to lay out');
+  }
 
   for (const file of input.files) {
     const base = path.posix.basename(file).replace(/\.[a-z]+$/i, '');

@@ -36,6 +36,16 @@ export class Reporter {
     this.entries.push({ file: source.name, at: source.where(at), object, field, status, detail, ...(value === undefined ? {} : { value }) });
   }
 
+  /**
+   * Reports each field of `record` that `details` names (and `record` has) as mapped, at the field's own place:
+   * what the field became in Tessera.
+   */
+  mappedFields(source: SourceFile, at: readonly PathKey[], object: string, record: Record<string, unknown>, details: Record<string, string>, prefix = ''): void {
+    for (const [field, detail] of Object.entries(details)) {
+      if (record[field] !== undefined) this.add(source, [...at, field], object, `${prefix}${field}`, 'mapped', detail);
+    }
+  }
+
   /** Reports every secret or environment placeholder inside `value` (kept as written, never resolved). */
   placeholders(source: SourceFile, at: readonly PathKey[], object: string, field: string, value: unknown): void {
     for (const found of placeholdersIn(value)) {

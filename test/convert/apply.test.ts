@@ -74,18 +74,95 @@ describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
           ['Github', 'https://github.com/'],
           ['Grafana', 'https://grafana.home.arpa'],
           ['Homelab wiki', 'https://wiki.home.arpa/?u={{HOMEPAGE_VAR_WIKI_USER}}'],
+          ['Jellyfin', 'http://jellyfin.home.arpa:8096/web/'],
+          ['Plex', 'http://plex.home.arpa:32400/web'],
+          ['Sonarr', 'http://sonarr4k.home.arpa'],
+          ['Tessera', 'https://tessera.example.com/'],
           ['Reddit', 'https://reddit.com/'],
           ['Router', 'https://router.home.arpa'],
           ['Sonarr', 'http://sonarr.home.arpa'],
           ['qBittorrent', 'http://torrent.home.arpa'],
         ].sort(),
       );
-      for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|\/icons\/)/);
+      for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|http:\/\/[a-z0-9.]+\.home\.arpa(:\d+)?\/favicon\.ico$|\/icons\/)/);
+      // The two groups named Developer are two sections; the icons APP-6 refuses became the links' favicons.
+      expect(board.sections.filter((s: any) => s.name === 'Developer')).toHaveLength(2);
+      expect(apps.find((a) => a.name === 'Plex').iconUrl).toBe('http://plex.home.arpa:32400/favicon.ico');
 
       // Re-converting and planning again: nothing to change (exit 0).
       expectStatus(await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out]), 0);
       const quiet = await tessera(['boards', 'plan', file]);
       expectStatus(quiet, 0);
+    },
+    slow,
+  );
+});
+
+describe('tessera convert of Dashy, Glance and old Homarr, then plan (CONV-1, CONV-2)', () => {
+  it.each([
+    ['dashy', ['dashy-home.yaml', 'work.yaml']],
+    ['glance', ['home.yaml', 'office.yaml']],
+    ['homarr', ['default.yaml']],
+  ])(
+    'CONV-1, CONV-2: %s: convert writes the boards and the report, converting again writes the same bytes, the fleet plan of the files has no error',
+    async (format, boardFiles) => {
+      const out = path.join(workDir, `cli-${format}`);
+      const convert = await tessera(['convert', format, path.join(fixtures, format), '-o', out, '--json']);
+      expectStatus(convert, 0);
+      const written = filesOf(out);
+      expect(Object.keys(written)).toEqual(['convert-report.json', ...boardFiles].sort());
+      expect(JSON.parse(convert.stdout)).toEqual(JSON.parse(written['convert-report.json']));
+      expectStatus(await tessera(['convert', format, path.join(fixtures, format), '-o', out]), 0);
+      expect(filesOf(out)).toEqual(written);
+
+      const plan = await tessera(['plan', ...boardFiles.flatMap((file) => ['-f', path.join(out, file)]), '--managed-by', `convert-${format}`, '-o', 'json']);
+      expectStatus(plan, 2);
+      expect(plan.stderr).toBe('');
+      const boards = JSON.parse(plan.stdout).boards;
+      expect(boards.map((b: any) => [b.name, b.action])).toEqual(boardFiles.map((file) => [file.replace(/\.yaml$/, ''), 'create']));
+      for (const board of boards) expect([board.name, board.warnings, board.ignored]).toEqual([board.name, [], []]);
+    },
+    slow,
+  );
+
+  it(
+    'CONV-4: --icon-base moves an icon set under another base; a base whose icon URLs APP-6 refuses is a usage error',
+    async () => {
+      const out = path.join(workDir, 'icon-base');
+      const convert = await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out, '--icon-base', 'dashboard-icons=/icons/di/', '--icon-base', 'mdi=https://icons.example/mdi']);
+      expectStatus(convert, 0);
+      const board = parseYaml(readFileSync(path.join(out, 'home-lab.yaml'), 'utf8'));
+      const icon = (name: string) => board.items.find((i: any) => i.app?.name === name).app.iconUrl;
+      expect(icon('Emby')).toBe('/icons/di/png/emby.png');
+      expect(icon('qBittorrent')).toBe('https://icons.example/mdi/download.svg');
+      expect(icon('Router')).toBe('https://cdn.jsdelivr.net/npm/simple-icons/icons/openwrt.svg');
+      for (const bad of ['nosuchset=https://x.example', 'mdi=javascript:alert(1)', 'mdi']) {
+        const refused = await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', path.join(workDir, 'icon-refused'), '--icon-base', bad]);
+        expectStatus(refused, 2);
+        expect(refused.stderr).toMatch(/--icon-base/);
+      }
+      expect(existsSync(path.join(workDir, 'icon-refused'))).toBe(false);
+    },
+    slow,
+  );
+
+  it(
+    'CONV-6: more than 64 files to read is exit 1 naming the file that would be the 65th, and nothing is written',
+    async () => {
+      const input = path.join(workDir, 'many-includes');
+      mkdirSync(input);
+      const widgets = Array.from({ length: 64 }, (_, n) => `          - $include: w${String(n).padStart(2, '0')}.yml`).join('\n');
+      writeFileSync(path.join(input, 'glance.yml'), `pages:\n  - name: Home\n    columns:\n      - widgets:\n${widgets}\n`);
+      for (let n = 0; n < 64; n++) writeFileSync(path.join(input, `w${String(n).padStart(2, '0')}.yml`), 'type: clock\n');
+      const out = path.join(workDir, 'many-out');
+      const refused = await tessera(['convert', 'glance', input, '-o', out]);
+      expectStatus(refused, 1);
+      expect(refused.stderr).toBe('tessera: glance.yml:68:23: more than 64 files to read\n');
+      expect(existsSync(out)).toBe(false);
+      // 63 includes and glance.yml are 64 files: converted.
+      writeFileSync(path.join(input, 'glance.yml'), `pages:\n  - name: Home\n    columns:\n      - widgets:\n${widgets.split('\n').slice(0, 63).join('\n')}\n`);
+      expectStatus(await tessera(['convert', 'glance', input, '-o', out]), 0);
+      expect(JSON.parse(readFileSync(path.join(out, 'convert-report.json'), 'utf8')).files).toHaveLength(64);
     },
     slow,
   );

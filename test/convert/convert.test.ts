@@ -125,8 +125,9 @@ describe('homepage (CONV-1, CONV-3)', () => {
     const [board] = boards;
     expect(board.name).toBe('home-lab');
     expect(board.settings).toMatchObject({ pageTitle: 'Home Lab' });
-    expect(board.sections.map((s) => s.name ?? null)).toEqual([null, 'Media', 'Media / Downloads', 'Infrastructure', 'Developer', 'Social']);
-    expect(board.items.filter((i) => i.kind === 'app').map((i) => i.app!.name)).toEqual(['Emby', 'Sonarr', 'qBittorrent', 'Router', 'Grafana', 'Github', 'Reddit', 'Homelab wiki']);
+    // Groups in the order of settings.yaml's layout: (Infrastructure before Media), then the others in file order.
+    expect(board.sections.map((s) => s.name ?? null)).toEqual([null, 'Infrastructure', 'Media', 'Media / Downloads', 'Developer', 'Social', 'Developer']);
+    expect(board.items.filter((i) => i.kind === 'app').map((i) => i.app!.name)).toEqual(['Router', 'Grafana', 'Emby', 'Jellyfin', 'Plex', 'Sonarr', 'Sonarr', 'Sonarr', 'qBittorrent', 'Github', 'Reddit', 'Homelab wiki', 'Tessera']);
     expect(board.items.find((i) => i.app?.name === 'Emby')!.app).toEqual({
       name: 'Emby',
       description: 'Movies & TV Shows',
@@ -140,12 +141,40 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(report.boards).toEqual([{ name: 'home-lab', file: 'home-lab.yaml' }]);
   });
 
-  it('CONV-2: re-converting gives the same files; the Media group flows across its 3 columns', () => {
+  it('CONV-2: re-converting gives the same files; the Media group (5 services) flows across its 3 columns', () => {
     const first = convert();
     expect(JSON.stringify(convert())).toBe(JSON.stringify(first));
     const media = first.boards[0].sections.find((s) => s.name === 'Media')!.id;
-    const desktop = first.boards[0].items.flatMap((i) => i.layouts).filter((p) => p.sectionId === media && p.layout === 'Desktop');
-    expect(desktop.map((p) => p.xOffset)).toEqual([0]);
+    for (const layout of ['Desktop', 'Mobile']) {
+      const placed = first.boards[0].items.flatMap((i) => i.layouts).filter((p) => p.sectionId === media && p.layout === layout);
+      expect([layout, placed.map((p) => [p.xOffset, p.yOffset])]).toEqual([layout, [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1]]]);
+    }
+  });
+
+  it('CONV-2: two groups with one name, and two services with one name in a group, get distinct ids, the same on each conversion', () => {
+    const [board] = convert().boards;
+    expect(new Set(board.sections.map((s) => s.id)).size).toBe(board.sections.length);
+    expect(new Set(board.items.map((i) => i.id)).size).toBe(board.items.length);
+    const developer = board.sections.filter((s) => s.name === 'Developer').map((s) => s.id);
+    expect(developer).toHaveLength(2);
+    const sonarrs = board.items.filter((i) => i.app?.name === 'Sonarr').map((i) => [i.app!.href, i.id]);
+    expect(sonarrs.map(([href]) => href)).toEqual(['http://sonarr.home.arpa', 'http://sonarr4k.home.arpa', 'http://sonarr.home.arpa']);
+    expect(new Set(sonarrs.map(([, id]) => id)).size).toBe(3);
+    expect(convert().boards[0].items.filter((i) => i.app?.name === 'Sonarr').map((i) => i.id)).toEqual(sonarrs.map(([, id]) => id));
+  });
+
+  it('CONV-4, APP-6: an icon Tessera would refuse (javascript:, ftp:) becomes the link\'s favicon and is reported', () => {
+    const { boards, report } = convert();
+    const app = (href: string) => boards[0].items.find((i) => i.app?.href === href)!.app!;
+    expect(app('http://plex.home.arpa:32400/web').iconUrl).toBe('http://plex.home.arpa:32400/favicon.ico');
+    expect(app('http://sonarr4k.home.arpa').iconUrl).toBe('http://sonarr4k.home.arpa/favicon.ico');
+    const refused = report.entries.filter((e) => e.field === 'icon' && e.status === 'unmapped');
+    expect(refused.map((e) => [e.object, e.detail.split(':')[0]])).toEqual([['Media / Plex', 'javascript'], ['Media / Sonarr', 'ftp']]);
+    expect(refused[0].detail).toMatch(/APP-6/);
+    expect(JSON.stringify(boards)).not.toMatch(/javascript:|ftp:/);
+    // Without a link to take the favicon of, the generic icon.
+    const bare = converters.homepage(memoryInput({ 'services.yaml': '- A:\n    - X:\n        icon: "javascript:alert(1)"\n' }));
+    expect(bare.boards[0].items[0].app!.iconUrl).toBe(`${defaultIconBases.mdi}/application.svg`);
   });
 
   it('CONV-3: the report lists every unmapped field of the fixture, kept widgets with redacted secrets, and placeholders', () => {
@@ -156,9 +185,10 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(entry('Infrastructure / Router', 'widget.headers')?.detail).toMatch(/headers/);
     expect(entry('Infrastructure', 'tab')?.detail).toMatch(/tabs/);
     expect(entry('settings', 'theme')).toBeDefined();
+    expect(entry('Old stuff', '')?.detail).toBe('names no group of services.yaml or bookmarks.yaml: nothing to lay out');
     expect(report.entries.find((e) => e.file === 'docker.yaml')?.status).toBe('unmapped');
     const kept = report.entries.filter((e) => e.status === 'kept').map((e) => e.detail.split(':')[0]);
-    expect(kept).toEqual(['widget "resources"', 'widget "search"', 'widget "emby"', 'widget "uptimekuma"', 'widget "sonarr"', 'widget "qbittorrent"', 'widget "customapi"']);
+    expect(kept).toEqual(['widget "resources"', 'widget "search"', 'widget "customapi"', 'widget "emby"', 'widget "uptimekuma"', 'widget "sonarr"', 'widget "qbittorrent"']);
     const qbit = report.entries.find((e) => e.status === 'kept' && e.detail.startsWith('widget "qbittorrent"'))!;
     expect(qbit.value).toMatchObject({ username: 'admin', password: '<redacted>' });
     expect(JSON.stringify(report)).not.toContain('hunter2');
@@ -203,7 +233,7 @@ describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
     expect(find('Admin / NAS', 'displayData')?.detail).toMatch(/per-user visibility/);
     expect(find('Getting Started / Media server', 'statusCheckHeaders')?.detail).toMatch(/status-check/);
     expect(find('appConfig', 'auth')?.detail).toMatch(/authentication/);
-    expect(find('page Remote', 'path')?.detail).toMatch(/not fetched/);
+    expect(find('page Remote', '')?.detail).toMatch(/not fetched/);
     expect(JSON.stringify(report)).not.toContain('4D1E58C90B3B94BC');
     expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Latest Updates / weather', 'Tools / public-holidays']);
   });
@@ -226,7 +256,7 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
     expect(boards.map((b) => b.name)).toEqual(['home', 'office']);
     const [home, work] = boards;
     expect(home.sections.map((s) => s.name ?? null)).toEqual([null, 'Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
-    expect(home.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['clock', 'Gmail', 'GitHub', 'Jellyfin', 'rssFeed', 'Immich', 'Gateway']);
+    expect(home.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['clock', 'Gmail', 'GitHub', 'Calendar', 'Maps', 'Wikipedia', 'Jellyfin', 'rssFeed', 'Immich', 'Gateway']);
     expect(home.items.find((i) => i.kind === 'rssFeed')!.options).toEqual({ feedUrls: ['https://selfh.st/rss/', 'https://www.theverge.com/rss/index.xml'], maximumAmountPosts: 10 });
     expect(home.items.find((i) => i.app?.name === 'Gateway')!.app!.pingUrl).toBe('http://192.0.2.1');
     expect(home.items.find((i) => i.app?.name === 'Jellyfin')!.app!.iconUrl).toBe(`${defaultIconBases['dashboard-icons']}/png/jellyfin.png`);
@@ -235,11 +265,21 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
     for (const board of boards) expect(overlaps(board)).toEqual([]);
   });
 
-  it('CONV-2: a small column flows its items across 4 grid columns on the desktop layout', () => {
+  it('CONV-2: a small column flows its items (5 links) across 4 grid columns on the desktop layout', () => {
     const [home] = convert().boards;
     const general = home.sections.find((s) => s.name === 'General')!.id;
-    const xs = home.items.flatMap((i) => i.layouts).filter((p) => p.sectionId === general && p.layout === 'Desktop').map((p) => p.xOffset);
-    expect(xs).toEqual([0, 1]);
+    const placed = home.items.flatMap((i) => i.layouts).filter((p) => p.sectionId === general && p.layout === 'Desktop').map((p) => [p.xOffset, p.yOffset]);
+    expect(placed).toEqual([[0, 0], [1, 0], [2, 0], [3, 0], [0, 1]]);
+  });
+
+  it('CONV-3: an rss feed\'s title and a feed without a url are reported, not dropped', () => {
+    const { report } = convert();
+    const feeds = report.entries.filter((e) => e.object === 'Home / News' && e.status === 'unmapped' && ['title', 'feeds'].includes(e.field) && e.at !== '2:8');
+    expect(feeds.map((e) => [e.at, e.field, e.detail])).toEqual([
+      ['7:12', 'title', 'feed title: Tessera shows the titles the feed gives'],
+      ['9:5', 'feeds', 'a feed without a url: left out'],
+      ['9:12', 'title', 'feed title: Tessera shows the titles the feed gives'],
+    ]);
   });
 
   it('CONV-3: kept widgets, authentication, placeholders and the included file\'s fields are reported at their own file', () => {
@@ -312,6 +352,11 @@ describe('old Homarr (CONV-1, CONV-3, CONV-5)', () => {
     expect(report.entries.find((e) => e.object === 'app Proxmox' && e.field === 'area')?.detail).toMatch(/sidebar/);
     expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['widget dlspeed']);
     expect(report.entries.find((e) => e.object === 'settings' && e.field === 'colors')?.status).toBe('unmapped');
+    // Fields of an app's behaviour, network and appearance that Tessera has nothing for are named, with their place.
+    const jellyfin = (field: string) => report.entries.find((e) => e.object === 'app Jellyfin' && e.field === field && e.status === 'unmapped');
+    expect(jellyfin('network.okStatus')).toMatchObject({ at: '18:100', detail: 'no Tessera equivalent' });
+    expect(jellyfin('appearance.appNameFontSize')?.detail).toBe('text display option: no Tessera equivalent');
+    expect(jellyfin('network.statusCodes')?.detail).toMatch(/status codes/);
   });
 
   it('CONV-6: a file that is not an old Homarr config is refused with its place', () => {

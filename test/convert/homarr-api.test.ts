@@ -119,6 +119,8 @@ const integrations = [{ id: 'in1sonarr000000000000001', name: integrationName, k
 let homarr: Server;
 let homarrUrl: string;
 const requests: string[] = [];
+/** How the fake Homarr misbehaves: answers that are not Homarr's, to see that nothing is written then. */
+let fault: 'none' | 'boards-not-json' | 'boards-not-list' | 'apps-not-list' | 'board-without-layouts' = 'none';
 
 beforeAll(async () => {
   homarr = createServer((request, response) => {
@@ -131,6 +133,12 @@ beforeAll(async () => {
     const trpc = (json: unknown) => send(200, { result: { data: { json } } });
     if (request.headers.apikey !== homarrKey) return send(401, { message: 'Unauthorized', code: 'UNAUTHORIZED', issues: [] });
     if (request.method !== 'GET') return send(405, { message: 'Method not allowed' });
+    if (url.pathname === '/api/boards' && fault === 'boards-not-json') {
+      response.writeHead(200, { 'content-type': 'text/html' });
+      return response.end('<html>a login page</html>');
+    }
+    if (url.pathname === '/api/boards' && fault === 'boards-not-list') return send(200, { boards: [] });
+    if (url.pathname === '/api/apps' && fault === 'apps-not-list') return send(200, { items: apps });
     if (url.pathname === '/api/boards') return send(200, Object.values(documents).map((doc: any) => ({ id: doc.id, name: doc.name, logoImageUrl: null, isPublic: doc.isPublic, creator: null, isHome: false, isMobileHome: false, userPermissions: [], groupPermissions: [] })));
     if (url.pathname === '/api/apps') return send(200, apps);
     if (url.pathname === '/api/trpc/integration.all') return trpc(integrations);
@@ -138,7 +146,7 @@ beforeAll(async () => {
       const name = JSON.parse(url.searchParams.get('input') ?? '{}').json?.name;
       const doc = documents[name];
       if (!doc) return send(404, { error: { json: { message: 'Board not found', code: -32004, data: { code: 'NOT_FOUND', httpStatus: 404, path: 'board.getBoardByName' } } } });
-      return trpc(doc);
+      return trpc(fault === 'board-without-layouts' ? { ...(doc as object), layouts: 'none' } : doc);
     }
     send(404, { message: 'Not found' });
   });
@@ -191,6 +199,9 @@ describe('tessera convert homarr --url (CONV-7)', () => {
       expect(entry(`integration ${integrationName}`, '')).toMatchObject({ file: 'integrations.json', status: 'unmapped' });
       expect(entry(`integration ${integrationName}`, '').detail).toMatch(/^a sonarr integration at http:\/\/sonarr\.home\.arpa: create it in Tessera with the same name and kind before applying/);
       expect(entry(`board ${names.home}`, 'userPermissions')).toMatchObject({ status: 'unmapped' });
+      // An app no item uses is not carried over, and said so.
+      expect(entry('app Unused', '')).toMatchObject({ file: 'apps.json', at: '2:3', status: 'unmapped' });
+      expect(entry('app Unused', '').detail).toMatch(/^used by no item of the boards read: not carried over/);
       expect(entry(`item ${ids.clock} (clock)`, 'options.token')).toMatchObject({ status: 'unmapped', detail: 'a literal secret: not read, not copied (set it in Tessera)' });
       expect(entry(`item ${ids.mystery} (weatherRadar)`, 'apiKey')).toMatchObject({ status: 'unmapped' });
       expect(JSON.stringify(report)).not.toContain('sk-live-123');
@@ -252,6 +263,41 @@ describe('tessera convert homarr --url (CONV-7)', () => {
       expectStatus(nothing, 2);
       expect(nothing.stderr).toBe('tessera: Name a configuration directory or files (or, for homarr v1, --url and --api-key)\n');
       expect(existsSync(out)).toBe(false);
+    },
+    slow,
+  );
+
+  it(
+    'CONV-7: an answer that is not Homarr\'s (not JSON, not a list, a board of the wrong shape) is one line naming the request; the files of the run before stay as they were',
+    async () => {
+      const out = path.join(workDir, 'kept');
+      expectStatus(await tessera(['convert', 'homarr', '--url', homarrUrl, '--api-key', homarrKey, '-o', out]), 0);
+      const before = filesUnder(out);
+      expect(Object.keys(before)).toContain('homarr-api/boards/001.json');
+      const failing: [typeof fault, string][] = [
+        ['boards-not-json', `tessera: homarr: GET /api/boards answered 200 with a body that is not JSON: is ${homarrUrl}/ a Homarr v1?\n`],
+        ['boards-not-list', `tessera: homarr: GET /api/boards did not answer a list: is ${homarrUrl}/ a Homarr v1?\n`],
+        ['apps-not-list', "tessera: homarr: GET /api/apps answered what is not Homarr's: apps must be a list (at 1:1 of its JSON)\n"],
+        ['board-without-layouts', `tessera: homarr: tRPC board.getBoardByName {"name":"${names.home}"} answered what is not Homarr's: layouts must be a list (at 27:14 of its JSON)\n`],
+      ];
+      try {
+        for (const [mode, message] of failing) {
+          fault = mode;
+          const failed = await tessera(['convert', 'homarr', '--url', homarrUrl, '--api-key', homarrKey, '-o', out]);
+          expect([mode, failed.status, failed.stderr]).toEqual([mode, 1, message]);
+          expect(filesUnder(out)).toEqual(before);
+        }
+      } finally {
+        fault = 'none';
+      }
+      // Nor is a new output directory made.
+      fault = 'apps-not-list';
+      try {
+        expectStatus(await tessera(['convert', 'homarr', '--url', homarrUrl, '--api-key', homarrKey, '-o', path.join(workDir, 'never')]), 1);
+        expect(existsSync(path.join(workDir, 'never'))).toBe(false);
+      } finally {
+        fault = 'none';
+      }
     },
     slow,
   );
