@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { QueryBuilder } from 'objection';
 import type { GrantTables } from '../access/grants';
 import { resolveLevels } from '../access/levels';
 import type { Db } from '../db/database';
@@ -32,14 +32,14 @@ export function decideAppAccess(principal: Principal | null, ownLevels: readonly
  * Narrows an `apps` query to the apps the caller has use access to: the SQL form of `decideAppAccess(...).hasUseAccess`
  * (any own row, or a global permission that yields use on every app), for lists that page and count in SQL.
  */
-export function whereVisibleApp(query: Knex.QueryBuilder, db: Db, principal: Principal): Knex.QueryBuilder {
+export function whereVisibleApp<Q extends QueryBuilder<App, App[]>>(query: Q, db: Db, principal: Principal): Q {
   if (decideAppAccess(principal, []).hasUseAccess) return query;
   const groupIds = principal.groupIds.length > 0 ? principal.groupIds : [''];
   return query.where((q) =>
     q
-      .whereExists(AppUserPermission.table(db).whereRaw(`${AppUserPermission.tableName}.app_id = ${App.tableName}.id`).andWhere('userId', principal.userId).select(db.raw('1')))
+      .whereExists(AppUserPermission.query(db).whereRaw(`${AppUserPermission.tableName}.app_id = ${App.tableName}.id`).andWhere('userId', principal.userId).select(db.raw('1')))
       .orWhereExists(
-        AppGroupPermission.table(db).whereRaw(`${AppGroupPermission.tableName}.app_id = ${App.tableName}.id`).whereIn('groupId', groupIds).select(db.raw('1')),
+        AppGroupPermission.query(db).whereRaw(`${AppGroupPermission.tableName}.app_id = ${App.tableName}.id`).whereIn('groupId', groupIds).select(db.raw('1')),
       ),
   );
 }

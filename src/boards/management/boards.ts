@@ -54,7 +54,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const ownRows = (model: typeof BoardUserPermission | typeof BoardGroupPermission) => {
-    const query = model.table(db).whereRaw(`${model.tableName}.board_id = ${Board.tableName}.id`);
+    const query = (model as typeof BaseModel).query(db).whereRaw(`${model.tableName}.board_id = ${Board.tableName}.id`);
     return model === BoardUserPermission ? query.where('userId', userId) : query.whereIn('groupId', groupIds);
   };
   const aggregate = (model: typeof BoardUserPermission | typeof BoardGroupPermission, alias: string) =>
@@ -62,7 +62,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
       .select(db.raw(`coalesce(json_agg(json_build_object('permission', permission) ORDER BY permission), '[]'::json)`))
       .as(alias);
 
-  const boardsQuery = Board.table(db)
+  const boardsQuery = Board.query(db)
     .leftJoin(User.tableName, User.col('id'), Board.col('creatorId'))
     .select(
       Board.col('id'),
@@ -81,7 +81,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
   if (page.cursor !== undefined) boardsQuery.whereRaw(`(${createdMicros}, ${Board.tableName}.id) > (?, ?)`, decodeCursor(page.cursor, ['number', 'string']));
   if (page.limit !== undefined) boardsQuery.limit(page.limit + 1);
   // DRIFT-2: provisioned boards another writer changed since their file was applied.
-  if (page.drifted) boardsQuery.whereExists(ProvisionedBoard.table(db).whereRaw(`${ProvisionedBoard.tableName}.board_id = ${Board.tableName}.id`).where('drifted', true).select(db.raw('1')));
+  if (page.drifted) boardsQuery.whereExists(ProvisionedBoard.query(db).whereRaw(`${ProvisionedBoard.tableName}.board_id = ${Board.tableName}.id`).where('drifted', true).select(db.raw('1')));
   if (!principal?.permissions.has('board-view-all')) {
     boardsQuery.where((visible) => {
       visible.where(Board.col('isPublic'), true);
@@ -95,7 +95,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
   }
 
   const [rows, me] = await independentReads(db, [
-    () => boardsQuery as Promise<
+    () => boardsQuery.castTo<
       {
         id: string;
         name: string;
@@ -109,7 +109,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
         userPermissions: { permission: BoardPermissionLevel }[];
         groupPermissions: { permission: BoardPermissionLevel }[];
       }[]
-    >,
+    >(),
     () => principal
       ? (User.query(db).findById(principal.userId).select('homeBoardId', 'mobileHomeBoardId') as unknown as Promise<
           { homeBoardId: string | null; mobileHomeBoardId: string | null } | undefined
