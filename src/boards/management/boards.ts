@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { PartialModelObject } from 'objection';
 import type { Db } from '../../db/database';
 import { HistoryContext, recordFieldChange, recordStateChange } from '../history/record';
 import { recordAppPlacements } from '../../apps/placements';
@@ -173,11 +174,12 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
       await assertBoardAccess(trx, sourceId, principal, 'view');
       await assertBoardNameAvailable(trx, name);
       // FOR SHARE: the source cannot change or disappear while it is copied.
-      const source = (await Board.table(trx).where({ id: sourceId }).forShare().first()) as Record<string, unknown> | undefined;
+      const source = await Board.query(trx).findById(sourceId).forShare().castTo<Record<string, unknown> | undefined>();
       if (!source) throw boardNotFound();
 
       const settings = Object.fromEntries(boardSettingsColumns.map((column) => [column, source[column]]));
-      await Board.table(trx).insert({ ...settings, id: boardId, name, isPublic: source.isPublic, creatorId: principal.userId });
+      const row: Record<string, unknown> = { ...settings, id: boardId, name, isPublic: source.isPublic, creatorId: principal.userId };
+      await Board.query(trx).insert(row as PartialModelObject<Board>);
 
       const layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] = await Layout.table(trx)
         .where({ boardId: sourceId })
@@ -371,7 +373,7 @@ async function changeBoardFields(
   principal: Principal,
   history: HistoryContext,
 ): Promise<void> {
-  const before: Record<string, unknown> | undefined = await Board.table(trx).where({ id: boardId }).forUpdate().first(Object.keys(columns));
+  const before = await Board.query(trx).findById(boardId).forUpdate().select(Object.keys(columns)).castTo<Record<string, unknown> | undefined>();
   if (!before) throw boardNotFound();
   await touchBoard(trx, boardId, columns);
   await recordFieldChange(trx as Knex.Transaction, { boardId, principal, history, before, after: columns });
