@@ -85,11 +85,12 @@ export async function assertAppAccess(db: Db, appId: string, principal: Principa
  * nobody with use access wrote does not count.
  */
 export async function isPlacedOnPublicBoard(db: Db, appId: string): Promise<boolean> {
-  const row = await AppPlacement.table(db)
+  const row = await AppPlacement.query(db)
     .join(Item.tableName, Item.col('id'), AppPlacement.col('itemId'))
     .join(Board.tableName, Board.col('id'), Item.col('boardId'))
     .where(AppPlacement.col('appId'), appId)
     .where(Board.col('isPublic'), true)
-    .first(db.raw('1 as found'));
+    .select(db.raw('1 as found'))
+    .first();
   return row !== undefined;
 }
