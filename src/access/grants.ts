@@ -33,8 +33,8 @@ const byId =
 /** Every grant row of one resource, by user (or group) id, then level. */
 export async function readGrants<L extends string>(db: Db, tables: GrantTables<L>, id: string): Promise<Grants<L>> {
   const [users, groups] = await independentReads(db, [
-    () => tables.userModel.table(db).where(tables.column, id).select('userId', 'permission') as Promise<Grants<L>['users']>,
-    () => tables.groupModel.table(db).where(tables.column, id).select('groupId', 'permission') as Promise<Grants<L>['groups']>,
+    () => tables.userModel.query(db).where(tables.column, id).select('userId', 'permission').castTo<Grants<L>['users']>(),
+    () => tables.groupModel.query(db).where(tables.column, id).select('groupId', 'permission').castTo<Grants<L>['groups']>(),
   ]);
   const level = byLevel(tables.levels);
   return {
@@ -64,8 +64,8 @@ export async function replaceGrants<L extends string>(trx: Db, tables: GrantTabl
   await tables.userModel.query(trx).where(tables.column, id).delete();
   await tables.groupModel.query(trx).where(tables.column, id).delete();
   try {
-    if (users.length > 0) await tables.userModel.table(trx).insert(users.map((u) => ({ [tables.column]: id, userId: u.userId, permission: u.permission })));
-    if (groups.length > 0) await tables.groupModel.table(trx).insert(groups.map((g) => ({ [tables.column]: id, groupId: g.groupId, permission: g.permission })));
+    if (users.length > 0) await tables.userModel.query(trx).insert(users.map((u) => ({ [tables.column]: id, userId: u.userId, permission: u.permission })));
+    if (groups.length > 0) await tables.groupModel.query(trx).insert(groups.map((g) => ({ [tables.column]: id, groupId: g.groupId, permission: g.permission })));
   } catch (error) {
     // A user or group deleted since the check above.
     if (isForeignKeyViolation(error)) throw badRequest('A user or group of the request no longer exists');

@@ -1,4 +1,4 @@
-import type { Knex } from 'knex';
+import type { QueryBuilder } from 'objection';
 import type { GrantTables } from '../access/grants';
 import { resolveLevels } from '../access/levels';
 import type { Db } from '../db/database';
@@ -32,14 +32,14 @@ export function decideAppAccess(principal: Principal | null, ownLevels: readonly
  * Narrows an `apps` query to the apps the caller has use access to: the SQL form of `decideAppAccess(...).hasUseAccess`
  * (any own row, or a global permission that yields use on every app), for lists that page and count in SQL.
  */
-export function whereVisibleApp(query: Knex.QueryBuilder, db: Db, principal: Principal): Knex.QueryBuilder {
+export function whereVisibleApp<Q extends QueryBuilder<App, App[]>>(query: Q, db: Db, principal: Principal): Q {
   if (decideAppAccess(principal, []).hasUseAccess) return query;
   const groupIds = principal.groupIds.length > 0 ? principal.groupIds : [''];
   return query.where((q) =>
     q
-      .whereExists(AppUserPermission.table(db).whereRaw(`${AppUserPermission.tableName}.app_id = ${App.tableName}.id`).andWhere('userId', principal.userId).select(db.raw('1')))
+      .whereExists(AppUserPermission.query(db).whereRaw(`${AppUserPermission.tableName}.app_id = ${App.tableName}.id`).andWhere('userId', principal.userId).select(db.raw('1')))
       .orWhereExists(
-        AppGroupPermission.table(db).whereRaw(`${AppGroupPermission.tableName}.app_id = ${App.tableName}.id`).whereIn('groupId', groupIds).select(db.raw('1')),
+        AppGroupPermission.query(db).whereRaw(`${AppGroupPermission.tableName}.app_id = ${App.tableName}.id`).whereIn('groupId', groupIds).select(db.raw('1')),
       ),
   );
 }
@@ -85,11 +85,12 @@ export async function assertAppAccess(db: Db, appId: string, principal: Principa
  * nobody with use access wrote does not count.
  */
 export async function isPlacedOnPublicBoard(db: Db, appId: string): Promise<boolean> {
-  const row = await AppPlacement.table(db)
+  const row = await AppPlacement.query(db)
     .join(Item.tableName, Item.col('id'), AppPlacement.col('itemId'))
     .join(Board.tableName, Board.col('id'), Item.col('boardId'))
     .where(AppPlacement.col('appId'), appId)
     .where(Board.col('isPublic'), true)
-    .first(db.raw('1 as found'));
+    .select(db.raw('1 as found'))
+    .first();
   return row !== undefined;
 }

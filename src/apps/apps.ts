@@ -21,15 +21,16 @@ const dedupeIndex = 'apps_name_href_unique';
 
 /** Every app the caller has use access to, ordered by name then id. */
 export async function listVisibleApps(db: Db, principal: Principal): Promise<App[]> {
-  return whereVisibleApp(AppModel.table(db).select(appColumns), db, principal).orderBy(byName);
+  return whereVisibleApp(AppModel.query(db).select(appColumns), db, principal).orderBy(byName).castTo<App[]>();
 }
 
 /** Visible apps whose name contains `query` (case-insensitive), ordered by name, at most `limit`. */
 export async function searchVisibleApps(db: Db, principal: Principal, query: string, limit: number): Promise<App[]> {
-  return whereVisibleApp(AppModel.table(db).select(appColumns), db, principal)
+  return whereVisibleApp(AppModel.query(db).select(appColumns), db, principal)
     .whereRaw(byNameMatch, [query.trim()])
     .orderBy(byName)
-    .limit(limit);
+    .limit(limit)
+    .castTo<App[]>();
 }
 
 /** One page of visible apps matching `search`, with the caller's flags on each, and the total count. Three queries. */
@@ -39,17 +40,18 @@ export async function pageVisibleApps(
   options: { search: string; page: number; pageSize: number },
 ): Promise<{ items: (App & { permissions: AppAccessFlags })[]; totalCount: number }> {
   const matching = () => {
-    const query = whereVisibleApp(AppModel.table(db), db, principal);
+    const query = whereVisibleApp(AppModel.query(db), db, principal);
     if (options.search !== '') query.whereRaw(byNameMatch, [options.search]);
     return query;
   };
   const [countRow, items] = await independentReads(db, [
-    () => matching().count({ count: '*' }).first() as Promise<{ count: number | string }>,
+    () => matching().count({ count: '*' }).first().castTo<{ count: number | string }>(),
     () => matching()
       .select(appColumns)
       .orderBy(byName)
       .offset((options.page - 1) * options.pageSize)
-      .limit(options.pageSize) as Promise<App[]>,
+      .limit(options.pageSize)
+      .castTo<App[]>(),
   ]);
   const levels = await loadOwnLevels(
     db,
@@ -89,6 +91,7 @@ export async function createOrReferenceApp(db: Db, principal: Principal, fields:
     try {
       const outcome = await db.transaction(async (trx): Promise<CreateOutcome | null> => {
         const id = newId();
+        // The insert's RETURNING rows say whether it inserted: objection's insert answers the given row either way.
         const inserted: App[] = await AppModel.table(trx)
           .insert({ id, ...fields })
           .onConflict()
@@ -126,7 +129,7 @@ export async function updateApp(db: Db, principal: Principal, id: string, fields
   try {
     return await db.transaction(async (trx) => {
       await assertAppAccess(trx, id, principal, 'modify');
-      const [app]: App[] = await AppModel.table(trx).where('id', id).update(fields).returning(['id', 'name', 'description', 'iconUrl', 'href', 'pingUrl']);
+      const [app] = await AppModel.query(trx).patch(fields).where('id', id).returning(appColumns).castTo<App[]>();
       if (!app) throw notFound('App not found');
       return app;
     });

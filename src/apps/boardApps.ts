@@ -26,7 +26,7 @@ interface ItemRow {
 }
 
 async function appItems(db: Db, boardId: string): Promise<ItemRow[]> {
-  return Item.table(db).where({ boardId }).whereIn('kind', ['app', 'bookmarks']).select('kind', 'options');
+  return Item.query(db).where({ boardId }).whereIn('kind', ['app', 'bookmarks']).select('kind', 'options').castTo<ItemRow[]>();
 }
 
 /**
@@ -35,20 +35,22 @@ async function appItems(db: Db, boardId: string): Promise<ItemRow[]> {
  */
 async function readableApps(db: Db, principal: Principal | null, ids: readonly string[]): Promise<(BoardApp & { pingUrl: string | null })[]> {
   if (ids.length === 0) return [];
-  const apps: (BoardApp & { pingUrl: string | null })[] = await App.table(db)
+  const apps = await App.query(db)
     .modify(whereAmong, `${App.tableName}.id`, ids)
     .select('id', 'name', 'description', 'iconUrl', 'href', 'pingUrl')
-    .orderBy([{ column: 'name' }, { column: 'id' }]);
+    .orderBy([{ column: 'name' }, { column: 'id' }])
+    .castTo<(BoardApp & { pingUrl: string | null })[]>();
   if (apps.length === 0) return [];
   const access = principal ? await loadAppAccess(db, principal, apps.map((app) => app.id)) : new Map();
   const others = apps.filter((app) => !access.get(app.id)?.hasUseAccess).map((app) => app.id);
-  const published: { appId: string }[] = others.length
-    ? await AppPlacement.table(db)
+  const published = others.length
+    ? await AppPlacement.query(db)
         .join(Item.tableName, `${Item.tableName}.id`, `${AppPlacement.tableName}.itemId`)
         .join(Board.tableName, `${Board.tableName}.id`, `${Item.tableName}.boardId`)
         .modify(whereAmong, `${AppPlacement.tableName}.app_id`, others)
         .where(`${Board.tableName}.isPublic`, true)
         .distinct(`${AppPlacement.tableName}.appId`)
+        .castTo<{ appId: string }[]>()
     : [];
   const publicIds = new Set(published.map((row) => row.appId));
   return apps.filter((app) => access.get(app.id)?.hasUseAccess || publicIds.has(app.id));

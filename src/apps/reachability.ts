@@ -126,9 +126,9 @@ export async function claimDueChecks(db: Db, targets: readonly { appId: string; 
 }
 
 async function recordResult(db: Db, appId: string, url: string, result: { state: 'up' | 'down'; httpStatus: number | null }): Promise<void> {
-  await AppReachability.table(db)
+  await AppReachability.query(db)
     .where({ appId, url })
-    .update({ state: result.state, httpStatus: result.httpStatus, checkedAt: db.fn.now(), claimedAt: null });
+    .patch({ state: result.state, httpStatus: result.httpStatus, checkedAt: db.fn.now(), claimedAt: null });
 }
 
 /**
@@ -142,9 +142,10 @@ export async function appStatuses(db: Db, targets: readonly { appId: string; url
   type Row = StoredCheck & { appId: string; state: ReachabilityState; httpStatus: number | null };
   const read = async (): Promise<Map<string, Row>> => {
     if (checkable.length === 0) return new Map();
-    const rows: Row[] = await AppReachability.table(db)
+    const rows = await AppReachability.query(db)
       .modify(whereAmong, 'appId', checkable.map((t) => t.appId))
-      .select('appId', 'url', 'state', 'httpStatus', 'checkedAt', 'claimedAt');
+      .select('appId', 'url', 'state', 'httpStatus', 'checkedAt', 'claimedAt')
+      .castTo<Row[]>();
     return new Map(rows.map((row) => [row.appId, row]));
   };
   let stored = await read();

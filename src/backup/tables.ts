@@ -4,52 +4,55 @@
  *
  * Every table the migrations create is named here, as copied or as excluded with its reason. A backup enumerates the
  * tables its database really has and refuses one that is not named here, so a migration that adds a table cannot
- * leave it out of backups silently: its author decides here (and test/backup/backup.test.ts fails until then).
+ * leave it out of backups silently: its author decides here (and test/backup/backup.test.ts fails until then). Keys are
+ * the models' table names (MODEL-3), so a renamed table cannot leave a stale name here.
  */
+
+import * as model from '../db/models';
 
 export type TablePolicy = { copy: true } | { copy: false; reason: string };
 
 export const tablePolicies: Record<string, TablePolicy> = {
-  users: { copy: true },
-  groups: { copy: true },
-  group_members: { copy: true },
-  group_permissions: { copy: true },
+  [model.User.tableName]: { copy: true },
+  [model.Group.tableName]: { copy: true },
+  [model.GroupMember.tableName]: { copy: true },
+  [model.GroupPermission.tableName]: { copy: true },
   // sha256 hashes of the keys' secrets (KEY rules): the keys authenticate on the restored instance.
-  api_keys: { copy: true },
-  sessions: { copy: false, reason: 'browser sessions are dropped: everyone signs in again' },
-  login_failures: { copy: false, reason: 'login throttling counters are transient' },
-  event_stream_leases: { copy: false, reason: 'open event streams belong to the running instances' },
-  rate_limit_buckets: { copy: false, reason: 'rate-limit buckets refill on their own' },
-  app_reachability: { copy: false, reason: 'app reachability results are checked again on the next view' },
+  [model.ApiKey.tableName]: { copy: true },
+  [model.Session.tableName]: { copy: false, reason: 'browser sessions are dropped: everyone signs in again' },
+  [model.LoginFailure.tableName]: { copy: false, reason: 'login throttling counters are transient' },
+  [model.EventStreamLease.tableName]: { copy: false, reason: 'open event streams belong to the running instances' },
+  [model.RateLimitBucket.tableName]: { copy: false, reason: 'rate-limit buckets refill on their own' },
+  [model.AppReachability.tableName]: { copy: false, reason: 'app reachability results are checked again on the next view' },
   // Who did what, kept when the instance moves (AUDIT-1).
-  audit_log: { copy: true },
+  [model.AuditEntry.tableName]: { copy: true },
   // Which boards a provisioning source wrote from which file (PROV-4): a moved instance keeps their API lock.
-  provisioned_boards: { copy: true },
-  provisioning_sources: { copy: false, reason: 'provisioning status is written again by the next apply at start' },
-  boards: { copy: true },
-  layouts: { copy: true },
-  sections: { copy: true },
-  section_layouts: { copy: true },
-  section_collapse_states: { copy: true },
-  items: { copy: true },
-  item_layouts: { copy: true },
-  board_history: { copy: true },
-  apps: { copy: true },
-  app_placements: { copy: true },
-  integrations: { copy: true },
-  integration_secrets: {
+  [model.ProvisionedBoard.tableName]: { copy: true },
+  [model.ProvisioningSource.tableName]: { copy: false, reason: 'provisioning status is written again by the next apply at start' },
+  [model.Board.tableName]: { copy: true },
+  [model.Layout.tableName]: { copy: true },
+  [model.Section.tableName]: { copy: true },
+  [model.SectionLayout.tableName]: { copy: true },
+  [model.SectionCollapseState.tableName]: { copy: true },
+  [model.Item.tableName]: { copy: true },
+  [model.ItemLayout.tableName]: { copy: true },
+  [model.BoardHistoryEntry.tableName]: { copy: true },
+  [model.App.tableName]: { copy: true },
+  [model.AppPlacement.tableName]: { copy: true },
+  [model.Integration.tableName]: { copy: true },
+  [model.IntegrationSecret.tableName]: {
     copy: false,
     reason: 'integration secrets are excluded: a backup file holds no secret but key hashes; enter them again after a restore',
   },
-  integration_items: { copy: true },
-  board_user_permissions: { copy: true },
-  board_group_permissions: { copy: true },
-  integration_user_permissions: { copy: true },
-  integration_group_permissions: { copy: true },
-  app_user_permissions: { copy: true },
-  app_group_permissions: { copy: true },
+  [model.IntegrationItem.tableName]: { copy: true },
+  [model.BoardUserPermission.tableName]: { copy: true },
+  [model.BoardGroupPermission.tableName]: { copy: true },
+  [model.IntegrationUserPermission.tableName]: { copy: true },
+  [model.IntegrationGroupPermission.tableName]: { copy: true },
+  [model.AppUserPermission.tableName]: { copy: true },
+  [model.AppGroupPermission.tableName]: { copy: true },
   // The settings and the instance id (FILE-6): a moved instance is the same instance.
-  server_settings: { copy: true },
+  [model.ServerSetting.tableName]: { copy: true },
 };
 
 /** knex's own bookkeeping: the migrations a database holds travel in the header instead. */

@@ -11,5 +11,5 @@ export async function readInstanceId(q: Knex): Promise<string> {
 
 /** Mints the instance id of a database that has none (one made from the template); two starts at once keep one. */
 export async function ensureInstanceId(q: Knex): Promise<void> {
-  await ServerSetting.table(q).insert({ key: 'instance', value: JSON.stringify({ id: newId() }) }).onConflict('key').ignore();
+  await ServerSetting.query(q).insert({ key: 'instance', value: JSON.stringify({ id: newId() }) }).onConflict('key').ignore();
 }

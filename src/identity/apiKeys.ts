@@ -189,6 +189,7 @@ export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): 
     if (expiresAt.getTime() <= now.getTime()) throw badRequest('expiresAt must lie in the future');
   }
   const scopes = input.scopes ? sortedPermissions(new Set(input.scopes)) : null;
+  // The insert's RETURNING rows say whether it inserted: objection's insert answers the given row either way.
   const [row]: ApiKeyRow[] = await ApiKey.table(db)
     .insert({
       id,
@@ -269,10 +270,11 @@ export function assertMayCreatePassword(caller: Principal): void {
  * user's keys are few, so the page is cut from the filtered list.
  */
 export async function listApiKeys(db: Db, caller: Principal, userId: string, page: PageRequest = {}): Promise<Page<ApiKeyView>> {
-  const rows: (ApiKeyRow & { createdMicros: number })[] = await ApiKey.table(db)
+  const rows = await ApiKey.query(db)
     .where({ userId })
     .select('*', db.raw('(extract(epoch from created_at) * 1000000)::bigint as created_micros'))
-    .orderBy([{ column: 'createdAt', order: 'desc' }, 'id']);
+    .orderBy([{ column: 'createdAt', order: 'desc' }, 'id'])
+    .castTo<(ApiKeyRow & { createdMicros: number })[]>();
   const visible = rows.filter((row) => holdsNoMoreThanCaller(caller, row));
   const newestFirst = (a: Position, b: Position) => (b[0] as number) - (a[0] as number) || (a[1] < b[1] ? -1 : a[1] > b[1] ? 1 : 0);
   const { items, nextCursor } = pageOfList(visible, page, ['number', 'string'], (row) => [row.createdMicros, row.id], newestFirst);
@@ -285,9 +287,9 @@ export async function listApiKeys(db: Db, caller: Principal, userId: string, pag
  */
 export async function deleteApiKey(db: Db, caller: Principal, keyId: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const query = ApiKey.table(trx).where({ id: keyId }).first('scopes', 'expiresAt').forUpdate();
+    const query = ApiKey.query(trx).findById(keyId).select('scopes', 'expiresAt').forUpdate();
     if (!caller.permissions.has('admin')) query.andWhere({ userId: caller.userId });
-    const key: KeyBounds | undefined = await query;
+    const key = await query.castTo<KeyBounds | undefined>();
     if (!key) throw notFound('API key not found');
     if (!holdsNoMoreThanCaller(caller, key)) {
       throw forbidden('Permission denied: an API key cannot revoke a key that holds more than itself');

@@ -61,10 +61,11 @@ async function auditExpiredKey(source: Omit<AuditSource, 'principal'>, key: { id
   try {
     await source.db.transaction(async (trx) => {
       await trx.raw('select pg_advisory_xact_lock(hashtext(?))', [`apikey.expired:${key.id}`]);
-      const recent = await trx(AuditEntry.tableName)
+      const recent = await AuditEntry.query(trx)
         .where({ targetId: key.id, action: 'apikey.expired' })
         .where('at', '>', trx.raw(`now() - make_interval(secs => ?)`, [expiredKeyAuditWindowSeconds]))
-        .first('id');
+        .select('id')
+        .first();
       if (recent) return;
       await recordAudit(trx, { ...source, db: trx, principal: { userId: key.userId, apiKeyId: key.id, username: key.username } }, {
         action: 'apikey.expired',

@@ -9,6 +9,7 @@ import { GlobalPermission, sortedPermissions } from './permissions';
 import { independentReads } from '../db/independentReads';
 import { keepingAnAdmin } from './admins';
 import { Group, GroupMember, GroupPermission } from '../db/models';
+import type { AnyQueryBuilder } from 'objection';
 
 export interface GroupView {
   id: string;
@@ -37,20 +38,20 @@ export async function createGroup(db: Db, name: string, ownerId: string | null):
 
 /** Groups ordered by name, then id, with their members and permissions; a page of them when asked (HTTP-8). */
 export async function listGroups(db: Db, page: PageRequest = {}): Promise<Page<GroupView>> {
-  const query = Group.table(db).select(groupColumns).orderBy(['name', 'id']);
+  const query = Group.query(db).select(groupColumns).orderBy(['name', 'id']);
   if (page.cursor !== undefined) query.whereRaw('(name, id) > (?, ?)', decodeCursor(page.cursor, ['string', 'string']));
   if (page.limit !== undefined) query.limit(page.limit + 1);
-  const { items: groups, nextCursor } = pageOfRows((await query) as GroupRow[], page.limit, (group) => [group.name, group.id]);
+  const { items: groups, nextCursor } = pageOfRows(await query.castTo<GroupRow[]>(), page.limit, (group) => [group.name, group.id]);
   const items = await withMembersAndPermissions(db, groups, nextCursor !== null || page.cursor !== undefined);
   return { items, nextCursor };
 }
 
 /** The groups' members and permissions; `onlyThese` reads those of the given groups only (else of every group). */
 async function withMembersAndPermissions(db: Db, groups: GroupRow[], onlyThese: boolean): Promise<GroupView[]> {
-  const ofGroups = (rows: Knex.QueryBuilder) => (onlyThese ? rows.modify(whereAmong, 'groupId', groups.map((group) => group.id)) : rows);
+  const ofGroups = <Q extends AnyQueryBuilder>(rows: Q): Q => (onlyThese ? rows.modify(whereAmong, 'groupId', groups.map((group) => group.id)) : rows);
   const [members, permissions] = await independentReads(db, [
-    () => ofGroups(GroupMember.table(db).select('groupId', 'userId').orderBy('userId')) as Promise<{ groupId: string; userId: string }[]>,
-    () => ofGroups(GroupPermission.table(db).select('groupId', 'permission')) as Promise<{ groupId: string; permission: GlobalPermission }[]>,
+    () => ofGroups(GroupMember.query(db).select('groupId', 'userId').orderBy('userId')).castTo<{ groupId: string; userId: string }[]>(),
+    () => ofGroups(GroupPermission.query(db).select('groupId', 'permission')).castTo<{ groupId: string; permission: GlobalPermission }[]>(),
   ]);
   return groups.map((group) => ({
     id: group.id,
@@ -66,7 +67,7 @@ async function withMembersAndPermissions(db: Db, groups: GroupRow[], onlyThese: 
 
 /** One group with its members and permissions; 404 `Group not found`. */
 export async function getGroup(db: Db, groupId: string): Promise<GroupView> {
-  const group = (await Group.table(db).where({ id: groupId }).first(groupColumns)) as GroupRow | undefined;
+  const group = await Group.query(db).findById(groupId).select(groupColumns).castTo<GroupRow | undefined>();
   if (!group) throw notFound('Group not found');
   const [view] = await withMembersAndPermissions(db, [group], true);
   return view;
@@ -90,7 +91,7 @@ async function assertGroupExists(db: Knex, groupId: string): Promise<void> {
 export async function addMember(db: Db, groupId: string, userId: string): Promise<void> {
   await assertGroupExists(db, groupId);
   try {
-    await GroupMember.table(db).insert({ groupId, userId }).onConflict(['groupId', 'userId']).ignore();
+    await GroupMember.query(db).insert({ groupId, userId }).onConflict(['groupId', 'userId']).ignore();
   } catch (error) {
     // The group was checked above, so a foreign-key failure means the user (or, in a race, the group) is gone.
     if (isForeignKeyViolation(error)) throw notFound('User not found');
@@ -117,7 +118,7 @@ export async function setGroupPermissions(db: Db, groupId: string, permissions: 
       const group = await Group.query(trx).findById(groupId).forUpdate().select('id');
       if (!group) throw notFound('Group not found');
       await GroupPermission.query(trx).where({ groupId }).delete();
-      if (unique.length > 0) await GroupPermission.table(trx).insert(unique.map((permission) => ({ groupId, permission })));
+      if (unique.length > 0) await GroupPermission.query(trx).insert(unique.map((permission) => ({ groupId, permission })));
     }),
   );
   return unique;

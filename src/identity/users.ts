@@ -45,21 +45,21 @@ export async function createUser(db: Db, input: NewUser): Promise<string> {
       if (isUniqueViolation(error)) throw conflict('Username already taken');
       throw error;
     }
-    if (groupIds.length > 0) await GroupMember.table(trx).insert(groupIds.map((groupId) => ({ groupId, userId: id })));
+    if (groupIds.length > 0) await GroupMember.query(trx).insert(groupIds.map((groupId) => ({ groupId, userId: id })));
     return id;
   });
 }
 
 /** Users ordered by username, then id; a page of them when asked (HTTP-8). */
 export async function listUsers(db: Db, page: PageRequest = {}): Promise<Page<UserView>> {
-  const query = User.table(db).select('id', 'username', 'email', 'homeBoardId', 'mobileHomeBoardId', 'createdAt').orderBy(['username', 'id']);
+  const query = User.query(db).select('id', 'username', 'email', 'homeBoardId', 'mobileHomeBoardId', 'createdAt').orderBy(['username', 'id']);
   if (page.cursor !== undefined) query.whereRaw('(username, id) > (?, ?)', decodeCursor(page.cursor, ['string', 'string']));
   if (page.limit !== undefined) query.limit(page.limit + 1);
-  const rows: (Omit<UserView, 'groupIds' | 'createdAt'> & { createdAt: Date })[] = await query;
+  const rows = await query.castTo<(Omit<UserView, 'groupIds' | 'createdAt'> & { createdAt: Date })[]>();
   const { items: users, nextCursor } = pageOfRows(rows, page.limit, (user) => [user.username, user.id]);
-  const membershipQuery = GroupMember.table(db).select('userId', 'groupId').orderBy('groupId');
+  const membershipQuery = GroupMember.query(db).select('userId', 'groupId').orderBy('groupId');
   if (nextCursor !== null || page.cursor !== undefined) membershipQuery.modify(whereAmong, 'userId', users.map((user) => user.id));
-  const memberships: { userId: string; groupId: string }[] = await membershipQuery;
+  const memberships = await membershipQuery.castTo<{ userId: string; groupId: string }[]>();
   const items = users.map((user) => ({
     id: user.id,
     username: user.username,

@@ -40,16 +40,16 @@ export async function loadIntegrationAccess(
 ): Promise<Map<string, IntegrationAccessFlags>> {
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
-  const query = Integration.table(db).select(Integration.col('id'));
+  const query = Integration.query(db).select(Integration.col('id'));
   if (ids !== null) query.modify(whereAmong, Integration.col('id'), ids);
   const [integrations, userRows, groupRows] = await independentReads(db, [
-    () => query as Promise<{ id: string }[]>,
-    () => IntegrationUserPermission.table(db).where({ userId }).modify((q) => {
+    () => query.castTo<{ id: string }[]>(),
+    () => IntegrationUserPermission.query(db).where({ userId }).modify((q) => {
       if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
-    }) as Promise<{ integrationId: string; permission: Level }[]>,
-    () => IntegrationGroupPermission.table(db).whereIn('groupId', groupIds).modify((q) => {
+    }).castTo<{ integrationId: string; permission: Level }[]>(),
+    () => IntegrationGroupPermission.query(db).whereIn('groupId', groupIds).modify((q) => {
       if (ids !== null) q.modify(whereAmong, 'integrationId', ids);
-    }) as Promise<{ integrationId: string; permission: Level }[]>,
+    }).castTo<{ integrationId: string; permission: Level }[]>(),
   ]);
   const levels = new Map<string, Level[]>();
   for (const row of [...userRows, ...groupRows]) {

@@ -38,7 +38,7 @@ export async function listVisibleIntegrations(db: Db, principal: Principal, page
   const access = await loadIntegrationAccess(db, principal, null);
   const visibleIds = [...access].filter(([, flags]) => isVisible(flags)).map(([id]) => id);
   if (visibleIds.length === 0) return { items: [], nextCursor: null };
-  const rows: Omit<IntegrationEntry, 'permissions'>[] = await Integration.table(db).modify(whereAmong, 'id', visibleIds).select(columns);
+  const rows = await Integration.query(db).modify(whereAmong, 'id', visibleIds).select(columns).castTo<Omit<IntegrationEntry, 'permissions'>[]>();
   const entries = rows.map((row) => ({ ...row, permissions: access.get(row.id)! })).sort(compareIntegrations);
   // HTTP-8: the position of an integration in the list is its kind, name and id.
   const byPosition = (a: Position, b: Position) => compareIntegrations({ kind: a[0] as string, name: a[1] as string, id: a[2] as string }, { kind: b[0] as string, name: b[1] as string, id: b[2] as string });
@@ -49,7 +49,7 @@ export async function listVisibleIntegrations(db: Db, principal: Principal, page
 export async function readIntegration(db: Db, principal: Principal, id: string): Promise<IntegrationEntry> {
   const flags = (await loadIntegrationAccess(db, principal, [id])).get(id);
   if (!isVisible(flags)) throw notFound('Integration not found');
-  const row: Omit<IntegrationEntry, 'permissions'> | undefined = await Integration.table(db).where('id', id).first(columns);
+  const row = await Integration.query(db).findById(id).select(columns).castTo<Omit<IntegrationEntry, 'permissions'> | undefined>();
   if (!row) throw notFound('Integration not found');
   return { ...row, permissions: flags };
 }

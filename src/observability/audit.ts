@@ -6,6 +6,7 @@
  */
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
+import type { PartialModelObject } from 'objection';
 import type { Db } from '../db/database';
 import { AuditEntry } from '../db/models/AuditEntry';
 import type { Surface } from '../core/operation';
@@ -75,7 +76,9 @@ export async function recordAudit(db: Db, source: AuditSource, event: AuditEvent
     targetId: event.targetId ?? null,
     details: JSON.stringify(event.details ?? {}),
   };
-  const [{ id, at }] = (await db(AuditEntry.tableName).insert(row).returning(['id', 'at'])) as { id: number; at: Date }[];
+  // details travels as JSON text, as the other jsonb columns do (BaseModel: no jsonAttributes).
+  const inserted = await AuditEntry.query(db).insert(row as unknown as PartialModelObject<AuditEntry>).returning(['id', 'at']);
+  const { id, at } = inserted as unknown as { id: number; at: Date };
   // AUDIT-4: the log line once the entry is committed (and never for a rolled-back one).
   const log = () => {
     metrics.auditEntries.inc({ action: event.action, outcome: row.outcome });
@@ -102,7 +105,7 @@ export async function audited<T>(source: AuditSource, event: AuditEvent | ((resu
 /** AUDIT-5: deletes the entries older than the retention (days; 0 keeps every entry). Returns how many went. */
 export async function pruneAudit(db: Db, retentionDays: number): Promise<number> {
   if (retentionDays <= 0) return 0;
-  return db(AuditEntry.tableName)
+  return AuditEntry.query(db)
     .where('at', '<', db.raw(`now() - make_interval(days => ?)`, [retentionDays]))
-    .del();
+    .delete();
 }

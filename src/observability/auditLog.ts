@@ -30,7 +30,7 @@ const defaultLimit = 100;
 
 export async function listAuditEntries(db: Db, query: AuditQuery): Promise<Page<AuditEntryView>> {
   const limit = query.limit ?? defaultLimit;
-  const rows = (await db(AuditEntry.tableName)
+  const rows = await AuditEntry.query(db)
     .modify((q) => {
       if (query.actor !== undefined) {
         const actor = query.actor;
@@ -43,7 +43,7 @@ export async function listAuditEntries(db: Db, query: AuditQuery): Promise<Page<
       if (query.cursor !== undefined) q.where('id', '<', decodeCursor(query.cursor, ['number'])[0]);
     })
     .orderBy('id', 'desc')
-    .limit(limit + 1)) as AuditEntry[];
+    .limit(limit + 1);
   const page = pageOfRows(rows, limit, (row) => [Number(row.id)]);
   return { items: page.items.map(view), nextCursor: page.nextCursor };
 }

@@ -47,7 +47,7 @@ export function widenPolicy(policy: string, sources: PageSources): string {
 export async function loadPageSources(db: Db, principal: Principal | null, boardId: string): Promise<PageSources> {
   const [apps, frames] = await Promise.all([
     listBoardApps(db, principal, boardId),
-    Item.table(db).where({ boardId, kind: 'iframe' }).select('options') as Promise<{ options: unknown }[]>,
+    Item.query(db).where({ boardId, kind: 'iframe' }).select('options').castTo<{ options: unknown }[]>(),
   ]);
   return pageSources(apps, frames.map((row) => row.options));
 }

@@ -38,9 +38,9 @@ export async function readServerBoardSettings(db: Db): Promise<ServerBoardSettin
  * takes this lock first, so they always lock in the same order and cannot deadlock.
  */
 export async function lockServerBoardSettings(trx: Db, mode: 'share' | 'update'): Promise<ServerBoardSettings> {
-  await ServerSetting.table(trx).insert({ key: boardSettingsKey, value: JSON.stringify({}) }).onConflict('key').ignore();
-  const query = ServerSetting.table(trx).where({ key: boardSettingsKey }).first('value');
-  const row: { value: Partial<ServerBoardSettings> } | undefined = await (mode === 'share' ? query.forShare() : query.forUpdate());
+  await ServerSetting.query(trx).insert({ key: boardSettingsKey, value: JSON.stringify({}) }).onConflict('key').ignore();
+  const query = ServerSetting.query(trx).findById(boardSettingsKey).select('value');
+  const row = await (mode === 'share' ? query.forShare() : query.forUpdate()).castTo<{ value: Partial<ServerBoardSettings> } | undefined>();
   return withDefaults(row?.value);
 }
 
@@ -63,10 +63,11 @@ export async function updateServerBoardSettings(db: Db, patch: Partial<ServerBoa
         throw badRequest(`Board settings home board IDs must reference public boards: ${offending.join(', ')}`, { boardIds: offending });
       }
     }
-    const [row]: { value: Partial<ServerBoardSettings> }[] = await ServerSetting.table(trx)
+    const [row] = await ServerSetting.query(trx)
+      .patch({ value: trx.raw(`${ServerSetting.tableName}.value || ?::jsonb`, [JSON.stringify(supplied)]) })
       .where({ key: boardSettingsKey })
-      .update({ value: trx.raw(`${ServerSetting.tableName}.value || ?::jsonb`, [JSON.stringify(supplied)]) })
-      .returning('value');
+      .returning('value')
+      .castTo<{ value: Partial<ServerBoardSettings> }[]>();
     return withDefaults(row?.value);
   });
 }

@@ -1,4 +1,4 @@
-import { findTableNames } from '../../scripts/check-table-names';
+import { findPlainKnex, findTableNames, staleAllowances, type PlainKnexAllowance } from '../../scripts/check-table-names';
 
 const tables = ['boards', 'items', 'item_layouts', 'users'];
 
@@ -33,5 +33,32 @@ describe('MODEL-3: the check that no store names a table', () => {
       "// db('boards') in a comment",
     ].join('\n');
     expect(findTableNames(text, tables)).toEqual([]);
+  });
+});
+
+describe('MODEL-5: the check that ordinary reads and writes go through Model.query', () => {
+  const allowed: PlainKnexAllowance[] = [
+    { file: 'src/a/store.ts', lines: ['Item.table(trx).insert'], reason: 'insert-or-ignore whose RETURNING rows decide' },
+    { file: 'src/a/hot.ts', reason: 'hot path' },
+  ];
+
+  it('finds the model\'s knex and knex called with a model\'s table, outside the allowed lines', () => {
+    const text = [
+      'const rows = await Board.table(db).where({ id });',
+      'await Item.table(trx).insert(row).onConflict().ignore().returning(\'id\');',
+      'const recent = await trx(AuditEntry.tableName).first(\'id\');',
+      '  .unionAll((q) => q.select(\'appId\').from(AppGroupPermission.tableName))',
+      'await Board.query(trx).findById(id).patch({ name });',
+      '// Board.table(db) in a comment',
+    ].join('\n');
+    const { findings, used } = findPlainKnex('src/a/store.ts', text, allowed);
+    expect(findings.map((f) => f.line)).toEqual([1, 3, 4]);
+    expect([...used]).toEqual(['src/a/store.ts\nItem.table(trx).insert']);
+  });
+
+  it('allows a whole file, and reports allowances that no longer match a line', () => {
+    expect(findPlainKnex('src/a/hot.ts', 'const board = await Board.table(q).where({ id }).first();', allowed).findings).toEqual([]);
+    const { used } = findPlainKnex('src/a/store.ts', 'await Item.query(trx).insert(row);', allowed);
+    expect(staleAllowances(used, allowed)).toEqual(['src/a/store.ts: Item.table(trx).insert', 'src/a/hot.ts: *']);
   });
 });

@@ -133,10 +133,10 @@ export class BoardEventHub {
     const id = newId();
     const taken = await this.db.transaction(async (trx) => {
       await trx.raw(`SELECT pg_advisory_xact_lock(hashtext('tessera.event-streams:' || ?))`, [callerKey]);
-      await EventStreamLease.table(trx).where({ callerKey }).andWhere('expiresAt', '<', trx.fn.now()).del();
-      const [{ open }] = await EventStreamLease.table(trx).where({ callerKey }).count<{ open: string | number }[]>({ open: '*' });
+      await EventStreamLease.query(trx).where({ callerKey }).andWhere('expiresAt', '<', trx.fn.now()).delete();
+      const [{ open }] = await EventStreamLease.query(trx).where({ callerKey }).count({ open: '*' }).castTo<{ open: string | number }[]>();
       if (Number(open) >= this.limits.streamsPerCaller) return false;
-      await EventStreamLease.table(trx).insert({ id, callerKey, holder: this.holder, expiresAt: trx.raw(`now() + make_interval(secs => ?)`, [this.leaseSeconds]) });
+      await EventStreamLease.query(trx).insert({ id, callerKey, holder: this.holder, expiresAt: trx.raw(`now() + make_interval(secs => ?)`, [this.leaseSeconds]) });
       return true;
     });
     if (!taken) {
@@ -150,9 +150,8 @@ export class BoardEventHub {
       if (released) return;
       released = true;
       // A lease that cannot be removed now expires on its own.
-      EventStreamLease.table(this.db)
-        .where({ id })
-        .del()
+      EventStreamLease.query(this.db)
+        .deleteById(id)
         .catch((error: unknown) => this.logger.warn({ err: error }, 'event stream lease not removed; it expires on its own'));
     };
   }
@@ -216,9 +215,9 @@ export class BoardEventHub {
     this.closed = true;
     clearInterval(this.heartbeat);
     for (const stream of this.allStreams()) stream.res.end();
-    await EventStreamLease.table(this.db)
+    await EventStreamLease.query(this.db)
       .where({ holder: this.holder })
-      .del()
+      .delete()
       .catch((error: unknown) => this.logger.warn({ err: error }, 'event stream leases not removed at shutdown; they expire on their own'));
     await this.signals.close();
   }
@@ -245,9 +244,9 @@ export class BoardEventHub {
 
   /** EVENT-5: this process still holds its streams' leases. */
   private async renewLeases(): Promise<void> {
-    await EventStreamLease.table(this.db)
+    await EventStreamLease.query(this.db)
       .where({ holder: this.holder })
-      .update({ expiresAt: this.db.raw('now() + make_interval(secs => ?)', [this.leaseSeconds]) });
+      .patch({ expiresAt: this.db.raw('now() + make_interval(secs => ?)', [this.leaseSeconds]) });
   }
 
   /**

@@ -280,7 +280,7 @@ export async function importInTransaction(
     assertPermission(principal, 'board-create');
     boardId = newId();
     name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
-    await User.table(trx).where({ id: principal.userId }).whereNull('homeBoardId').update({ homeBoardId: boardId });
+    await User.query(trx).where({ id: principal.userId }).whereNull('homeBoardId').patch({ homeBoardId: boardId });
   }
   const expectedVersion = replace ? sourceGuard(options.file, options.instanceId ?? (await readInstanceId(trx)), boardId) : undefined;
   const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches, inserted: !replace });

@@ -36,17 +36,17 @@ export interface SourceStatus {
 }
 
 async function saveStatus(q: Knex, status: SourceStatus): Promise<void> {
-  await ProvisioningSourceRow.table(q).insert({ source: status.managedBy, status: JSON.stringify(status) }).onConflict('source').merge();
+  await ProvisioningSourceRow.query(q).insert({ source: status.managedBy, status: JSON.stringify(status) }).onConflict('source').merge();
 }
 
 /** PROV-3: every source's status, as the last apply on any instance left it. */
 export async function provisioningStatus(db: Knex): Promise<SourceStatus[]> {
-  const rows: { status: SourceStatus }[] = await ProvisioningSourceRow.table(db).orderBy('source').select('status');
+  const rows = await ProvisioningSourceRow.query(db).orderBy('source').select('status').castTo<{ status: SourceStatus | string }[]>();
   return rows.map((row) => (typeof row.status === 'string' ? JSON.parse(row.status) : row.status));
 }
 
 export async function provisioningPrincipal(db: Knex, username: string): Promise<Principal | null> {
-  const user: { id: string } | undefined = await User.table(db).where({ username }).first('id');
+  const user = await User.query(db).where({ username }).select('id').first().castTo<{ id: string } | undefined>();
   return user ? loadPrincipal(db, user.id, { authMethod: 'session', apiKeyId: null, scopes: null }) : null;
 }
 
@@ -123,9 +123,9 @@ async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options
         },
         async after(trx, applied, plan) {
           const ids = applied.map((a) => a.boardId);
-          await ProvisionedBoard.table(trx).where({ source: source.managedBy }).whereNotIn('boardId', ids.length > 0 ? ids : ['']).del();
+          await ProvisionedBoard.query(trx).where({ source: source.managedBy }).whereNotIn('boardId', ids.length > 0 ? ids : ['']).delete();
           for (const { file, boardId } of applied) {
-            await ProvisionedBoard.table(trx)
+            await ProvisionedBoard.query(trx)
               .insert({ boardId, source: source.managedBy, file: fileOf.get(file.name.toLowerCase())!, allowApiUpdates: source.allowApiUpdates, drifted: false })
               .onConflict('boardId')
               .merge();

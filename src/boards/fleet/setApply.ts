@@ -103,7 +103,7 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
  * (a prune never reveals a board); one it can view without full access is a 403 naming it, nothing written.
  */
 async function pruneBoards(trx: Knex.Transaction, options: SetApplyOptions, appliedIds: ReadonlySet<string>): Promise<SetPlanEntry[]> {
-  const labelled: { id: string; name: string }[] = await Board.table(trx).where({ managedBy: options.managedBy }).orderBy('name').select('id', 'name');
+  const labelled = await Board.query(trx).where({ managedBy: options.managedBy }).orderBy('name').select('id', 'name').castTo<{ id: string; name: string }[]>();
   const entries: SetPlanEntry[] = [];
   for (const board of pruneCandidates(labelled, appliedIds)) {
     const access = await loadBoardAccess(trx, board.id, options.principal);

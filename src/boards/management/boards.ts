@@ -1,4 +1,5 @@
 import type { Knex } from 'knex';
+import type { PartialModelObject } from 'objection';
 import type { Db } from '../../db/database';
 import { HistoryContext, recordFieldChange, recordStateChange } from '../history/record';
 import { recordAppPlacements } from '../../apps/placements';
@@ -54,7 +55,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
   const userId = principal?.userId ?? '';
   const groupIds = principal && principal.groupIds.length > 0 ? principal.groupIds : [''];
   const ownRows = (model: typeof BoardUserPermission | typeof BoardGroupPermission) => {
-    const query = model.table(db).whereRaw(`${model.tableName}.board_id = ${Board.tableName}.id`);
+    const query = (model as typeof BaseModel).query(db).whereRaw(`${model.tableName}.board_id = ${Board.tableName}.id`);
     return model === BoardUserPermission ? query.where('userId', userId) : query.whereIn('groupId', groupIds);
   };
   const aggregate = (model: typeof BoardUserPermission | typeof BoardGroupPermission, alias: string) =>
@@ -62,7 +63,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
       .select(db.raw(`coalesce(json_agg(json_build_object('permission', permission) ORDER BY permission), '[]'::json)`))
       .as(alias);
 
-  const boardsQuery = Board.table(db)
+  const boardsQuery = Board.query(db)
     .leftJoin(User.tableName, User.col('id'), Board.col('creatorId'))
     .select(
       Board.col('id'),
@@ -81,7 +82,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
   if (page.cursor !== undefined) boardsQuery.whereRaw(`(${createdMicros}, ${Board.tableName}.id) > (?, ?)`, decodeCursor(page.cursor, ['number', 'string']));
   if (page.limit !== undefined) boardsQuery.limit(page.limit + 1);
   // DRIFT-2: provisioned boards another writer changed since their file was applied.
-  if (page.drifted) boardsQuery.whereExists(ProvisionedBoard.table(db).whereRaw(`${ProvisionedBoard.tableName}.board_id = ${Board.tableName}.id`).where('drifted', true).select(db.raw('1')));
+  if (page.drifted) boardsQuery.whereExists(ProvisionedBoard.query(db).whereRaw(`${ProvisionedBoard.tableName}.board_id = ${Board.tableName}.id`).where('drifted', true).select(db.raw('1')));
   if (!principal?.permissions.has('board-view-all')) {
     boardsQuery.where((visible) => {
       visible.where(Board.col('isPublic'), true);
@@ -95,7 +96,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
   }
 
   const [rows, me] = await independentReads(db, [
-    () => boardsQuery as Promise<
+    () => boardsQuery.castTo<
       {
         id: string;
         name: string;
@@ -109,7 +110,7 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
         userPermissions: { permission: BoardPermissionLevel }[];
         groupPermissions: { permission: BoardPermissionLevel }[];
       }[]
-    >,
+    >(),
     () => principal
       ? (User.query(db).findById(principal.userId).select('homeBoardId', 'mobileHomeBoardId') as unknown as Promise<
           { homeBoardId: string | null; mobileHomeBoardId: string | null } | undefined
@@ -173,11 +174,12 @@ export async function duplicateBoard(db: Db, principal: Principal, sourceId: str
       await assertBoardAccess(trx, sourceId, principal, 'view');
       await assertBoardNameAvailable(trx, name);
       // FOR SHARE: the source cannot change or disappear while it is copied.
-      const source = (await Board.table(trx).where({ id: sourceId }).forShare().first()) as Record<string, unknown> | undefined;
+      const source = await Board.query(trx).findById(sourceId).forShare().castTo<Record<string, unknown> | undefined>();
       if (!source) throw boardNotFound();
 
       const settings = Object.fromEntries(boardSettingsColumns.map((column) => [column, source[column]]));
-      await Board.table(trx).insert({ ...settings, id: boardId, name, isPublic: source.isPublic, creatorId: principal.userId });
+      const row: Record<string, unknown> = { ...settings, id: boardId, name, isPublic: source.isPublic, creatorId: principal.userId };
+      await Board.query(trx).insert(row as PartialModelObject<Board>);
 
       const layouts: { id: string; name: string; columnCount: number; breakpoint: number }[] = await Layout.table(trx)
         .where({ boardId: sourceId })
@@ -371,7 +373,7 @@ async function changeBoardFields(
   principal: Principal,
   history: HistoryContext,
 ): Promise<void> {
-  const before: Record<string, unknown> | undefined = await Board.table(trx).where({ id: boardId }).forUpdate().first(Object.keys(columns));
+  const before = await Board.query(trx).findById(boardId).forUpdate().select(Object.keys(columns)).castTo<Record<string, unknown> | undefined>();
   if (!before) throw boardNotFound();
   await touchBoard(trx, boardId, columns);
   await recordFieldChange(trx as Knex.Transaction, { boardId, principal, history, before, after: columns });
