@@ -206,3 +206,47 @@ describe('set apply (FLEET-2)', () => {
     expectError(result, 400, 'BAD_REQUEST', `Board ${file.name}: Positions reference layouts the file does not define: Nope`);
   });
 });
+
+describe('a file exported with its source, applied by a set again and again (FLEET-9)', () => {
+  const exportOf = async (id: string) => expectOk(await server.call('GET', `/api/boards/${id}/export`));
+
+  it('FLEET-9: export -> edit -> apply -> edit -> apply; an unchanged file plans and applies as unchanged', async () => {
+    const label = unique('repo-');
+    const name = unique('exported-');
+    expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 3) }), 201);
+    const exported = await exportOf((await boardByName(name)).id);
+    expect(exported.source).toMatchObject({ version: expect.any(Number) });
+
+    const first = { ...exported, items: exported.items.slice(1) };
+    expect(expectOk(await applySet({ managedBy: label, boards: [first] })).boards[0].action).toBe('update');
+    const second = { ...first, items: first.items.slice(1) };
+    const plan = expectOk(await applySet({ managedBy: label, boards: [second] }));
+    expect(plan.boards[0]).toMatchObject({ action: 'update', changes: { items: { removed: [first.items[0].id] } } });
+
+    const { version } = await boardByName(name);
+    expect(expectOk(await applySet({ managedBy: label, boards: [second] }, '?dryRun=true')).boards[0].action).toBe('unchanged');
+    expect(expectOk(await applySet({ managedBy: label, boards: [second] })).summary).toMatchObject({ unchanged: 1, changed: false });
+    expect((await boardByName(name)).version).toBe(version);
+  });
+
+  it('FLEET-9: a hand edit through the API after the set wrote the board is still the stale 409; nothing written', async () => {
+    const label = unique('repo-');
+    const name = unique('exported-');
+    expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 3) }), 201);
+    const exported = await exportOf((await boardByName(name)).id);
+    const edited = { ...exported, items: exported.items.slice(1) };
+    expectOk(await applySet({ managedBy: label, boards: [edited] }));
+    const { id } = await boardByName(name);
+    expectOk(await server.call('PATCH', `/api/boards/${id}/items/${edited.items[0].id}`, { body: { options: { is24HourFormat: false } } }));
+    const before = await boardByName(name);
+    for (const query of ['?dryRun=true', '']) {
+      const result = await applySet({ managedBy: label, boards: [edited] }, query);
+      expectError(result, 409, 'CONFLICT', `Board ${name}: ${conflictMessage}`);
+      expect(result.body.data.board).toBe(name);
+    }
+    expect(await boardByName(name)).toEqual(before);
+    // The way on: a file taken again after the edit (its source at the version now) applies.
+    const fresh = { ...(await exportOf(id)), items: edited.items };
+    expectOk(await applySet({ managedBy: label, boards: [fresh] }));
+  });
+});

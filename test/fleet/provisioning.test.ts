@@ -118,6 +118,21 @@ describe('provisioning from a directory (PROV-*)', () => {
     expect(expectOk(await open.call('GET', `/api/boards/${doc.id}/drift`)).changes.items.updated).toEqual([]);
   });
 
+  it('FLEET-9: a file exported with its source is provisioned again after provisioning and a hand edit moved the board', async () => {
+    const doc = await documentOf(open, openName);
+    const exported = expectOk(await open.call('GET', `/api/boards/${doc.id}/export`));
+    expect(exported.source).toMatchObject({ boardId: doc.id });
+    write(openDir, openName, { ...exported, settings: { ...exported.settings, pageTitle: 'Exported once' } });
+    await eventually(async () => expect((await documentOf(open, openName)).pageTitle).toBe('Exported once'));
+    const [first] = doc.items;
+    expectOk(await open.call('PATCH', `/api/boards/${doc.id}/items/${first.id}`, { body: { options: { is24HourFormat: false } } }));
+    expect(expectOk(await open.call('GET', `/api/boards/${doc.id}/drift`))).toMatchObject({ drifted: true, changes: { items: { updated: [first.id] } } });
+    write(openDir, openName, { ...exported, settings: { ...exported.settings, pageTitle: 'Exported twice' } });
+    await eventually(async () => expect((await documentOf(open, openName)).pageTitle).toBe('Exported twice'));
+    expect((await statusOf(open))[0]).toMatchObject({ ok: true, problems: [] });
+    expect(expectOk(await open.call('GET', `/api/boards/${doc.id}/drift`))).toMatchObject({ drifted: false, changes: { items: { updated: [] } } });
+  });
+
   it('DRIFT-1: a board no provisioning wrote is a 404', async () => {
     const { boardId } = expectOk(await open.call('POST', '/api/boards', { body: { name: unique('plain-'), columnCount: 12, isPublic: false } }), 201);
     expectError(await open.call('GET', `/api/boards/${boardId}/drift`), 404, 'NOT_FOUND', 'Board is not provisioned');

@@ -59,7 +59,7 @@ export async function boardDrift(db: Knex, principal: Principal | null, boardId:
         onConflict: 'replace',
         write: false,
         history: { operation: 'drift', limit: 0 },
-        owner: { managedBy: row.source },
+        owner: { managedBy: row.source, ignoreSource: true },
       });
       throw new RolledBack<ImportPlan>(step.plan);
     }),

@@ -111,6 +111,7 @@ async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options
         onlyWhenChanged: true,
       },
       managedBy: source.managedBy,
+      ignoreSource: true,
       files: files.map((f) => f.content),
       dryRun: false,
       prune: source.prune,

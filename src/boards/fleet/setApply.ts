@@ -28,6 +28,8 @@ import { metrics } from '../../observability/metrics';
 export interface SetApplyOptions {
   principal: Principal;
   managedBy: string;
+  /** FLEET-9: provisioning does not read the files' `source` (the directory is the truth). */
+  ignoreSource?: boolean;
   files: BoardFile[];
   dryRun: boolean;
   prune: boolean;
@@ -86,7 +88,7 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         // A dry run's writes are rolled back: their history entries (limit 0: none) would be too, and nothing of the
         // set reads them.
         history: options.dryRun ? { ...options.history, limit: 0 } : options.history,
-        owner: { managedBy: options.managedBy },
+        owner: { managedBy: options.managedBy, ignoreSource: options.ignoreSource },
         caches: options.caches,
         instanceId: set.instanceId,
         boardIds: set.boardIds,
