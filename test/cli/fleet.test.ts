@@ -95,6 +95,45 @@ describe('tessera plan, apply (FLEET-7, FLEET-8)', () => {
       expect(board.managedBy).toBe(path.basename(dir));
       const [entry] = expectOk(await server.call('GET', `/api/boards/${board.id}/history`)).entries;
       expect(entry.origin).toMatchObject({ commit: git(dir, 'rev-parse', 'HEAD'), message: 'Release 1.2' });
+      // The history table shows the commit and its message too, not only --json.
+      const history = await tessera(['boards', 'history', names[0]]);
+      expectStatus(history, 0);
+      expect(history.stdout).toMatch(/^REVISION\s+VERSION\s+AT\s+OPERATION\s+ACTOR\s+ORIGIN\s+SUMMARY/);
+      expect(history.stdout).toMatch(new RegExp(`^\\d+\\s+\\d+\\s+\\S+\\s+applyBoardSet\\s+.*\\s${git(dir, 'rev-parse', 'HEAD').slice(0, 12)} Release 1\\.2\\s+items \\+2`, 'm'));
+    },
+    slow,
+  );
+
+  it(
+    'FLEET-8: the default label is the origin remote as host/path: an SSH clone and an HTTPS checkout give the same label',
+    async () => {
+      const labels: string[] = [];
+      for (const remote of ['git@github.com:example/dashboards.git', 'https://github.com/example/dashboards.git', 'ssh://git@GitHub.com:22/example/dashboards/']) {
+        const { dir } = repository(1);
+        git(dir, 'remote', 'add', 'origin', remote);
+        const plan = await tessera(['plan', '-f', dir, '-o', 'json']);
+        expectStatus(plan, 2);
+        labels.push(JSON.parse(plan.stdout).managedBy);
+      }
+      expect(labels).toEqual(['github.com/example/dashboards', 'github.com/example/dashboards', 'github.com/example/dashboards']);
+    },
+    slow,
+  );
+
+  it(
+    'FLEET-7: apply --dry-run exits as plan (2 with changes, 0 without) and writes nothing; diff and drift take no --managed-by',
+    async () => {
+      const label = unique('dry-');
+      const { dir, names } = repository(1);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '--dry-run']), 2);
+      expect(await boardByName(names[0])).toBeUndefined();
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '--dry-run']), 0);
+      for (const command of ['diff', 'drift']) {
+        const refused = await tessera([command, '-f', dir, '--managed-by', label]);
+        expect(refused.status).not.toBe(0);
+        expect(refused.stderr).toContain("unknown option '--managed-by'");
+      }
     },
     slow,
   );
