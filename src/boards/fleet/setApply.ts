@@ -15,6 +15,7 @@ import type { BoardState } from '../document/model';
 import { RolledBack, unlessRolledBack, type BoardCaches } from '../document/save';
 import { contentOf, loadBoardState, type ExistingElement } from '../document/store';
 import { readInstanceId } from '../../db/instance';
+import { asApiError } from '../../db/errors';
 import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
@@ -61,7 +62,8 @@ async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw namingBoard(error, name);
+    // PROV-5: the database's refusal of a write to a provisioned board is a 409 of this board too.
+    throw namingBoard(asApiError(error), name);
   }
 }
 
