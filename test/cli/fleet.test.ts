@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
@@ -7,7 +7,8 @@ import { expectStatus, runTessera, type CliResult } from '../support/cli';
 import { useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
-import { clockBoardFile } from '../support/boardFiles';
+import { clockBoardFile, everyKindBoard } from '../support/boardFiles';
+import { widgetKinds } from '../../src/widgets/registry';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks);
 
@@ -154,6 +155,65 @@ describe('tessera plan, apply (FLEET-7, FLEET-8)', () => {
       const refused = await tessera(['plan', '-f', invalid, '--managed-by', 'x']);
       expectStatus(refused, 1);
       expect(refused.stderr).toBe(`tessera: ${invalid}: Board ${file.name}: Positions reference layouts the file does not define: Nope (BAD_REQUEST)\n`);
+    },
+    slow,
+  );
+});
+
+describe('tessera pull then plan, every widget kind (FLEET-7)', () => {
+  it(
+    'FLEET-7: boards pull then boards plan, and after the set took the board, pull then plan -f and diff -f: exit 0, no changes, for every widget kind',
+    async () => {
+      const { name } = await everyKindBoard(server);
+      const dir = path.join(workDir, unique('kinds'));
+      mkdirSync(dir);
+      const file = path.join(dir, `${name}.yaml`);
+      expectStatus(await tessera(['boards', 'pull', name, '-o', file]), 0);
+      expect(parseYaml(readFileSync(file, 'utf8')).items.map((i: any) => i.kind).sort()).toEqual([...widgetKinds].sort());
+      expectStatus(await tessera(['boards', 'plan', file]), 0);
+
+      const label = unique('kinds-');
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['boards', 'pull', name, '-o', file]), 0);
+      const plan = await tessera(['plan', '-f', dir, '--managed-by', label]);
+      expectStatus(plan, 0);
+      expect(plan.stdout).toContain(`No changes: 1 board of ${label} already match the files.`);
+      expectStatus(await tessera(['diff', '-f', dir]), 0);
+    },
+    slow,
+  );
+});
+
+describe('a repository started with boards export --all (FLEET-9)', () => {
+  it(
+    'FLEET-9: export --all, edit, apply, edit, apply, plan: no 409 from the files\' source blocks; an API edit in between is the stale 409 (exit 1)',
+    async () => {
+      const name = unique('exported-');
+      expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 4) }), 201);
+      const dir = path.join(workDir, unique('export'));
+      expectStatus(await tessera(['boards', 'export', '--all', '-o', dir]), 0);
+      for (const other of readdirSync(dir)) if (other !== `${name}.yaml`) unlinkSync(path.join(dir, other));
+      const file = path.join(dir, `${name}.yaml`);
+      expect(parseYaml(readFileSync(file, 'utf8')).source).toMatchObject({ version: expect.any(Number) });
+      const dropItem = () => {
+        const content = parseYaml(readFileSync(file, 'utf8'));
+        writeFileSync(file, toYaml({ ...content, items: content.items.slice(1) }));
+      };
+      const label = unique('exported-');
+      dropItem();
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      dropItem();
+      expectStatus(await tessera(['plan', '-f', dir, '--managed-by', label]), 2);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['plan', '-f', dir, '--managed-by', label]), 0);
+      expect(expectOk(await server.call('GET', `/api/boards/${(await boardByName(name)).id}`)).items).toHaveLength(2);
+
+      const { id } = await boardByName(name);
+      const [first] = parseYaml(readFileSync(file, 'utf8')).items;
+      expectOk(await server.call('PATCH', `/api/boards/${id}/items/${first.id}`, { body: { options: { is24HourFormat: false } } }));
+      const stale = await tessera(['plan', '-f', dir, '--managed-by', label]);
+      expectStatus(stale, 1);
+      expect(stale.stderr).toContain(`${file}: Board ${name}: This board was modified by another request.`);
     },
     slow,
   );

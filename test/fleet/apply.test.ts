@@ -1,7 +1,8 @@
 import { createActor } from '../support/actors';
-import { useTestServer } from '../support/server';
+import { stringify as toYaml } from 'yaml';
+import { call, useTestServer } from '../support/server';
 import { unique } from '../support/unique';
-import { expectError, expectOk } from '../boards-document/helpers';
+import { expectError, expectOk, grantIntegration } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks);
@@ -248,5 +249,42 @@ describe('a file exported with its source, applied by a set again and again (FLE
     // The way on: a file taken again after the edit (its source at the version now) applies.
     const fresh = { ...(await exportOf(id)), items: edited.items };
     expectOk(await applySet({ managedBy: label, boards: [fresh] }));
+  });
+});
+
+describe('set apply: bodies and bindings (FLEET-2, FLEET-4)', () => {
+  it('FLEET-2: a YAML body applies as JSON does; a YAML body over YAML_BODY_LIMIT is a 413 and writes nothing', async () => {
+    const label = unique('repo-');
+    const names = [unique('yaml-a-'), unique('yaml-b-')];
+    const body = toYaml({ managedBy: label, boards: names.map((n) => boardFile(n)) });
+    const yamlApply = (raw: string, query = '') => call(server.directUrl, 'POST', `/api/boards/apply${query}`, { key: server.adminKey, raw, headers: { 'Content-Type': 'application/yaml' } });
+    const dry = expectOk(await yamlApply(body, '?dryRun=true'));
+    expect(dry.boards.map((b: any) => [b.name, b.action])).toEqual(names.map((n) => [n, 'create']));
+    expect(expectOk(await yamlApply(body)).summary).toMatchObject({ create: 2, changed: true });
+    expect((await boardByName(names[0])).managedBy).toBe(label);
+
+    const big = unique('yaml-big-');
+    const padding = `# ${'x'.repeat(1024)}\n`.repeat(2 * 1024 + 16);
+    expectError(await yamlApply(`${padding}${toYaml({ managedBy: label, boards: [boardFile(big)] })}`), 413, 'PAYLOAD_TOO_LARGE', `Request body larger than ${2 * 1024 * 1024} bytes`);
+    expect(await boardByName(big)).toBeUndefined();
+  });
+
+  it('FLEET-4, BIND-2: a binding the caller may not add is a 403 naming the board; nothing of the set is written; granted, it applies', async () => {
+    const label = unique('repo-');
+    const integration = unique('integration');
+    const integrationName = unique('Sonarr ');
+    await server.db('integrations').insert({ id: integration, name: integrationName, kind: 'mock', url: 'http://127.0.0.1:1' });
+    const user = await createActor(server, { permissions: ['board-create'] });
+    const fresh = boardFile(unique('fresh-'));
+    const bound = boardFile(unique('bound-'));
+    bound.items[0] = { ...bound.items[0], integrations: [{ name: integrationName, kind: 'mock' }] } as (typeof bound.items)[number];
+    for (const query of ['?dryRun=true', '']) {
+      const refused = await applySet({ managedBy: label, boards: [fresh, bound] }, query, user.key);
+      expectError(refused, 403, 'FORBIDDEN', `Board ${bound.name}: No access to integrations: ${integration}`);
+      expect(refused.body.data.board).toBe(bound.name);
+    }
+    expect(await boardByName(fresh.name)).toBeUndefined();
+    await grantIntegration(server, integration, user.userId, 'use');
+    expect(expectOk(await applySet({ managedBy: label, boards: [fresh, bound] }, '', user.key)).summary).toMatchObject({ create: 2 });
   });
 });
