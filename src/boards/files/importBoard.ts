@@ -197,7 +197,7 @@ export function boardFromFile(current: BoardState, layouts: LayoutRow[], content
  * only against another writer: when the board's newest history entry was written by a set of the same label and
  * holds its current version, nobody changed the board since the set wrote it and the source does not count.
  */
-export function lastWrittenBySet(latest: { version: number; origin: { managedBy: string | null } | null } | undefined, version: number, managedBy: string): boolean {
+function lastWrittenBySet(latest: { version: number; origin: { managedBy: string | null } | null } | undefined, version: number, managedBy: string): boolean {
   return latest !== undefined && latest.version === version && latest.origin?.managedBy === managedBy;
 }
 
