@@ -5090,7 +5090,7 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description Another board or app has the name (or name and href), or ids of new elements are used on another board; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        /** @description Another board or app has the name (or name and href), ids of new elements are used on another board, or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];

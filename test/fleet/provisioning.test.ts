@@ -94,7 +94,7 @@ describe('provisioning from a directory (PROV-*)', () => {
     expectError(await locked.call('PATCH', `/api/boards/${doc.id}/name`, { body: { name: unique('renamed-') } }), 409, 'CONFLICT', message);
     const trpc = await locked.call('POST', '/api/trpc/board.saveBoard', { body: { json: { id: doc.id, sections: doc.sections, items: [] } } });
     expect(trpc.status).toBe(409);
-    expect(JSON.stringify(trpc.body)).toContain(message);
+    expect(trpc.body.error.json).toMatchObject({ message, data: { code: 'CONFLICT', httpStatus: 409, path: 'board.saveBoard' } });
 
     // MCP: the tool answers the same 409 as an error result.
     const mcp = new Client({ name: 'tessera-test', version: '1.0.0' });
