@@ -4263,7 +4263,7 @@ export interface components {
          * @example {
          *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
          *       "managedBy": "provisioning:boards",
-         *       "file": "/etc/tessera/boards/media.yaml",
+         *       "file": "media.yaml",
          *       "drifted": true,
          *       "changes": {
          *         "sections": {
@@ -4290,6 +4290,7 @@ export interface components {
         BoardDrift: {
             boardId: components["schemas"]["Id"];
             managedBy: string;
+            /** @description The file's name in its provisioning directory (PROV-5); never its path on the server. */
             file: string;
             drifted: boolean;
             changes: components["schemas"]["BoardChanges"];
@@ -4789,8 +4790,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4); nothing was written. */
-        VersionConflictResponse: {
+        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. */
+        BoardWriteConflictResponse: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -4820,7 +4821,8 @@ export interface components {
         };
         /**
          * @description The board is provisioned from a file with `allowApiUpdates: false` (PROV-5): change that file instead; nothing
-         *     was written. (Other conflicts of the route answer 409 as well.)
+         *     was written. The file is named by its name in its provisioning directory, with the source's label, never by its
+         *     path on the server. (Other conflicts of the route answer 409 as well.)
          */
         ProvisionedBoard: {
             headers: {
@@ -4831,10 +4833,11 @@ export interface components {
             content: {
                 /**
                  * @example {
-                 *       "message": "Board is provisioned from /etc/tessera/boards/media.yaml; change that file instead (allowApiUpdates is false)",
+                 *       "message": "Board is provisioned from media.yaml of provisioning:boards; change that file instead (allowApiUpdates is false)",
                  *       "code": "CONFLICT",
                  *       "data": {
-                 *         "file": "/etc/tessera/boards/media.yaml"
+                 *         "file": "media.yaml",
+                 *         "source": "provisioning:boards"
                  *       }
                  *     }
                  */
@@ -4887,7 +4890,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2); nothing was written. */
+        /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. */
         SectionConflictResponse: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -4913,6 +4916,17 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4); nothing was written. */
+        VersionConflictResponse: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -5082,7 +5096,7 @@ export interface components {
                 "application/json": components["schemas"]["TrpcErrorAnswer"];
             };
         };
-        /** @description Another board or app has the name (or name and href), or ids of new elements are used on another board; nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
+        /** @description Another board or app has the name (or name and href), ids of new elements are used on another board, or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. The body is the tRPC error envelope with the REST message (TRPC-1..4); with `batch=1`, one answer per procedure when they all failed with this status. */
         TrpcConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -5178,7 +5192,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6). Nothing was written. */
+        /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5). Nothing was written. */
         ImportConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -5214,7 +5228,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The board is provisioned, but its file cannot be read or parsed now (DRIFT-1): there is nothing to compare the board with. `data.file` names the file (and `data.line` where it does not parse). */
+        /** @description The board is provisioned, but its file cannot be read or parsed now (DRIFT-1): there is nothing to compare the board with. `data.file` names the file by its name in its directory, `data.source` its source (and `data.line` where it does not parse). */
         DriftFileUnreadable: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -5240,6 +5254,17 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description Another board has this name, in any letter case (NAME-2), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. */
+        RenameConflict: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -6190,7 +6215,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["BindingForbidden"];
             404: components["responses"]["BoardNotFound"];
-            409: components["responses"]["VersionConflictResponse"];
+            409: components["responses"]["BoardWriteConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -6723,7 +6748,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["BindingForbidden"];
             404: components["responses"]["revisionNotFound"];
-            409: components["responses"]["VersionConflictResponse"];
+            409: components["responses"]["BoardWriteConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
@@ -7457,7 +7482,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A board moved since its file's base, another source manages it, or a name was taken meanwhile; nothing was written. */
+            /** @description A board moved since its file's base by another writer (FILE-6, FLEET-9), another source manages it (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), or a name was taken meanwhile; the message and `data.board` name the board (FLEET-4); nothing was written. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7465,15 +7490,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Board media: This board was modified by another request. Reload the latest board and retry.",
-                     *       "code": "CONFLICT",
-                     *       "data": {
-                     *         "board": "media"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7685,7 +7701,7 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["BoardNotFound"];
-            409: components["responses"]["BoardNameConflict"];
+            409: components["responses"]["RenameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

@@ -45,10 +45,13 @@ const provisionedCode = 'TSPRV';
 
 /** PROV-5: the refusal of a write to a provisioned board as the 409 every surface answers: it names the file to change. */
 export function provisionedBoardConflict(error: unknown): ApiError | undefined {
-  const e = error as PgLikeError & { detail?: string };
+  const e = error as PgLikeError & { detail?: string; hint?: string };
   if (e?.code !== provisionedCode) return undefined;
   const file = e.detail ?? '';
-  return conflict(`Board is provisioned from ${file}; change that file instead (allowApiUpdates is false)`, { file });
+  const source = e.hint ?? null;
+  // The file by its name in its provisioning directory and the source's label: never a server path (migration 0013).
+  const from = source === null ? file : `${file} of ${source}`;
+  return conflict(`Board is provisioned from ${from}; change that file instead (allowApiUpdates is false)`, { file, source });
 }
 
 /** An error as the client is to be answered: ApiErrors as they are, and the database's refusals that are the client's (PROV-5). */

@@ -13,6 +13,7 @@ import * as fleet from './migrations/0009_fleet';
 import * as ops from './migrations/0010_ops';
 import * as appReachability from './migrations/0011_app_reachability';
 import * as eventStreamLeases from './migrations/0012_event_stream_leases';
+import * as provisionedFileNames from './migrations/0013_provisioned_file_names';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -28,6 +29,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0010_ops': ops,
   '0011_app_reachability': appReachability,
   '0012_event_stream_leases': eventStreamLeases,
+  '0013_provisioned_file_names': provisionedFileNames,
 };
 
 /** Every migration of this build, in order. */

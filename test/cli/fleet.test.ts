@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
@@ -7,7 +7,8 @@ import { expectStatus, runTessera, type CliResult } from '../support/cli';
 import { useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
-import { clockBoardFile } from '../support/boardFiles';
+import { clockBoardFile, everyKindBoard } from '../support/boardFiles';
+import { widgetKinds } from '../../src/widgets/registry';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks);
 
@@ -95,6 +96,45 @@ describe('tessera plan, apply (FLEET-7, FLEET-8)', () => {
       expect(board.managedBy).toBe(path.basename(dir));
       const [entry] = expectOk(await server.call('GET', `/api/boards/${board.id}/history`)).entries;
       expect(entry.origin).toMatchObject({ commit: git(dir, 'rev-parse', 'HEAD'), message: 'Release 1.2' });
+      // The history table shows the commit and its message too, not only --json.
+      const history = await tessera(['boards', 'history', names[0]]);
+      expectStatus(history, 0);
+      expect(history.stdout).toMatch(/^REVISION\s+VERSION\s+AT\s+OPERATION\s+ACTOR\s+ORIGIN\s+SUMMARY/);
+      expect(history.stdout).toMatch(new RegExp(`^\\d+\\s+\\d+\\s+\\S+\\s+applyBoardSet\\s+.*\\s${git(dir, 'rev-parse', 'HEAD').slice(0, 12)} Release 1\\.2\\s+items \\+2`, 'm'));
+    },
+    slow,
+  );
+
+  it(
+    'FLEET-8: the default label is the origin remote as host/path: an SSH clone and an HTTPS checkout give the same label',
+    async () => {
+      const labels: string[] = [];
+      for (const remote of ['git@github.com:example/dashboards.git', 'https://github.com/example/dashboards.git', 'ssh://git@GitHub.com:22/example/dashboards/']) {
+        const { dir } = repository(1);
+        git(dir, 'remote', 'add', 'origin', remote);
+        const plan = await tessera(['plan', '-f', dir, '-o', 'json']);
+        expectStatus(plan, 2);
+        labels.push(JSON.parse(plan.stdout).managedBy);
+      }
+      expect(labels).toEqual(['github.com/example/dashboards', 'github.com/example/dashboards', 'github.com/example/dashboards']);
+    },
+    slow,
+  );
+
+  it(
+    'FLEET-7: apply --dry-run exits as plan (2 with changes, 0 without) and writes nothing; diff and drift take no --managed-by',
+    async () => {
+      const label = unique('dry-');
+      const { dir, names } = repository(1);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '--dry-run']), 2);
+      expect(await boardByName(names[0])).toBeUndefined();
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '--dry-run']), 0);
+      for (const command of ['diff', 'drift']) {
+        const refused = await tessera([command, '-f', dir, '--managed-by', label]);
+        expect(refused.status).not.toBe(0);
+        expect(refused.stderr).toContain("unknown option '--managed-by'");
+      }
     },
     slow,
   );
@@ -115,6 +155,65 @@ describe('tessera plan, apply (FLEET-7, FLEET-8)', () => {
       const refused = await tessera(['plan', '-f', invalid, '--managed-by', 'x']);
       expectStatus(refused, 1);
       expect(refused.stderr).toBe(`tessera: ${invalid}: Board ${file.name}: Positions reference layouts the file does not define: Nope (BAD_REQUEST)\n`);
+    },
+    slow,
+  );
+});
+
+describe('tessera pull then plan, every widget kind (FLEET-7)', () => {
+  it(
+    'FLEET-7: boards pull then boards plan, and after the set took the board, pull then plan -f and diff -f: exit 0, no changes, for every widget kind',
+    async () => {
+      const { name } = await everyKindBoard(server);
+      const dir = path.join(workDir, unique('kinds'));
+      mkdirSync(dir);
+      const file = path.join(dir, `${name}.yaml`);
+      expectStatus(await tessera(['boards', 'pull', name, '-o', file]), 0);
+      expect(parseYaml(readFileSync(file, 'utf8')).items.map((i: any) => i.kind).sort()).toEqual([...widgetKinds].sort());
+      expectStatus(await tessera(['boards', 'plan', file]), 0);
+
+      const label = unique('kinds-');
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['boards', 'pull', name, '-o', file]), 0);
+      const plan = await tessera(['plan', '-f', dir, '--managed-by', label]);
+      expectStatus(plan, 0);
+      expect(plan.stdout).toContain(`No changes: 1 board of ${label} already match the files.`);
+      expectStatus(await tessera(['diff', '-f', dir]), 0);
+    },
+    slow,
+  );
+});
+
+describe('a repository started with boards export --all (FLEET-9)', () => {
+  it(
+    'FLEET-9: export --all, edit, apply, edit, apply, plan: no 409 from the files\' source blocks; an API edit in between is the stale 409 (exit 1)',
+    async () => {
+      const name = unique('exported-');
+      expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 4) }), 201);
+      const dir = path.join(workDir, unique('export'));
+      expectStatus(await tessera(['boards', 'export', '--all', '-o', dir]), 0);
+      for (const other of readdirSync(dir)) if (other !== `${name}.yaml`) unlinkSync(path.join(dir, other));
+      const file = path.join(dir, `${name}.yaml`);
+      expect(parseYaml(readFileSync(file, 'utf8')).source).toMatchObject({ version: expect.any(Number) });
+      const dropItem = () => {
+        const content = parseYaml(readFileSync(file, 'utf8'));
+        writeFileSync(file, toYaml({ ...content, items: content.items.slice(1) }));
+      };
+      const label = unique('exported-');
+      dropItem();
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      dropItem();
+      expectStatus(await tessera(['plan', '-f', dir, '--managed-by', label]), 2);
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      expectStatus(await tessera(['plan', '-f', dir, '--managed-by', label]), 0);
+      expect(expectOk(await server.call('GET', `/api/boards/${(await boardByName(name)).id}`)).items).toHaveLength(2);
+
+      const { id } = await boardByName(name);
+      const [first] = parseYaml(readFileSync(file, 'utf8')).items;
+      expectOk(await server.call('PATCH', `/api/boards/${id}/items/${first.id}`, { body: { options: { is24HourFormat: false } } }));
+      const stale = await tessera(['plan', '-f', dir, '--managed-by', label]);
+      expectStatus(stale, 1);
+      expect(stale.stderr).toContain(`${file}: Board ${name}: This board was modified by another request.`);
     },
     slow,
   );

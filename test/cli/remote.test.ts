@@ -245,8 +245,8 @@ describe('tessera boards history, diff, restore, list', () => {
 
       const history = await tessera(['boards', 'history', board.name]);
       expectStatus(history, 0);
-      expect(history.stdout).toMatch(/^REVISION\s+VERSION\s+AT\s+OPERATION\s+ACTOR\s+SUMMARY/);
-      expect(history.stdout).toMatch(/^2\s+\d+\s+\S+\s+saveBoard\s+.*items \+2/m);
+      expect(history.stdout).toMatch(/^REVISION\s+VERSION\s+AT\s+OPERATION\s+ACTOR\s+ORIGIN\s+SUMMARY/);
+      expect(history.stdout).toMatch(/^2\s+\d+\s+\S+\s+saveBoard\s+.*\s-\s+items \+2/m);
       expect(JSON.parse((await tessera(['boards', 'history', board.name, '--json'])).stdout).entries).toHaveLength(2);
 
       const diff = await tessera(['boards', 'diff', board.name, '--from', '1']);

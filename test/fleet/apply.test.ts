@@ -1,7 +1,8 @@
 import { createActor } from '../support/actors';
-import { useTestServer } from '../support/server';
+import { stringify as toYaml } from 'yaml';
+import { call, useTestServer } from '../support/server';
 import { unique } from '../support/unique';
-import { expectError, expectOk } from '../boards-document/helpers';
+import { expectError, expectOk, grantIntegration } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks);
@@ -204,5 +205,86 @@ describe('set apply (FLEET-2)', () => {
     const broken = { ...file, items: [{ ...file.items[0], layouts: [{ ...file.items[0].layouts[0], layout: 'Nope' }] }] };
     const result = await applySet({ managedBy: 'r', boards: [boardFile(unique('ok-')), broken] });
     expectError(result, 400, 'BAD_REQUEST', `Board ${file.name}: Positions reference layouts the file does not define: Nope`);
+  });
+});
+
+describe('a file exported with its source, applied by a set again and again (FLEET-9)', () => {
+  const exportOf = async (id: string) => expectOk(await server.call('GET', `/api/boards/${id}/export`));
+
+  it('FLEET-9: export -> edit -> apply -> edit -> apply; an unchanged file plans and applies as unchanged', async () => {
+    const label = unique('repo-');
+    const name = unique('exported-');
+    expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 3) }), 201);
+    const exported = await exportOf((await boardByName(name)).id);
+    expect(exported.source).toMatchObject({ version: expect.any(Number) });
+
+    const first = { ...exported, items: exported.items.slice(1) };
+    expect(expectOk(await applySet({ managedBy: label, boards: [first] })).boards[0].action).toBe('update');
+    const second = { ...first, items: first.items.slice(1) };
+    const plan = expectOk(await applySet({ managedBy: label, boards: [second] }));
+    expect(plan.boards[0]).toMatchObject({ action: 'update', changes: { items: { removed: [first.items[0].id] } } });
+
+    const { version } = await boardByName(name);
+    expect(expectOk(await applySet({ managedBy: label, boards: [second] }, '?dryRun=true')).boards[0].action).toBe('unchanged');
+    expect(expectOk(await applySet({ managedBy: label, boards: [second] })).summary).toMatchObject({ unchanged: 1, changed: false });
+    expect((await boardByName(name)).version).toBe(version);
+  });
+
+  it('FLEET-9: a hand edit through the API after the set wrote the board is still the stale 409; nothing written', async () => {
+    const label = unique('repo-');
+    const name = unique('exported-');
+    expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 3) }), 201);
+    const exported = await exportOf((await boardByName(name)).id);
+    const edited = { ...exported, items: exported.items.slice(1) };
+    expectOk(await applySet({ managedBy: label, boards: [edited] }));
+    const { id } = await boardByName(name);
+    expectOk(await server.call('PATCH', `/api/boards/${id}/items/${edited.items[0].id}`, { body: { options: { is24HourFormat: false } } }));
+    const before = await boardByName(name);
+    for (const query of ['?dryRun=true', '']) {
+      const result = await applySet({ managedBy: label, boards: [edited] }, query);
+      expectError(result, 409, 'CONFLICT', `Board ${name}: ${conflictMessage}`);
+      expect(result.body.data.board).toBe(name);
+    }
+    expect(await boardByName(name)).toEqual(before);
+    // The way on: a file taken again after the edit (its source at the version now) applies.
+    const fresh = { ...(await exportOf(id)), items: edited.items };
+    expectOk(await applySet({ managedBy: label, boards: [fresh] }));
+  });
+});
+
+describe('set apply: bodies and bindings (FLEET-2, FLEET-4)', () => {
+  it('FLEET-2: a YAML body applies as JSON does; a YAML body over YAML_BODY_LIMIT is a 413 and writes nothing', async () => {
+    const label = unique('repo-');
+    const names = [unique('yaml-a-'), unique('yaml-b-')];
+    const body = toYaml({ managedBy: label, boards: names.map((n) => boardFile(n)) });
+    const yamlApply = (raw: string, query = '') => call(server.directUrl, 'POST', `/api/boards/apply${query}`, { key: server.adminKey, raw, headers: { 'Content-Type': 'application/yaml' } });
+    const dry = expectOk(await yamlApply(body, '?dryRun=true'));
+    expect(dry.boards.map((b: any) => [b.name, b.action])).toEqual(names.map((n) => [n, 'create']));
+    expect(expectOk(await yamlApply(body)).summary).toMatchObject({ create: 2, changed: true });
+    expect((await boardByName(names[0])).managedBy).toBe(label);
+
+    const big = unique('yaml-big-');
+    const padding = `# ${'x'.repeat(1024)}\n`.repeat(2 * 1024 + 16);
+    expectError(await yamlApply(`${padding}${toYaml({ managedBy: label, boards: [boardFile(big)] })}`), 413, 'PAYLOAD_TOO_LARGE', `Request body larger than ${2 * 1024 * 1024} bytes`);
+    expect(await boardByName(big)).toBeUndefined();
+  });
+
+  it('FLEET-4, BIND-2: a binding the caller may not add is a 403 naming the board; nothing of the set is written; granted, it applies', async () => {
+    const label = unique('repo-');
+    const integration = unique('integration');
+    const integrationName = unique('Sonarr ');
+    await server.db('integrations').insert({ id: integration, name: integrationName, kind: 'mock', url: 'http://127.0.0.1:1' });
+    const user = await createActor(server, { permissions: ['board-create'] });
+    const fresh = boardFile(unique('fresh-'));
+    const bound = boardFile(unique('bound-'));
+    bound.items[0] = { ...bound.items[0], integrations: [{ name: integrationName, kind: 'mock' }] } as (typeof bound.items)[number];
+    for (const query of ['?dryRun=true', '']) {
+      const refused = await applySet({ managedBy: label, boards: [fresh, bound] }, query, user.key);
+      expectError(refused, 403, 'FORBIDDEN', `Board ${bound.name}: No access to integrations: ${integration}`);
+      expect(refused.body.data.board).toBe(bound.name);
+    }
+    expect(await boardByName(fresh.name)).toBeUndefined();
+    await grantIntegration(server, integration, user.userId, 'use');
+    expect(expectOk(await applySet({ managedBy: label, boards: [fresh, bound] }, '', user.key)).summary).toMatchObject({ create: 2 });
   });
 });

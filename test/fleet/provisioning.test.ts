@@ -7,6 +7,8 @@ import { unique } from '../support/unique';
 import { expectError, expectOk } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
 import { eventually } from '../support/eventually';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 
 const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks, { stable: true });
 
@@ -80,17 +82,38 @@ describe('provisioning from a directory (PROV-*)', () => {
 
   it('PROV-5: allowApiUpdates false: writes through REST and tRPC are refused with a 409 naming the file; grants may change', async () => {
     const doc = await documentOf(locked, homeName);
-    const file = path.join(lockedDir, `${homeName}.yaml`);
-    const message = `Board is provisioned from ${file}; change that file instead (allowApiUpdates is false)`;
+    // The file by its name in the directory and the source's label: never the server's path (any writer reads it).
+    const file = `${homeName}.yaml`;
+    const message = `Board is provisioned from ${file} of provisioning:boards; change that file instead (allowApiUpdates is false)`;
     const refused = await locked.call('PUT', `/api/boards/${doc.id}`, { body: { sections: doc.sections, items: [] } });
     expectError(refused, 409, 'CONFLICT', message);
-    expect(refused.body.data).toEqual({ file });
+    expect(refused.body.data).toEqual({ file, source: 'provisioning:boards' });
+    expect(JSON.stringify(refused.body)).not.toContain(lockedDir);
     expectError(await locked.call('PATCH', `/api/boards/${doc.id}/settings`, { body: { pageTitle: 'x' } }), 409, 'CONFLICT', message);
     expectError(await locked.call('DELETE', `/api/boards/${doc.id}`), 409, 'CONFLICT', message);
     expectError(await locked.call('PATCH', `/api/boards/${doc.id}/name`, { body: { name: unique('renamed-') } }), 409, 'CONFLICT', message);
     const trpc = await locked.call('POST', '/api/trpc/board.saveBoard', { body: { json: { id: doc.id, sections: doc.sections, items: [] } } });
     expect(trpc.status).toBe(409);
-    expect(JSON.stringify(trpc.body)).toContain(file);
+    expect(trpc.body.error.json).toMatchObject({ message, data: { code: 'CONFLICT', httpStatus: 409, path: 'board.saveBoard' } });
+
+    // MCP: the tool answers the same 409 as an error result.
+    const mcp = new Client({ name: 'tessera-test', version: '1.0.0' });
+    await mcp.connect(new StreamableHTTPClientTransport(new URL(`${locked.directUrl}/api/mcp`), { requestInit: { headers: { ApiKey: locked.adminKey } } }));
+    try {
+      const tool = await mcp.callTool({ name: 'save_board', arguments: { id: doc.id, sections: doc.sections, items: [] } });
+      expect(tool.isError).toBe(true);
+      expect(tool.structuredContent).toEqual({ message, code: 'CONFLICT', data: { file, source: 'provisioning:boards' } });
+    } finally {
+      await mcp.close();
+    }
+
+    // A set apply under the source's own label is another writer too: 409 naming the board (FLEET-4), nothing written.
+    const edited = { ...boardFile(homeName, 3) };
+    const viaSet = await locked.call('POST', '/api/boards/apply', { body: { managedBy: 'provisioning:boards', boards: [edited] } });
+    expectError(viaSet, 409, 'CONFLICT', `Board ${homeName}: ${message}`);
+    expect(viaSet.body.data).toEqual({ file, source: 'provisioning:boards', board: homeName });
+    const pruned = await locked.call('POST', '/api/boards/apply?prune=true', { body: { managedBy: 'provisioning:boards', boards: [] } });
+    expectError(pruned, 409, 'CONFLICT', `Board ${homeName}: ${message}`);
     expect((await documentOf(locked, homeName)).version).toBe(doc.version);
 
     const grantee = expectOk(await locked.call('POST', '/api/users', { body: { username: unique('viewer'), password: 'password-123' } }), 201);
@@ -102,7 +125,7 @@ describe('provisioning from a directory (PROV-*)', () => {
     expect(doc.managedBy).toBe('team-open');
     expect(expectOk(await open.call('GET', '/api/boards?drifted=true'))).toEqual([]);
     const drift0 = expectOk(await open.call('GET', `/api/boards/${doc.id}/drift`));
-    expect(drift0).toMatchObject({ boardId: doc.id, managedBy: 'team-open', file: path.join(openDir, `${openName}.yaml`), drifted: false });
+    expect(drift0).toMatchObject({ boardId: doc.id, managedBy: 'team-open', file: `${openName}.yaml`, drifted: false });
     expect(drift0.changes.items).toEqual({ added: [], removed: [], updated: [] });
 
     const [first] = doc.items;
@@ -116,6 +139,35 @@ describe('provisioning from a directory (PROV-*)', () => {
     await eventually(async () => expect((await documentOf(open, openName)).pageTitle).toBe('Applied again'));
     expect(expectOk(await open.call('GET', '/api/boards?drifted=true'))).toEqual([]);
     expect(expectOk(await open.call('GET', `/api/boards/${doc.id}/drift`)).changes.items.updated).toEqual([]);
+  });
+
+  it('FLEET-9: a file exported with its source is provisioned again after provisioning and a hand edit moved the board', async () => {
+    const doc = await documentOf(open, openName);
+    const exported = expectOk(await open.call('GET', `/api/boards/${doc.id}/export`));
+    expect(exported.source).toMatchObject({ boardId: doc.id });
+    write(openDir, openName, { ...exported, settings: { ...exported.settings, pageTitle: 'Exported once' } });
+    await eventually(async () => expect((await documentOf(open, openName)).pageTitle).toBe('Exported once'));
+    const [first] = doc.items;
+    expectOk(await open.call('PATCH', `/api/boards/${doc.id}/items/${first.id}`, { body: { options: { is24HourFormat: false } } }));
+    expect(expectOk(await open.call('GET', `/api/boards/${doc.id}/drift`))).toMatchObject({ drifted: true, changes: { items: { updated: [first.id] } } });
+    write(openDir, openName, { ...exported, settings: { ...exported.settings, pageTitle: 'Exported twice' } });
+    await eventually(async () => expect((await documentOf(open, openName)).pageTitle).toBe('Exported twice'));
+    expect((await statusOf(open))[0]).toMatchObject({ ok: true, problems: [] });
+    expect(expectOk(await open.call('GET', `/api/boards/${doc.id}/drift`))).toMatchObject({ drifted: false, changes: { items: { updated: [] } } });
+  });
+
+  it('DRIFT-1: a file that does not parse now is a 409 naming it by its name in its directory and its source, not by its path', async () => {
+    const doc = await documentOf(open, openName);
+    const good = toYaml(boardFile(openName, 2));
+    write(openDir, openName, 'apiVersion: tessera/v1\nkind: Board\nname: [unclosed\n');
+    await eventually(async () => expect((await statusOf(open))[0].ok).toBe(false));
+    const refused = await open.call('GET', `/api/boards/${doc.id}/drift`);
+    expectError(refused, 409, 'CONFLICT');
+    expect(refused.body.message).toMatch(new RegExp(`^Board file cannot be read: ${openName}\\.yaml of team-open: `));
+    expect(refused.body.data).toMatchObject({ file: `${openName}.yaml`, source: 'team-open', line: expect.any(Number) });
+    expect(JSON.stringify(refused.body)).not.toContain(openDir);
+    write(openDir, openName, good);
+    await eventually(async () => expect((await statusOf(open))[0].ok).toBe(true));
   });
 
   it('DRIFT-1: a board no provisioning wrote is a 404', async () => {

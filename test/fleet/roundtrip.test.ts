@@ -1,32 +1,14 @@
 import { widgetKinds } from '../../src/widgets/registry';
-import { appOptions } from '../../src/widgets/options';
-import { useTestServer, type TestServer } from '../support/server';
+import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
-import { expectOk, item, position } from '../boards-document/helpers';
+import { expectOk } from '../boards-document/helpers';
+import { everyKindBoard } from '../support/boardFiles';
 
 /** Two instances on separate databases: boards are pulled from `source` and applied to `target`. */
 const source = useTestServer();
 const target = useTestServer();
 
 const noChanges = { sections: { added: [], removed: [], updated: [] }, items: { added: [], removed: [], updated: [] }, layouts: { added: [], removed: [], updated: [] }, board: {} };
-
-/** A board holding one item of every widget kind of the registry; kinds that name apps name two apps. */
-async function everyKindBoard(server: TestServer) {
-  const name = unique('kinds-');
-  const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: false } }), 201);
-  const start = expectOk(await server.call('GET', `/api/boards/${boardId}`));
-  const [layoutId, sectionId] = [start.layouts[0].id, start.sections[0].id];
-  const apps = await Promise.all(
-    ['Media', 'Wiki'].map(async (app) => expectOk(await server.call('POST', '/api/apps', { body: { name: unique(app), href: `https://${app.toLowerCase()}.example.com`, iconUrl: 'https://example.com/icon.png' } }), 201).appId),
-  );
-  const items = widgetKinds.map((kind, i) => {
-    const options: Record<string, unknown> = {};
-    for (const { name: option, list } of appOptions(kind)) options[option] = list ? apps : apps[0];
-    return item(unique('w'), [position(layoutId, sectionId, (i % 6) * 2, Math.floor(i / 6), 2, 1)], { kind, options });
-  });
-  expectOk(await server.call('PUT', `/api/boards/${boardId}`, { body: { sections: start.sections, items } }));
-  return { boardId, name };
-}
 
 const withoutSource = (file: any) => {
   const { source: _source, ...rest } = file;

@@ -1,3 +1,7 @@
+import { widgetKinds } from '../../src/widgets/registry';
+import { appOptions } from '../../src/widgets/options';
+import { expectOk, item, position } from '../boards-document/helpers';
+import type { TestServer } from './server';
 import { unique } from './unique';
 
 /**
@@ -20,4 +24,22 @@ export function clockBoardFile(name: string, clocks = 2, { stable = false }: { s
       layouts: [{ layout: 'Base', sectionId: section, xOffset: (i % 6) * 2, yOffset: Math.floor(i / 6), width: 2, height: 1 }],
     })),
   };
+}
+
+/** A board holding one item of every widget kind of the registry; kinds that name apps name two apps. */
+export async function everyKindBoard(server: TestServer) {
+  const name = unique('kinds-');
+  const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: false } }), 201);
+  const start = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+  const [layoutId, sectionId] = [start.layouts[0].id, start.sections[0].id];
+  const apps = await Promise.all(
+    ['Media', 'Wiki'].map(async (app) => expectOk(await server.call('POST', '/api/apps', { body: { name: unique(app), href: `https://${app.toLowerCase()}.example.com`, iconUrl: 'https://example.com/icon.png' } }), 201).appId),
+  );
+  const items = widgetKinds.map((kind, i) => {
+    const options: Record<string, unknown> = {};
+    for (const { name: option, list } of appOptions(kind)) options[option] = list ? apps : apps[0];
+    return item(unique('w'), [position(layoutId, sectionId, (i % 6) * 2, Math.floor(i / 6), 2, 1)], { kind, options });
+  });
+  expectOk(await server.call('PUT', `/api/boards/${boardId}`, { body: { sections: start.sections, items } }));
+  return { boardId, name };
 }

@@ -23,12 +23,13 @@ import { readableItems, type BoardState } from '../document/model';
 import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
 import { assertIdsFreeAmong, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
 import { stateAfterContentWrites } from '../document/stateAfter';
-import { applyReplacement, findExistingElementIds, type ExistingElement } from '../document/store';
+import { applyReplacement, findExistingElementIds, versionConflictMessage, type ExistingElement } from '../document/store';
 import type { BoardContent, LayoutRow } from '../document/types';
 import { listIds, validateContent } from '../document/validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warnings';
 import type { HistoryContext } from '../history/record';
 import { recordStateChange } from '../history/record';
+import { latestOrigin } from '../history/store';
 import { boardIdByName, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { boardSettingsColumns } from '../settings';
 import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds, resolvedAppOptions } from './file';
@@ -191,6 +192,15 @@ export function boardFromFile(current: BoardState, layouts: LayoutRow[], content
   return stateAfterContentWrites(start, planContent(start, content).writes);
 }
 
+/**
+ * FLEET-9: in a set apply the repository is the truth, so a file's `source` (written by `boards export`) guards
+ * only against another writer: when the board's newest history entry was written by a set of the same label and
+ * holds its current version, nobody changed the board since the set wrote it and the source does not count.
+ */
+function lastWrittenBySet(latest: { version: number; origin: { managedBy: string | null } | null } | undefined, version: number, managedBy: string): boolean {
+  return latest !== undefined && latest.version === version && latest.origin?.managedBy === managedBy;
+}
+
 /** The file's `source` guards a replace when it names this very board on this instance (FILE-6). */
 function sourceGuard(file: BoardFile, instanceId: string, boardId: string): number | undefined {
   const source = file.source;
@@ -247,6 +257,11 @@ export interface UnwrittenCreates {
  */
 export interface ImportOwner {
   managedBy: string;
+  /**
+   * FLEET-9: provisioning and its drift read the file's `source` not at all (the directory is the truth, another
+   * writer's change is drift); a set apply reads it as FLEET-9 says.
+   */
+  ignoreSource?: boolean;
 }
 
 /**
@@ -282,8 +297,13 @@ export async function importInTransaction(
     name = await insertBoard(trx, { id: boardId, isPublic: false, creatorId: principal.userId }, name, onConflict === 'rename');
     await User.query(trx).where({ id: principal.userId }).whereNull('homeBoardId').patch({ homeBoardId: boardId });
   }
-  const expectedVersion = replace ? sourceGuard(options.file, options.instanceId ?? (await readInstanceId(trx)), boardId) : undefined;
+  const guard = replace && !options.owner?.ignoreSource ? sourceGuard(options.file, options.instanceId ?? (await readInstanceId(trx)), boardId) : undefined;
+  // FLEET-9: a set's guard is decided under the lock, with the board's newest history entry.
+  const expectedVersion = options.owner ? undefined : guard;
   const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches, inserted: !replace });
+  if (options.owner && guard !== undefined && guard !== current.board.version) {
+    if (!lastWrittenBySet(await latestOrigin(trx, boardId), current.board.version, options.owner.managedBy)) throw conflict(versionConflictMessage);
+  }
   const owner = current.board.managedBy ?? null;
   if (replace && options.owner && owner !== null && owner !== options.owner.managedBy) {
     throw conflict(`Board is managed by ${owner}`, { managedBy: owner });

@@ -4,6 +4,7 @@
  * the live board has that the file does not. Computed in a transaction that is always rolled back.
  */
 import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
@@ -13,6 +14,7 @@ import { RolledBack, unlessRolledBack } from '../document/save';
 import type { BoardFile } from '../files/file';
 import { importInTransaction, type ImportPlan } from '../files/importBoard';
 import { parseProvisionedFile } from './provisioningSources';
+import { provisioningStatus } from './provisioner';
 import { ProvisionedBoard } from '../../db/models';
 
 export interface BoardDrift {
@@ -40,14 +42,17 @@ export async function boardDrift(db: Knex, principal: Principal | null, boardId:
   await assertBoardAccess(db, boardId, principal, 'view');
   const row: { source: string; file: string; drifted: boolean } | undefined = await ProvisionedBoard.table(db).where({ boardId }).first('source', 'file', 'drifted');
   if (!row) throw notFound('Board is not provisioned');
+  // row.file is the file's name in its source's directory (PROV-5): answers name it so, never by the server's path.
+  const directory = (await provisioningStatus(db)).find((status) => status.managedBy === row.source)?.path;
   let text: string;
   try {
-    text = readFileSync(row.file, 'utf8');
+    if (directory === undefined) throw new Error('no directory');
+    text = readFileSync(path.resolve(directory, row.file), 'utf8');
   } catch {
-    throw conflict(`Board file cannot be read: ${row.file}`, { file: row.file });
+    throw conflict(`Board file cannot be read: ${row.file} of ${row.source}`, { file: row.file, source: row.source });
   }
   const parsed = parseProvisionedFile(row.file, text);
-  if ('problem' in parsed) throw conflict(`Board file cannot be read: ${row.file}: ${parsed.problem.message}`, { file: row.file, line: parsed.problem.line });
+  if ('problem' in parsed) throw conflict(`Board file cannot be read: ${row.file} of ${row.source}: ${parsed.problem.message}`, { file: row.file, source: row.source, line: parsed.problem.line });
   const as = await provisioner();
   if (!as) throw conflict('No provisioning user to compare the file as', { file: row.file });
   const plan = await unlessRolledBack<ImportPlan>(() =>
@@ -59,7 +64,7 @@ export async function boardDrift(db: Knex, principal: Principal | null, boardId:
         onConflict: 'replace',
         write: false,
         history: { operation: 'drift', limit: 0 },
-        owner: { managedBy: row.source },
+        owner: { managedBy: row.source, ignoreSource: true },
       });
       throw new RolledBack<ImportPlan>(step.plan);
     }),

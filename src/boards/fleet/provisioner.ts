@@ -5,6 +5,7 @@
  * applied is not applied at all: its boards stay as the last good apply left them, and the problem is logged and
  * kept as the source's status (`GET /api/provisioning`), in the database, so every instance reports the same.
  */
+import path from 'node:path';
 import type { Knex } from 'knex';
 import type { Logger } from 'pino';
 import type { FSWatcher } from 'chokidar';
@@ -100,7 +101,8 @@ async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options
   const principal = await provisioningPrincipal(db, options.username);
   if (!principal) return failed([{ file: source.path, line: null, message: `No user ${options.username} to provision as (PROVISIONING_USER)` }]);
 
-  const fileOf = new Map(files.map((f) => [f.content.name.toLowerCase(), f.file]));
+  // PROV-5, DRIFT-1: a board's file is recorded by its name in the directory (writers read it; the path is the admin's).
+  const fileOf = new Map(files.map((f) => [f.content.name.toLowerCase(), path.relative(source.path, f.file)]));
   try {
     const plan = await applySet(db, {
       principal,
@@ -111,10 +113,11 @@ async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options
         onlyWhenChanged: true,
       },
       managedBy: source.managedBy,
+      ignoreSource: true,
       files: files.map((f) => f.content),
       dryRun: false,
       prune: source.prune,
-      history: { operation: 'provisioning', limit: options.historyLimit, origin: { managedBy: source.managedBy, commit: null, message: `provisioned from ${source.path}` } },
+      history: { operation: 'provisioning', limit: options.historyLimit, origin: { managedBy: source.managedBy, commit: null, message: null } },
       hooks: {
         async before(trx) {
           // PROV-6: one instance at a time; PROV-5: this transaction's own writes pass the trigger.

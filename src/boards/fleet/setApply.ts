@@ -15,6 +15,7 @@ import type { BoardState } from '../document/model';
 import { RolledBack, unlessRolledBack, type BoardCaches } from '../document/save';
 import { contentOf, loadBoardState, type ExistingElement } from '../document/store';
 import { readInstanceId } from '../../db/instance';
+import { asApiError } from '../../db/errors';
 import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
@@ -28,6 +29,8 @@ import { metrics } from '../../observability/metrics';
 export interface SetApplyOptions {
   principal: Principal;
   managedBy: string;
+  /** FLEET-9: provisioning does not read the files' `source` (the directory is the truth). */
+  ignoreSource?: boolean;
   files: BoardFile[];
   dryRun: boolean;
   prune: boolean;
@@ -59,7 +62,8 @@ async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
-    throw namingBoard(error, name);
+    // PROV-5: the database's refusal of a write to a provisioned board is a 409 of this board too.
+    throw namingBoard(asApiError(error), name);
   }
 }
 
@@ -86,7 +90,7 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         // A dry run's writes are rolled back: their history entries (limit 0: none) would be too, and nothing of the
         // set reads them.
         history: options.dryRun ? { ...options.history, limit: 0 } : options.history,
-        owner: { managedBy: options.managedBy },
+        owner: { managedBy: options.managedBy, ignoreSource: options.ignoreSource },
         caches: options.caches,
         instanceId: set.instanceId,
         boardIds: set.boardIds,

@@ -32,6 +32,11 @@ export interface ChainPosition {
   snapshotBytes: number;
 }
 
+/** FLEET-9: the version and origin of the board's newest entry; undefined when the board has no history. */
+export async function latestOrigin(trx: Knex, boardId: string): Promise<{ version: number; origin: HistoryOrigin | null } | undefined> {
+  return BoardHistoryEntry.query(trx).where({ boardId }).orderBy('revision', 'desc').select('version', 'origin').first().castTo<{ version: number; origin: HistoryOrigin | null } | undefined>();
+}
+
 /** The newest entry's place in its chain of deltas; undefined when the board has no history yet. */
 export async function latestPosition(trx: Knex, boardId: string): Promise<ChainPosition | undefined> {
   return BoardHistoryEntry.query(trx)

@@ -81,13 +81,19 @@ function summaryText(summary: HistoryEntry['summary']): string {
 
 const actorText = (actor: HistoryEntry['actor']) => `${actor.name ?? actor.userId ?? '-'}${actor.apiKeyId ? ' (API key)' : ''}`;
 
+/** FLEET-8: the commit (its first 12 characters) and subject, or the message, a set apply recorded; `-` for none. */
+export function originText(origin: HistoryEntry['origin']): string {
+  if (!origin || (!origin.commit && !origin.message)) return '-';
+  return [origin.commit?.slice(0, 12), origin.message].filter(Boolean).join(' ');
+}
+
 async function showHistory(api: TesseraApi, name: string, options: JsonOption & { limit?: number }): Promise<number> {
   const board = await api.boardByName(name);
   const page = await api.history(board.id, options.limit);
   if (options.json) printJson(page);
   else {
-    const rows = page.entries.map((e) => [String(e.revision), String(e.version), e.at, e.operation, actorText(e.actor), summaryText(e.summary)]);
-    printTable(['revision', 'version', 'at', 'operation', 'actor', 'summary'], rows);
+    const rows = page.entries.map((e) => [String(e.revision), String(e.version), e.at, e.operation, actorText(e.actor), originText(e.origin), summaryText(e.summary)]);
+    printTable(['revision', 'version', 'at', 'operation', 'actor', 'origin', 'summary'], rows);
     if (page.nextCursor) printLine(colors.dim(`(older entries not shown: pass --limit)`));
   }
   return 0;
@@ -199,32 +205,35 @@ async function exitOneOnError(work: () => Promise<number>): Promise<number> {
   }
 }
 
-/** A set command (FLEET-*): the connection options, `-f` paths, `--managed-by`, `-o`. */
-function setCommand(program: Command, name: string, description: string): Command {
-  return remoteCommand(program, name, description, { json: false })
+/**
+ * A set command (FLEET-*): the connection options, `-f` paths, `-o`, and for those that send a set (plan, apply)
+ * `--managed-by`; diff and drift compare each file with its board by name and have no label to take.
+ */
+function setCommand(program: Command, name: string, description: string, { labelled }: { labelled: boolean }): Command {
+  const command = remoteCommand(program, name, description, { json: false })
     .requiredOption('-f, --file <dir|file>', 'a directory of board files (*.yaml, *.yml, *.json) or one board file; repeatable', collect)
-    .option('--managed-by <name>', "the set's label (default: the git remote origin, else the directory's name)")
     .addOption(new Option('-o, --output <format>', 'output format').choices(['text', 'json']).default('text'));
+  return labelled ? command.option('--managed-by <name>', "the set's label (default: the git remote origin, else the directory's name)") : command;
 }
 
 /** `tessera plan|apply|diff|drift` (a fleet of boards, FLEET-*) and `tessera login`, `tessera context` (CTX-*). */
 export function addFleetCommands(program: Command, run: Runner): void {
-  setCommand(program, 'plan', 'show what applying the board files as one set would change (exit 0: nothing, 2: changes, 1: error)')
+  setCommand(program, 'plan', 'show what applying the board files as one set would change (exit 0: nothing, 2: changes, 1: error)', { labelled: true })
     .option('--prune', 'also plan deleting the boards of the label that no file names')
     .option('--message <text>', 'the change message recorded (default: the subject of the git commit)')
     .action((options) => run(() => exitOneOnError(() => planSet(connect(options), options))));
 
-  setCommand(program, 'apply', 'apply the board files as one set, all or nothing: plan, confirm, apply')
+  setCommand(program, 'apply', 'apply the board files as one set, all or nothing: plan, confirm, apply', { labelled: true })
     .option('--prune', 'also delete the boards of the label that no file names')
-    .option('--dry-run', 'only show the plan')
+    .option('--dry-run', 'only show the plan (exit 0: nothing, 2: changes, as plan)')
     .option('-y, --yes', 'apply without asking (required when stdin is not a terminal)')
     .option('--message <text>', 'the change message recorded in history (default: the subject of the git commit)')
     .action((options) => run(() => applySet(connect(options), options)));
 
-  setCommand(program, 'diff', 'show field by field what applying the board files would change (exit 0: nothing, 2: changes)')
+  setCommand(program, 'diff', 'show field by field what applying the board files would change (exit 0: nothing, 2: changes)', { labelled: false })
     .action((options) => run(() => exitOneOnError(() => diffSet(connect(options), { ...options, reverse: false }))));
 
-  setCommand(program, 'drift', 'show field by field what the live boards changed since the files (exit 0: none, 2: drift)')
+  setCommand(program, 'drift', 'show field by field what the live boards changed since the files (exit 0: none, 2: drift)', { labelled: false })
     .action((options) => run(() => exitOneOnError(() => diffSet(connect(options), { ...options, reverse: true }))));
 
   program

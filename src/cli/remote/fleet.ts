@@ -61,8 +61,23 @@ export function originOf(paths: readonly string[], message?: string): NonNullabl
 export function defaultManagedBy(paths: readonly string[]): string {
   const dir = dirOf(paths[0]);
   const remote = git(dir, ['config', '--get', 'remote.origin.url']);
-  if (remote) return remote.replace(/^[a-z]+:\/\/([^@/]*@)?/i, '').replace(/\.git$/, '');
+  if (remote) return labelOfRemote(remote);
   return path.basename(git(dir, ['rev-parse', '--show-toplevel']) ?? path.resolve(dir));
+}
+
+/**
+ * A git remote as a label that names the repository, not the way it is reached: `git@github.com:example/dashboards.git`
+ * (scp-like SSH), `ssh://git@github.com:22/example/dashboards`, `https://user:token@GitHub.com/example/dashboards.git/`
+ * all give `github.com/example/dashboards`, so a developer's SSH clone and CI's HTTPS checkout share one label.
+ */
+export function labelOfRemote(remote: string): string {
+  const url = remote.trim();
+  const scheme = /^[a-z][a-z0-9+.-]*:\/\/(?:[^@/]*@)?([^/:]+)(?::\d*)?(?:\/(.*))?$/i.exec(url);
+  const scpLike = /^(?:[^@/:]+@)?([^/:]+):(?!\/\/)(.*)$/.exec(url);
+  const parts = scheme ?? scpLike;
+  if (!parts) return url.replace(/\/+$/, '').replace(/\.git$/, '');
+  const repository = (parts[2] ?? '').replace(/^\/+|\/+$/g, '').replace(/\.git$/, '');
+  return repository ? `${parts[1].toLowerCase()}/${repository}` : parts[1].toLowerCase();
 }
 
 export interface SetOptions {
@@ -122,7 +137,10 @@ export async function planSet(api: TesseraApi, options: SetOptions): Promise<num
   return plan.summary.changed ? 2 : 0;
 }
 
-/** `tessera apply`: the plan, a confirmation unless `-y`, then the apply of the same set (or only the plan with `--dry-run`). */
+/**
+ * `tessera apply`: the plan, a confirmation unless `-y`, then the apply of the same set (or only the plan with
+ * `--dry-run`, which exits as `plan`: 2 when it changes something).
+ */
 export async function applySet(api: TesseraApi, options: SetOptions & { yes?: boolean; dryRun?: boolean }): Promise<number> {
   const files = readFleetFiles(options.file);
   const request = setRequest(files, options);
@@ -132,7 +150,8 @@ export async function applySet(api: TesseraApi, options: SetOptions & { yes?: bo
   if (!plan.summary.changed || options.dryRun) {
     if (json) printJson(plan);
     else printSetPlan(plan, files);
-    return 0;
+    // FLEET-7: a dry run exits as `plan` does.
+    return plan.summary.changed ? 2 : 0;
   }
   if (!json) printSetPlan(plan, files);
   if (!options.yes && !(await confirmed('Apply these changes?', 'apply'))) {
