@@ -137,7 +137,7 @@ describe('ERR-5: examples of the document', () => {
    * is the route's; message and code must be equal.
    */
   const versionConflict = () => conflict(versionConflictMessage);
-  const provisioned = (example: ServedExample) => provisionedBoardConflict({ code: 'TSPRV', detail: String(example.data?.file) })!;
+  const provisioned = (example: ServedExample) => provisionedBoardConflict({ code: 'TSPRV', detail: String(example.data?.file), hint: String(example.data?.source) })!;
   const bindingRefused = (example: ServedExample) => noIntegrationAccess(example.data?.integrationIds as string[]);
   const config = loadConfig({});
   it.each<[string, string, string, (example: ServedExample) => Expected | Promise<Expected>]>([

@@ -15,8 +15,8 @@
  *
  * What only a provisioned board answers (PROV-5's refusal of an API write, DRIFT-1's file that cannot be read now,
  * MOCK-6) is provoked on a third server provisioning one board, `media`, from a directory `boards` under a temporary
- * directory (allowApiUpdates false); the file's directory is compared as a shape. A set apply's error names its
- * board (FLEET-4): that name is compared as a shape too.
+ * directory (allowApiUpdates false); its answers name the file inside its directory, never a server path, so they
+ * are compared as they are. A set apply's error names its board (FLEET-4): that name is compared as a shape.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -546,11 +546,10 @@ function scenarioFor(op: Operation, status: string): Scenario | string {
 /** RATE-2: a 429 message with its quota and window as shapes (the second server's are not the defaults). */
 const quotaShape = (message: unknown) =>
   typeof message === 'string' ? message.replace(/^(Rate limit reached: at most )\d+ (\w+) per \d+ s/, '$1<q> $2 per <w> s') : message;
-/** Ids (long tokens with a digit), the directory of a board file (MOCK-6) and a set apply's board name (FLEET-4) as shapes. */
+/** Ids (long tokens with a digit) and a set apply's board name (FLEET-4) as shapes. */
 const shape = (message: unknown) =>
   typeof message === 'string'
     ? message
-        .replace(/(?:\/[\w.-]+)*(\/[\w.-]+\.ya?ml)\b/g, '<dir>$1')
         .replace(/^Board [A-Za-z0-9_-]+: /, 'Board <name>: ')
         .replace(/\b[A-Za-z0-9_-]*\d[A-Za-z0-9_-]*\b/g, (token) => (token.length >= 16 ? '<id>' : token))
     : message;
@@ -670,8 +669,8 @@ async function changedMediaFile(): Promise<Record<string, unknown>> {
 
 /** The named 409 examples of an operation that carry PROV-5's message (a REST error body or the tRPC envelope), but its default. */
 function provisionedExamples(op: Operation): string[] {
-  const media = document.paths[op.path][op.method].responses['409']?.content?.['application/json'];
-  const named = Object.entries<{ value?: { message?: string; error?: { json?: { message?: string } } } }>(media?.examples ?? {});
+  const media = (op.responses['409']?.content?.['application/json'] ?? {}) as { examples?: Record<string, { value?: { message?: string; error?: { json?: { message?: string } } } }> };
+  const named = Object.entries(media.examples ?? {});
   const message = (value: (typeof named)[number][1]['value']) => value?.message ?? value?.error?.json?.message ?? '';
   return named.slice(1).filter(([, example]) => message(example.value).includes('Board is provisioned from ')).map(([name]) => name);
 }
@@ -716,7 +715,7 @@ describe('MOCK-6: the provisioned board\'s 409 where it is a named example', () 
     const probe = await provisionedWrites[nameOf(op)]();
     const fromServer = await send(provisioned.directUrl, probe, provisioned.adminKey);
     const fromMock = await send(mock.url, probe, mockKey, { Prefer: `code=409, example=${name}` });
-    expect(outcome(fromServer)).toEqual(expect.objectContaining({ status: 409, message: expect.stringMatching(/^(Board <name>: )?Board is provisioned from <dir>\/media\.yaml; /) }));
+    expect(outcome(fromServer)).toEqual(expect.objectContaining({ status: 409, message: expect.stringMatching(/^(Board <name>: )?Board is provisioned from media\.yaml of provisioning:boards; /) }));
     expect(outcome(fromMock)).toEqual(outcome(fromServer));
   });
 });
