@@ -15,7 +15,9 @@ import { HomarrReadError, readHomarr, type HomarrAnswers } from './homarrApi';
 import { printJson, printLine, printTable } from './remote/output';
 import type { Runner } from './remote/commands';
 
-export const reportFileName = 'convert-report.json';
+import { convertReportFileName as reportFileName } from '../boards/files/directory';
+
+export { reportFileName };
 
 /** Where `convert homarr --url` keeps the answers it read (CONV-7), inside the output directory. */
 export const homarrApiDirectory = 'homarr-api';

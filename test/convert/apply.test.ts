@@ -104,7 +104,7 @@ describe('tessera convert of Dashy, Glance and old Homarr, then plan (CONV-1, CO
     ['glance', ['home.yaml', 'office.yaml']],
     ['homarr', ['default.yaml']],
   ])(
-    'CONV-1, CONV-2: %s: convert writes the boards and the report, converting again writes the same bytes, the fleet plan of the files has no error',
+    'CONV-1, CONV-2, FLEET-10: %s: convert writes the boards and the report, converting again writes the same bytes, the fleet plan of the output directory has no error',
     async (format, boardFiles) => {
       const out = path.join(workDir, `cli-${format}`);
       const convert = await tessera(['convert', format, path.join(fixtures, format), '-o', out, '--json']);
@@ -115,7 +115,9 @@ describe('tessera convert of Dashy, Glance and old Homarr, then plan (CONV-1, CO
       expectStatus(await tessera(['convert', format, path.join(fixtures, format), '-o', out]), 0);
       expect(filesOf(out)).toEqual(written);
 
-      const plan = await tessera(['plan', ...boardFiles.flatMap((file) => ['-f', path.join(out, file)]), '--managed-by', `convert-${format}`, '-o', 'json']);
+      // FLEET-10: the output directory as it is (the report is not a board file), with an editor's hidden swap file.
+      writeFileSync(path.join(out, `.${boardFiles[0]}.swp.yaml`), 'not: [a board');
+      const plan = await tessera(['plan', '-f', out, '--managed-by', `convert-${format}`, '-o', 'json']);
       expectStatus(plan, 2);
       expect(plan.stderr).toBe('');
       const boards = JSON.parse(plan.stdout).boards;

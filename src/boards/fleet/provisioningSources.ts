@@ -2,9 +2,10 @@
  * PROV-1: the directories provisioning applies, from PROVISIONING_DIR or a config file naming several, and reading a
  * directory's board files with the file, line and message of any that cannot be read (PROV-3). No database.
  */
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../config/config';
+import { boardFileNamesIn } from '../files/directory';
 
 /** The yaml package, loaded when provisioning reads files (a start without provisioning does not load it). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -24,7 +25,6 @@ export interface FileProblem {
   message: string;
 }
 
-const boardFileExtensions = ['.yaml', '.yml', '.json'];
 
 const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
@@ -81,10 +81,10 @@ export function parseProvisionedFile(file: string, text: string): { content: unk
   return { content: document.toJS() };
 }
 
-/** The board files of a directory (*.yaml, *.yml, *.json, sorted), each parsed or with its problem. */
+/** The board files of a directory (FLEET-10, sorted), each parsed or with its problem. */
 export function readSourceFiles(source: ProvisioningSource): { files: { file: string; content: unknown }[]; problems: FileProblem[] } {
   if (!statSync(source.path, { throwIfNoEntry: false })?.isDirectory()) return { files: [], problems: [{ file: source.path, line: null, message: 'No such directory' }] };
-  const names = readdirSync(source.path).filter((name) => boardFileExtensions.includes(path.extname(name).toLowerCase())).sort();
+  const names = boardFileNamesIn(source.path);
   const files: { file: string; content: unknown }[] = [];
   const problems: FileProblem[] = [];
   for (const name of names) {

@@ -14,8 +14,6 @@ export interface LocalBoardFile {
   content: Partial<BoardFile> | null;
 }
 
-export const boardFileExtensions = ['.yaml', '.yml', '.json'];
-
 /** The format an extension names, or null for other extensions. */
 export function formatOfExtension(file: string): FileFormat | null {
   const extension = path.extname(file).toLowerCase();

@@ -2,12 +2,13 @@
  * `boards export --all` and `boards import <dir>`: one board file per board. A file that fails does not stop the
  * others; every failure is reported at the end, and makes the exit status 1.
  */
-import { mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { SingleBar } from 'cli-progress';
 import { describeError, RemoteError, UsageError } from '../errors';
 import type { ImportResult, TesseraApi } from './api';
-import { boardFileExtensions, boardFileFromText } from './boardFile';
+import { boardFileNamesIn } from '../../boards/files/directory';
+import { boardFileFromText } from './boardFile';
 import { printJson, printLine } from './output';
 
 interface Task<T> {
@@ -75,9 +76,7 @@ export async function exportAll(api: TesseraApi, dir: string, json: boolean): Pr
 
 function boardFilesIn(dir: string): string[] {
   if (!statSync(dir, { throwIfNoEntry: false })?.isDirectory()) throw new UsageError(`No such directory: ${dir}`);
-  return readdirSync(dir)
-    .filter((name) => boardFileExtensions.includes(path.extname(name).toLowerCase()))
-    .sort();
+  return boardFileNamesIn(dir);
 }
 
 export async function importAll(api: TesseraApi, dir: string, json: boolean): Promise<number> {

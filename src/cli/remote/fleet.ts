@@ -4,11 +4,12 @@
  * plans and applies the whole set in one transaction; in a git work tree the commit id and subject go with it.
  */
 import { execFileSync } from 'node:child_process';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { RemoteError, UsageError } from '../errors';
 import type { BoardFile, BoardSetPlan, BoardSetRequest, TesseraApi } from './api';
-import { boardFileExtensions, boardFileFromText } from './boardFile';
+import { boardFileNamesIn } from '../../boards/files/directory';
+import { boardFileFromText } from './boardFile';
 import { diffBoardFiles, FieldDiff, renderFieldDiffs } from './fileDiff';
 import { colors, confirmed, printJson, printLine } from './output';
 import { labelsFromFile, renderPlan } from './planRender';
@@ -18,17 +19,14 @@ export interface FleetFile {
   content: BoardFile;
 }
 
-/** The board files the `-f` paths name: a directory's *.yaml, *.yml and *.json (sorted), or the file itself. */
+/** The board files the `-f` paths name: a directory's board files (FLEET-10, sorted), or the file itself. */
 export function readFleetFiles(paths: readonly string[]): FleetFile[] {
   if (paths.length === 0) throw new UsageError('Name the board files with -f <dir|file>');
   const files = paths.flatMap((given) => {
     const stat = statSync(given, { throwIfNoEntry: false });
     if (!stat) throw new UsageError(`No such file or directory: ${given}`);
     if (!stat.isDirectory()) return [given];
-    return readdirSync(given)
-      .filter((name) => boardFileExtensions.includes(path.extname(name).toLowerCase()))
-      .sort()
-      .map((name) => path.join(given, name));
+    return boardFileNamesIn(given).map((name) => path.join(given, name));
   });
   return files.map((file) => {
     const local = boardFileFromText(file, readFileSync(file, 'utf8'));
