@@ -2,7 +2,7 @@ import { runCli } from '../../src/cli/main';
 import { databaseBuckets, processBuckets, pruneBuckets } from '../../src/ratelimit/buckets';
 import { clockBoardFile } from '../support/boardFiles';
 import { expectError } from '../support/expect';
-import { useTestServer } from '../support/server';
+import { call, useTestServer } from '../support/server';
 
 // Low limits set explicitly (the defaults are far above what the suites send, RATE-5): 3 reads per 3 s, 2 writes per
 // 60 s, so the 429s come at once and the reads' bucket refills one token a second.
@@ -125,8 +125,11 @@ describe('RATE: per-caller rate limits', () => {
 
   it('RATE-3: a tRPC batch takes one token per procedure', async () => {
     const actor = await createCaller();
+    // The form tRPC's batch link sends (plain commas) goes straight to the server: Prism's validating proxy reads an
+    // unencoded comma in a path parameter as a list and calls the valid request a violation. The encoded form below
+    // goes through the proxy.
     const batch = (count: number) =>
-      server.call('GET', `/api/trpc/${Array(count).fill('board.getAllBoards').join(',')}?batch=1&input=${encodeURIComponent('{}')}`, { key: actor.key });
+      call(server.directUrl, 'GET', `/api/trpc/${Array(count).fill('board.getAllBoards').join(',')}?batch=1&input=${encodeURIComponent('{}')}`, { key: actor.key });
     // A batch of 4 needs more than the whole bucket (3): refused, nothing run.
     const tooMany = await batch(4);
     expect(tooMany.status).toBe(429);
