@@ -3,6 +3,7 @@
  * from, and the RateLimit fields of an answer. No I/O here; src/ratelimit/buckets.ts keeps the buckets.
  */
 import type { RateLimitPolicy } from '../config/config';
+import { isBatch, procedureNames } from '../trpc/wire';
 
 export type RateClass = 'reads' | 'writes' | 'imports';
 
@@ -30,8 +31,8 @@ const batchOperations = new Set(['trpcQuery', 'trpcMutation']);
  * path separated by commas, encoded or not).
  */
 export function requestCost(operationId: string, rawProcedures: string | undefined, batch: unknown): number {
-  if (!batchOperations.has(operationId) || rawProcedures === undefined || (batch !== '1' && batch !== 'true')) return 1;
-  return rawProcedures.split(/,|%2C/i).length;
+  if (!batchOperations.has(operationId) || rawProcedures === undefined) return 1;
+  return procedureNames(rawProcedures.replace(/%2C/gi, ','), isBatch(batch)).length;
 }
 
 /**

@@ -3,7 +3,7 @@ import { ApiError } from '../core/errors';
 import { openApiDocument } from '../core/openapiDocument';
 import type { HandlerMap, RequestContext } from '../core/operation';
 import { procedures } from './procedures';
-import { batchStatus, errorOf, inputsOf, procedureNames, resultOf, unwrapInput } from './wire';
+import { batchStatus, errorOf, inputsOf, isBatch, procedureNames, resultOf, unwrapInput } from './wire';
 
 type Kind = 'query' | 'mutation';
 
@@ -50,7 +50,6 @@ function parseQueryInput(input: string | undefined): unknown {
   }
 }
 
-const isBatch = (batch: string | undefined) => batch === '1' || batch === 'true';
 
 /** The tRPC-compatible endpoints: `GET /api/trpc/<procedures>` for queries, `POST` for mutations. */
 export const trpcHandlers = {

@@ -62,6 +62,9 @@ export function errorOf(error: ApiError | { code: string; message: string; statu
   };
 }
 
+/** TRPC-3: `?batch=1` (or `true`) marks a batch. */
+export const isBatch = (batch: unknown): boolean => batch === '1' || batch === 'true';
+
 /** The procedure names of a request path (`a.b` or, batched, `a.b,c.d`). */
 export function procedureNames(path: string, batch: boolean): string[] {
   return batch ? path.split(',') : [path];
