@@ -48,7 +48,7 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
 
   ...trpcHandlers,
   ...mcpHandlers,
-  ...pageHandlers,
+  ...pageHandlers({ caches: boardCaches(deps) }),
 
   ...observabilityHandlers,
 });

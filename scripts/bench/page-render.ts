@@ -7,8 +7,8 @@
  * page and reads the marks the page sets: `tessera:board-loaded` (data in, before drawing), `tessera:board-rendered`
  * (tiles in the DOM, before layout and paint) and `tessera:board-painted` (two animation frames later: the drawn
  * board laid out and painted), in milliseconds from the start of navigation, including the HTML, script, style,
- * the board document, its apps and its history. The first render is navigation start to painted. Prints the median
- * and each round, and the gzipped sizes of the page's script and style sheet. Requests off the instance are
+ * and the board document and its apps served with it (its history fills in later). The first render is navigation
+ * start to painted. Prints the median and each round, and the gzipped sizes of the page's script and style sheet. Requests off the instance are
  * refused (icons then show as letters, frames stay empty), so nothing here depends on a network. Asserts nothing.
  * `--json` prints the figures as one JSON line instead (scripts/bench/goals.ts reads it; `benchPageRender` returns them).
  */

@@ -5,7 +5,7 @@
  */
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
-import { listBoardApps } from '../apps/boardApps';
+import { listBoardApps, type BoardApp } from '../apps/boardApps';
 import { Item } from '../db/models';
 
 export interface PageSources {
@@ -43,11 +43,14 @@ export function widenPolicy(policy: string, sources: PageSources): string {
   return out.join('; ');
 }
 
-/** What the board page of `boardId` needs, as the caller may read it (the caller has view access). Two queries more. */
-export async function loadPageSources(db: Db, principal: Principal | null, boardId: string): Promise<PageSources> {
+/**
+ * What the board page of `boardId` needs, as the caller may read it (the caller has view access): the sources of its
+ * policy, and the board's readable apps (VIEW-2), which the page is served with (VIEW-7). Two queries more.
+ */
+export async function loadPageSources(db: Db, principal: Principal | null, boardId: string): Promise<PageSources & { apps: BoardApp[] }> {
   const [apps, frames] = await Promise.all([
     listBoardApps(db, principal, boardId),
     Item.query(db).where({ boardId, kind: 'iframe' }).select('options').castTo<{ options: unknown }[]>(),
   ]);
-  return pageSources(apps, frames.map((row) => row.options));
+  return { ...pageSources(apps, frames.map((row) => row.options)), apps };
 }

@@ -11,6 +11,8 @@ import { listBoards } from '../boards/management/boards';
 import { boardListPage, boardPage, pageSecurityHeaders } from './html';
 import { loadPageSources, widenPolicy } from './csp';
 import { Board } from '../db/models';
+import type { BoardCaches } from '../boards/document/save';
+import { readBoardDocumentJson } from '../boards/document/read';
 
 /** The page's scripts (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
@@ -34,7 +36,8 @@ async function viewableName(ctx: RequestContext, boardId: string | null): Promis
 const boardPath = (name: string) => `/boards/${encodeURIComponent(name)}`;
 
 /** The board preview page (PAGE-1..6, NAV-*): `/` goes to the caller's home board, `/boards/{name}` draws a board. */
-export const pageHandlers = {
+export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
+  ({
   async getIndexPage(_input, ctx) {
     // NAV-1, NAV-2: the home board for a desktop and for a phone; a phone gets its own at once; another browser gets
     // the one board when both are the same, else the board list naming both, whose script picks by the window's width.
@@ -56,9 +59,14 @@ export const pageHandlers = {
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
     if ((await viewableName(ctx, boardId)) === null) return { status: 404, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
     // VIEW-5: images and frames allowed only as far as this board's widgets need them.
-    const sources = await loadPageSources(ctx.db, ctx.principal, boardId!);
+    const [sources, document] = await Promise.all([
+      loadPageSources(ctx.db, ctx.principal, boardId!),
+      readBoardDocumentJson(ctx.db, caches.documents, boardId!, ctx.principal, caches.states),
+    ]);
     const policy = widenPolicy(pageSecurityHeaders['Content-Security-Policy'], sources);
-    return { status: 200, body: html(boardPage(params.name)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
+    // VIEW-7: the board and its apps as GET /api/boards/{id} and GET /api/boards/{id}/apps answer them to the caller.
+    const data = `{"board":${Buffer.concat(document.parts).toString('utf8')},"apps":${JSON.stringify(sources.apps)}}`;
+    return { status: 200, body: html(boardPage(params.name, data)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
   },
 
   /** NAV-6: the board's custom CSS as a style sheet of this instance, so the page's CSP (style-src 'self') governs it. */
@@ -79,4 +87,4 @@ export const pageHandlers = {
     asset.text ??= readFileSync(asset.file, 'utf8');
     return { status: 200, body: new TextBody<string>(asset.text, asset.type), headers: { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' } };
   },
-} satisfies Partial<HandlerMap>;
+}) satisfies Partial<HandlerMap>;

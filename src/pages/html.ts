@@ -32,9 +32,21 @@ ${body}
 `;
 }
 
-/** PAGE-1: the board page; its script reads the board through the API with the caller's session. */
-export function boardPage(name: string): string {
-  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>\n<script src="/assets/board.js"></script>`);
+/**
+ * JSON as the text of a `<script type="application/json">` data block: every `<` escaped (it can only be inside a
+ * string), so no `</script>` or `<!--` in the data ends the block. A data block is never run, so PAGE-5's
+ * policy (no inline script) holds.
+ */
+export const jsonDataBlock = (id: string, json: string) => `<script type="application/json" id="${escapeHtml(id)}">${json.replace(/</g, '\\u003c')}</script>`;
+
+/**
+ * PAGE-1: the board page; its script reads the board through the API with the caller's session. VIEW-7: a board the
+ * caller may view comes with its document and its readable apps as the API answers them to the caller (`data`, JSON
+ * `{board, apps}`), so the first drawing waits for no request.
+ */
+export function boardPage(name: string, data: string | null = null): string {
+  const block = data === null ? '' : `\n${jsonDataBlock('board-data', data)}`;
+  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="/assets/board.js"></script>`);
 }
 
 /**

@@ -179,6 +179,37 @@ describe('board preview page (PAGE-1..6)', () => {
     await page.close();
   });
 
+  it('VIEW-7: the page comes with the board and its apps as the API answers them to the caller; board text cannot end the data block', async () => {
+    const board = await seedBoard();
+    const doc = expectOk(await server.call('GET', `/api/boards/${board.boardId}`));
+    const note = unique('note');
+    const vector = '</script><script>document.title="ran"</script><!--';
+    expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: doc.sections, items: [...doc.items, item(note, [position(board.base.id, board.empty, 0, 2)], { kind: 'notebook', options: { content: vector } })] } }));
+    const served = async (headers: Record<string, string>) => {
+      const response = await fetch(`${server.directUrl}/boards/${board.name}`, { headers });
+      expect(response.status).toBe(200);
+      const text = await response.text();
+      // The data block and the page script: the vector inside the data did not end the block early.
+      expect(text.match(/<script\b/g)).toHaveLength(2);
+      expect(text.match(/<\/script>/g)).toHaveLength(2);
+      return JSON.parse(text.match(/<script type="application\/json" id="board-data">(.*)<\/script>\n<script src="\/assets\/board.js">/s)![1]);
+    };
+    for (const headers of [{}, { ApiKey: server.adminKey }] as Record<string, string>[]) {
+      const data = await served(headers);
+      const key = { key: 'ApiKey' in headers ? server.adminKey : null };
+      expect(data.board).toEqual(expectOk(await server.call('GET', `/api/boards/${board.boardId}`, key)));
+      expect(data.apps).toEqual(expectOk(await server.call('GET', `/api/boards/${board.boardId}/apps`, key)).apps);
+      expect(data.board.items.find((i: { id: string }) => i.id === note).options.content).toBe(vector);
+      expect(data.apps.map((app: { id: string }) => app.id)).toEqual([board.app.appId]);
+    }
+    // A board the caller may not view comes with nothing (PAGE-3: the same page as a missing one).
+    const owner = await createActor(server, { permissions: ['board-create', 'app-create'] });
+    const hidden = await seedBoard({ isPublic: false, key: owner.key });
+    const page404 = await fetch(`${server.directUrl}/boards/${hidden.name}`);
+    expect(page404.status).toBe(404);
+    expect(await page404.text()).not.toContain('board-data');
+  });
+
   it('PAGE-6: / lists the readable boards, or goes to the home board', async () => {
     const board = await seedBoard();
     const list = await fetch(`${server.directUrl}/`, { redirect: 'manual' });

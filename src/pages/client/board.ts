@@ -53,12 +53,31 @@ function layoutForWidth(board: Board, width: number): string {
   return (fitting.length ? fitting[fitting.length - 1] : board.layouts[0]).id;
 }
 
-async function loadNames(board: Board): Promise<void> {
+/** The board and its readable apps as the page was served with them (VIEW-7), or null (a page without them). */
+interface Served {
+  board: Board;
+  apps: AppView[];
+}
+
+/** VIEW-7: the board the page was served with, read once: later reads (a change, signing in) ask the API. */
+function takeServed(): Served | null {
+  const block = document.getElementById('board-data');
+  if (!block) return null;
+  block.remove();
+  try {
+    return JSON.parse(block.textContent ?? '') as Served;
+  } catch {
+    return null;
+  }
+}
+
+/** The names the board's widgets show: its apps (unless `apps` came with the page) and the integrations' names. */
+async function loadNames(board: Board, apps: AppView[] | null = null): Promise<void> {
   // VIEW-3: the markdown script loads while the rest of the board does.
   if (board.items.some((item) => item.kind === 'notebook')) preloadMarkdown().catch(() => undefined);
   // VIEW-2: the apps the board's widgets name, those the caller may read, in one request; the integrations' names
   // at the same time (VIEW-7: neither waits for the other).
-  const apps = async () => {
+  const loadApps = async () => {
     const { status, body } = await api<{ apps: AppView[] }>(`/api/boards/${encodeURIComponent(board.id)}/apps`);
     if (status === 200) state.apps = new Map(body.apps.map((app) => [app.id, app]));
   };
@@ -66,25 +85,37 @@ async function loadNames(board: Board): Promise<void> {
     const { status, body } = await api<{ id: string; name: string }[]>('/api/integrations');
     if (status === 200) for (const integration of body) state.integrations.set(integration.id, integration.name);
   };
+  if (apps) state.apps = new Map(apps.map((app) => [app.id, app]));
   await Promise.all([
-    board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks') ? apps() : null,
+    !apps && board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks') ? loadApps() : null,
     board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0 ? integrations() : null,
   ]);
 }
 
-/** The board, the names its widgets show and its history (VIEW-7: the last two asked at the same time). */
-async function loadBoard(): Promise<'ok' | 'missing'> {
-  const { status, body } = await api<Board>(`/api/boards/by-name/${encodeURIComponent(boardName)}`);
-  if (status !== 200) return 'missing';
-  await Promise.all([loadNames(body), loadHistory(body.id)]);
-  state.board = body;
-  if (!state.layoutId || !body.layouts.some((layout) => layout.id === state.layoutId)) state.layoutId = layoutForWidth(body, window.innerWidth);
+/**
+ * The board and the names its widgets show (from the page when it came with them), then its history: VIEW-7, the
+ * board is drawn without waiting for the history, whose panel is filled in when it arrives.
+ */
+async function loadBoard(served: Served | null = null): Promise<'ok' | 'missing'> {
+  let board = served?.board;
+  if (!board) {
+    const { status, body } = await api<Board>(`/api/boards/by-name/${encodeURIComponent(boardName)}`);
+    if (status !== 200) return 'missing';
+    board = body;
+  }
+  void loadHistory(board.id);
+  await loadNames(board, served?.apps ?? null);
+  state.board = board;
+  if (!state.layoutId || !board.layouts.some((layout) => layout.id === state.layoutId)) state.layoutId = layoutForWidth(board, window.innerWidth);
   return 'ok';
 }
 
+/** PAGE-4: the board's last revisions, put in the history panel when they arrive. */
 async function loadHistory(boardId: string): Promise<void> {
   const { status, body } = await api<{ entries: HistoryEntry[] }>(`/api/boards/${encodeURIComponent(boardId)}/history?limit=50`);
+  if (state.board && state.board.id !== boardId) return;
   state.history = status === 200 ? body.entries : [];
+  root.querySelector(':scope > .workspace > .history')?.replaceWith(historyDrawer(historyPanel()));
 }
 
 /** PAGE-4: the board as it was after `revision`, with what differs from now marked. */
@@ -260,8 +291,8 @@ function followStatuses(): void {
   void loadStatuses();
 }
 
-async function start(): Promise<void> {
-  if ((await loadBoard()) === 'missing') return notFound();
+async function start(served: Served | null = null): Promise<void> {
+  if ((await loadBoard(served)) === 'missing') return notFound();
   performance.mark('tessera:board-loaded');
   render();
   performance.mark('tessera:board-rendered'); // VIEW-7: what scripts/bench/page-render.ts measures
@@ -281,4 +312,4 @@ window.addEventListener('resize', () => {
   }
 });
 
-void start();
+void start(takeServed());
