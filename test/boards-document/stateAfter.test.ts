@@ -154,9 +154,14 @@ it('after random saves and layout changes, the computed board is the stored boar
   const principal = { userId: 'nobody', username: 'nobody', groupIds: [], permissions: new Set<never>(), authMethod: 'apiKey' as const, apiKeyId: null };
   const load = async () => (await loadBoardState(server.db, board.boardId, principal))!;
 
+  // Every other round starts from the board the last round computed, as a write starts from the state cache: its
+  // item groups (model.ts) were derived from its predecessor's, so derived groups are derived again.
+  let computed: BoardState | null = null;
+  let round = 0;
   await fc.assert(
     fc.asyncProperty(fc.oneof({ arbitrary: contentEdit.map((edit) => ({ edit })), weight: 4 }, { arbitrary: layoutEdit.map((layouts) => ({ layouts })), weight: 1 }), async (step) => {
-      const before = await load();
+      const before = computed ?? (await load());
+      computed = null;
       let expected: BoardState;
       if ('edit' in step) {
         const content = editContent(before, step.edit, integrations);
@@ -183,6 +188,7 @@ it('after random saves and layout changes, the computed board is the stored boar
       expect(serialized(expected)).toBe(serialized(stored));
       // The serialized answer (item bytes reused from earlier rounds) is the same bytes.
       expect(Buffer.concat(serializeState(expected).parts).toString()).toBe(serialized(stored));
+      computed = round++ % 2 === 0 ? expected : null;
     }),
     { numRuns: 60, seed: 20261123 },
   );

@@ -146,12 +146,77 @@ function itemDocument(row: ItemRow, positions: readonly ItemLayoutRow[], binding
   };
 }
 
-/** Each readable item with its positions in layout order and its bindings. */
-function itemParts(state: BoardState, byLayoutOrder: ReturnType<typeof layoutOrderOf>) {
-  const itemLayouts = groupBy(state.itemLayouts, (row) => row.itemId);
-  const bindings = groupBy(state.bindings, (row) => row.itemId);
-  // groupBy made these lists: sorting them in place is safe.
-  return readableItems(state).map((row) => ({ row, positions: (itemLayouts.get(row.id) ?? []).sort(byLayoutOrder), bindings: bindings.get(row.id) ?? [] }));
+/** An item's positions, in the order of their layouts on the board, and its bindings. */
+export interface ItemRows {
+  positions: ItemLayoutRow[];
+  bindings: BindingRow[];
+}
+
+/** The rows of every item of a state, by item id, with the arrays they were grouped from. */
+interface ItemGroups {
+  layouts: readonly LayoutRow[];
+  bindings: readonly BindingRow[];
+  byItem: Map<string, ItemRows>;
+}
+
+/**
+ * Item groups by the `itemLayouts` array they were made from (with its state's `layouts` and `bindings`, checked on
+ * use). Arrays of a state are never changed in place, so a state's rows are grouped once however often it is
+ * serialized, and a written state's groups are derived from its predecessor's (keepItemRowsAfter).
+ */
+const itemGroups = new WeakMap<readonly ItemLayoutRow[], ItemGroups>();
+
+const noItemRows: ItemRows = Object.freeze({ positions: [], bindings: [] }) as unknown as ItemRows;
+
+/** `positions` and `bindings` grouped by item, each item's positions sorted by layout order. */
+function groupItemRows(state: Pick<BoardState, 'layouts'>, positions: readonly ItemLayoutRow[], bindings: readonly BindingRow[]): Map<string, ItemRows> {
+  const byItem = new Map<string, ItemRows>();
+  const rowsOf = (itemId: string) => {
+    let rows = byItem.get(itemId);
+    if (!rows) byItem.set(itemId, (rows = { positions: [], bindings: [] }));
+    return rows;
+  };
+  for (const position of positions) rowsOf(position.itemId).positions.push(position);
+  for (const binding of bindings) rowsOf(binding.itemId).bindings.push(binding);
+  const byLayoutOrder = layoutOrderOf(state);
+  for (const rows of byItem.values()) if (rows.positions.length > 1) rows.positions.sort(byLayoutOrder);
+  return byItem;
+}
+
+/** Each item's positions (in layout order) and bindings, by item id. */
+export function itemRowsOf(state: Pick<BoardState, 'layouts' | 'itemLayouts' | 'bindings'>): ReadonlyMap<string, ItemRows> {
+  const kept = itemGroups.get(state.itemLayouts);
+  if (kept && kept.layouts === state.layouts && kept.bindings === state.bindings) return kept.byItem;
+  const byItem = groupItemRows(state, state.itemLayouts, state.bindings);
+  itemGroups.set(state.itemLayouts, { layouts: state.layouts, bindings: state.bindings, byItem });
+  return byItem;
+}
+
+/**
+ * Keeps the item groups of `after`, a state a write made from `before` in which only the positions and bindings of
+ * the `touched` items may differ (same layouts, every other row the same object), derived from `before`'s groups when
+ * they are kept: a write that changes one item of a large board regroups that item only. Without them, or with
+ * other layouts, nothing is kept and `after` is grouped when first serialized.
+ */
+export function keepItemRowsAfter(before: BoardState, after: BoardState, touched: ReadonlySet<string>): void {
+  const kept = itemGroups.get(before.itemLayouts);
+  if (!kept || kept.layouts !== before.layouts || kept.bindings !== before.bindings || after.layouts !== before.layouts) return;
+  if (after.itemLayouts === before.itemLayouts && after.bindings === before.bindings) return;
+  const byItem = new Map(kept.byItem);
+  for (const itemId of touched) byItem.delete(itemId);
+  const regrouped = groupItemRows(
+    after,
+    after.itemLayouts.filter((position) => touched.has(position.itemId)),
+    after.bindings.filter((binding) => touched.has(binding.itemId)),
+  );
+  for (const [itemId, rows] of regrouped) byItem.set(itemId, rows);
+  itemGroups.set(after.itemLayouts, { layouts: after.layouts, bindings: after.bindings, byItem });
+}
+
+/** Each readable item with its rows. */
+function itemParts(state: BoardState): { row: ItemRow; rows: ItemRows }[] {
+  const rowsByItem = itemRowsOf(state);
+  return readableItems(state).map((row) => ({ row, rows: rowsByItem.get(row.id) ?? noItemRows }));
 }
 
 /** The document's sections of a board (DOC-1, DOC-4): sections are few, unlike items. */
@@ -190,7 +255,7 @@ export function toBoardDocument(state: BoardState): BoardDocument {
   return {
     ...documentHead(state),
     sections: sectionDocuments(state, byLayoutOrder),
-    items: itemParts(state, byLayoutOrder).map((part) => itemDocument(part.row, part.positions, part.bindings)),
+    items: itemParts(state).map((part) => itemDocument(part.row, part.rows.positions, part.rows.bindings)),
     userPermissions: state.userPermissions,
     groupPermissions: state.groupPermissions,
   };
@@ -213,13 +278,13 @@ export interface SerializedDocument {
  * the item's row, positions and bindings are the same objects.
  */
 interface ItemBytes {
-  positions: readonly ItemLayoutRow[];
-  bindings: readonly BindingRow[];
+  rows: ItemRows;
   bytes: Buffer;
 }
 const itemBytes = new WeakMap<ItemRow, ItemBytes>();
 
 const sameObjects = <T>(a: readonly T[], b: readonly T[]) => a.length === b.length && a.every((row, i) => row === b[i]);
+const sameRows = (a: ItemRows, b: ItemRows) => a === b || (sameObjects(a.positions, b.positions) && sameObjects(a.bindings, b.bindings));
 
 /** The JSON of an item row's own fields (what does not depend on its positions and bindings), kept with the row. */
 const rowTexts = new WeakMap<ItemRow, { head: string; advancedOptions: string }>();
@@ -245,14 +310,14 @@ const positionText = (p: ItemLayoutRow) =>
  * The bytes of JSON.stringify(itemDocument(...)), written by hand: a layout change re-serializes every item of the
  * board, and the row's own JSON (options) is reused from the row's earlier serialization.
  */
-function bytesOfItem(part: { row: ItemRow; positions: ItemLayoutRow[]; bindings: BindingRow[] }): Buffer {
-  const kept = itemBytes.get(part.row);
-  if (kept && sameObjects(kept.positions, part.positions) && sameObjects(kept.bindings, part.bindings)) return kept.bytes;
-  const row = rowTextOf(part.row);
-  const integrationIds = JSON.stringify(part.bindings.map((binding) => binding.integrationId));
-  const text = `${row.head},"integrationIds":${integrationIds},"advancedOptions":${row.advancedOptions},"layouts":[${part.positions.map(positionText).join(',')}]}`;
+function bytesOfItem({ row, rows }: { row: ItemRow; rows: ItemRows }): Buffer {
+  const kept = itemBytes.get(row);
+  if (kept && sameRows(kept.rows, rows)) return kept.bytes;
+  const own = rowTextOf(row);
+  const integrationIds = JSON.stringify(rows.bindings.map((binding) => binding.integrationId));
+  const text = `${own.head},"integrationIds":${integrationIds},"advancedOptions":${own.advancedOptions},"layouts":[${rows.positions.map(positionText).join(',')}]}`;
   const bytes = Buffer.from(text, 'utf8');
-  itemBytes.set(part.row, { positions: part.positions, bindings: part.bindings, bytes });
+  itemBytes.set(row, { rows, bytes });
   return bytes;
 }
 
@@ -304,7 +369,7 @@ export function serializeState(state: BoardState): SerializedDocument {
   const byLayoutOrder = layoutOrderOf(state);
   const sections = sectionDocuments(state, byLayoutOrder);
   const sectionsBytes = Buffer.from(JSON.stringify(sections), 'utf8');
-  const items = itemParts(state, byLayoutOrder).map(bytesOfItem);
+  const items = itemParts(state).map(bytesOfItem);
   const itemBlockParts = itemBlocks(items);
   const head = Buffer.from(`${JSON.stringify(documentHead(state)).slice(0, -1)},"sections":`, 'utf8');
   const tail = Buffer.from(`,"userPermissions":${JSON.stringify(state.userPermissions)},"groupPermissions":${JSON.stringify(state.groupPermissions)}}`, 'utf8');

@@ -7,7 +7,7 @@
  */
 import type { ContentWrites } from './contentPlan';
 import type { LayoutPlan } from './layoutPlan';
-import type { BoardState } from './model';
+import { keepItemRowsAfter, type BoardState } from './model';
 import type { ItemLayoutRow, LayoutRow, SectionLayoutRow, SectionRow } from './types';
 
 /**
@@ -135,7 +135,7 @@ export function stateAfterContentWrites(state: BoardState, writes: ContentWrites
     .concat(writes.bindings.insert);
   if (writes.bindings.insert.length > 0) bindings.sort((a, b) => byBytes(a.integrationId, b.integrationId) || byBytes(a.itemId, b.itemId));
 
-  return {
+  const after = {
     ...state,
     sections,
     sectionLayouts,
@@ -144,6 +144,23 @@ export function stateAfterContentWrites(state: BoardState, writes: ContentWrites
     bindings,
     collapsedSectionIds: new Set([...state.collapsedSectionIds].filter((id) => !deletedSections.has(id))),
   };
+  // A deleted section takes positions of items the writes do not name: those are regrouped when serialized.
+  if (deletedSections.size === 0) keepItemRowsAfter(state, after, touchedItemIds(writes));
+  return after;
+}
+
+/** The items whose row, positions or bindings `writes` change. */
+function touchedItemIds(writes: ContentWrites): Set<string> {
+  return new Set([
+    ...writes.items.insert.map((item) => item.id),
+    ...writes.items.update.map((item) => item.id),
+    ...writes.items.delete,
+    ...writes.itemPositions.insert.map((position) => position.itemId),
+    ...writes.itemPositions.update.map((position) => position.itemId),
+    ...writes.itemPositions.delete.map((position) => position.itemId),
+    ...writes.bindings.insert.map((binding) => binding.itemId),
+    ...writes.bindings.delete.map((binding) => binding.itemId),
+  ]);
 }
 
 /** The state after applyLayoutPlan (store.ts) of `plan` on `state`. */
