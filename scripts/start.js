@@ -5,6 +5,8 @@
  * RUN-2).
  */
 'use strict';
+// Node 22.1 and later keep the compiled code of the modules on disk for the next start (not available on Node 20).
+require('node:module').enableCompileCache?.();
 const { ensureServerBuilt } = require('./build-server');
 
 const built = ensureServerBuilt();

@@ -105,6 +105,9 @@ export function pgliteDatabase(pglite: PGlite): Db {
     ...knexSnakeCaseMappers(),
     acquireConnectionTimeout: 10_000,
     client: pgliteClient(),
+    // Saves the `select version()` knex runs on its first connection otherwise: knex only asks whether the server is
+    // at least 9.2 (json columns), and PGlite 0.5 is PostgreSQL 18.
+    version: '18',
     connection: (() => ({ pglite })) as unknown as Knex.StaticConnectionConfig,
   });
 }

@@ -22,6 +22,8 @@ export interface BootstrapResult {
 export async function bootstrapAdmin(db: Db, options: { apiKey: string | null; password: string | null }): Promise<BootstrapResult> {
   const problem = options.password === null ? null : passwordProblem(options.password);
   if (problem) throw new Error(`BOOTSTRAP_ADMIN_PASSWORD ${problem}`);
+  // Without a password to give, a database that has users needs nothing: a read says so, without a transaction.
+  if (options.password === null && (await User.query(db).select('id').first())) return { created: false, generatedApiKey: null, passwordSet: false };
   const passwordHash = options.password ? await hashPassword(options.password) : null;
   try {
     return await db.transaction(async (trx) => {
