@@ -8,7 +8,7 @@ import { IntegrationAccessFlags, loadIntegrationAccess } from './access';
 import { IntegrationKind, kindPosition } from './kinds';
 import { whereAmong } from '../db/idList';
 import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
-import { Integration, IntegrationUserPermission } from '../db/models';
+import { Integration, IntegrationItem, IntegrationUserPermission, Item } from '../db/models';
 
 export interface IntegrationEntry {
   id: string;
@@ -43,6 +43,24 @@ export async function listVisibleIntegrations(db: Db, principal: Principal, page
   // HTTP-8: the position of an integration in the list is its kind, name and id.
   const byPosition = (a: Position, b: Position) => compareIntegrations({ kind: a[0] as string, name: a[1] as string, id: a[2] as string }, { kind: b[0] as string, name: b[1] as string, id: b[2] as string });
   return pageOfList(entries, page, ['string', 'string', 'string'], (entry) => [entry.kind, entry.name, entry.id], byPosition);
+}
+
+/**
+ * VIEW-6, VIEW-7: the names of the integrations bound to the board's items that the caller can see (those
+ * GET /api/integrations lists to it; none to an anonymous caller, which may not list integrations).
+ */
+export async function boardIntegrationNames(db: Db, principal: Principal | null, boardId: string): Promise<{ id: string; name: string }[]> {
+  if (!principal) return [];
+  const bound = await IntegrationItem.query(db)
+    .join(Item.tableName, Item.col('id'), IntegrationItem.col('itemId'))
+    .where(Item.col('boardId'), boardId)
+    .distinct(IntegrationItem.col('integrationId'))
+    .castTo<{ integrationId: string }[]>();
+  if (bound.length === 0) return [];
+  const access = await loadIntegrationAccess(db, principal, bound.map((row) => row.integrationId));
+  const visible = bound.map((row) => row.integrationId).filter((id) => isVisible(access.get(id)));
+  if (visible.length === 0) return [];
+  return Integration.query(db).modify(whereAmong, 'id', visible).select('id', 'name').orderBy('id').castTo<{ id: string; name: string }[]>();
 }
 
 /** One integration the caller can see; 404 `Integration not found` when missing or invisible. */

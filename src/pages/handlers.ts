@@ -13,6 +13,7 @@ import { loadPageSources, widenPolicy } from './csp';
 import { Board } from '../db/models';
 import type { BoardCaches } from '../boards/document/save';
 import { readBoardDocumentJson } from '../boards/document/read';
+import { boardIntegrationNames } from '../integrations/integrations';
 
 /** The page's scripts (built by `npm run generate`) and style sheet, read once. */
 const assets: Record<string, { file: string; type: string; text?: string }> = {
@@ -59,13 +60,15 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
     if ((await viewableName(ctx, boardId)) === null) return { status: 404, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
     // VIEW-5: images and frames allowed only as far as this board's widgets need them.
-    const [sources, document] = await Promise.all([
+    const [sources, document, integrations] = await Promise.all([
       loadPageSources(ctx.db, ctx.principal, boardId!),
       readBoardDocumentJson(ctx.db, caches.documents, boardId!, ctx.principal, caches.states),
+      boardIntegrationNames(ctx.db, ctx.principal, boardId!),
     ]);
     const policy = widenPolicy(pageSecurityHeaders['Content-Security-Policy'], sources);
-    // VIEW-7: the board and its apps as GET /api/boards/{id} and GET /api/boards/{id}/apps answer them to the caller.
-    const data = `{"board":${Buffer.concat(document.parts).toString('utf8')},"apps":${JSON.stringify(sources.apps)}}`;
+    // VIEW-7: the board and its apps as GET /api/boards/{id} and GET /api/boards/{id}/apps answer them to the caller,
+    // and the names of its integrations the caller may list.
+    const data = `{"board":${Buffer.concat(document.parts).toString('utf8')},"apps":${JSON.stringify(sources.apps)},"integrations":${JSON.stringify(integrations)}}`;
     return { status: 200, body: html(boardPage(params.name, data)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
   },
 

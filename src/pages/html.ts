@@ -42,7 +42,8 @@ export const jsonDataBlock = (id: string, json: string) => `<script type="applic
 /**
  * PAGE-1: the board page; its script reads the board through the API with the caller's session. VIEW-7: a board the
  * caller may view comes with its document and its readable apps as the API answers them to the caller (`data`, JSON
- * `{board, apps}`), so the first drawing waits for no request but the integrations' names of a board with bound items.
+ * `{board, apps, integrations}`, the last the names of its integrations the caller may list), so the first drawing
+ * waits for no request.
  */
 export function boardPage(name: string, data: string | null = null): string {
   const block = data === null ? '' : `\n${jsonDataBlock('board-data', data)}`;

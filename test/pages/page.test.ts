@@ -11,7 +11,7 @@ import { createActor } from '../support/actors';
 import { launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
-import { categorySection, expectOk, item, position } from '../boards-document/helpers';
+import { categorySection, createIntegration, expectOk, grantIntegration, item, position } from '../boards-document/helpers';
 
 const artifacts = path.resolve(__dirname, '../../artifacts');
 
@@ -179,12 +179,16 @@ describe('board preview page (PAGE-1..6)', () => {
     await page.close();
   });
 
-  it('VIEW-7: the page comes with the board and its apps as the API answers them to the caller; board text cannot end the data block', async () => {
+  it('VIEW-7: the page comes with the board, its apps and its integrations\' names as the API answers them to the caller; board text cannot end the data block', async () => {
     const board = await seedBoard();
     const doc = expectOk(await server.call('GET', `/api/boards/${board.boardId}`));
     const note = unique('note');
     const vector = '</script><script>document.title="ran"</script><!--';
-    expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: doc.sections, items: [...doc.items, item(note, [position(board.base.id, board.empty, 0, 2)], { kind: 'notebook', options: { content: vector } })] } }));
+    const [usable, unusable] = [await createIntegration(server), await createIntegration(server)];
+    const noteItem = item(note, [position(board.base.id, board.empty, 0, 2)], { kind: 'notebook', options: { content: vector }, integrationIds: [usable, unusable] });
+    expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: doc.sections, items: [...doc.items, noteItem] } }));
+    const member = await createActor(server);
+    await grantIntegration(server, usable, member.userId);
     const served = async (headers: Record<string, string>) => {
       const response = await fetch(`${server.directUrl}/boards/${board.name}`, { headers });
       expect(response.status).toBe(200);
@@ -194,13 +198,23 @@ describe('board preview page (PAGE-1..6)', () => {
       expect(text.match(/<\/script>/g)).toHaveLength(2);
       return JSON.parse(text.match(/<script type="application\/json" id="board-data">(.*)<\/script>\n<script src="\/assets\/board.js">/s)![1]);
     };
-    for (const headers of [{}, { ApiKey: server.adminKey }] as Record<string, string>[]) {
-      const data = await served(headers);
-      const key = { key: 'ApiKey' in headers ? server.adminKey : null };
-      expect(data.board).toEqual(expectOk(await server.call('GET', `/api/boards/${board.boardId}`, key)));
-      expect(data.apps).toEqual(expectOk(await server.call('GET', `/api/boards/${board.boardId}/apps`, key)).apps);
+    const names = (ids: string[]) => ids.map((id) => ({ id, name: `Integration ${id}` })).sort((a, b) => (a.id < b.id ? -1 : 1));
+    // Anonymous callers may not list integrations (none named); a member names those it may use; the admin all.
+    for (const [key, integrations] of [
+      [null, []],
+      [member.key, names([usable])],
+      [server.adminKey, names([usable, unusable])],
+    ] as const) {
+      const data = await served(key ? { ApiKey: key } : {});
+      expect(data.board).toEqual(expectOk(await server.call('GET', `/api/boards/${board.boardId}`, { key })));
+      expect(data.apps).toEqual(expectOk(await server.call('GET', `/api/boards/${board.boardId}/apps`, { key })).apps);
       expect(data.board.items.find((i: { id: string }) => i.id === note).options.content).toBe(vector);
       expect(data.apps.map((app: { id: string }) => app.id)).toEqual([board.app.appId]);
+      expect(data.integrations).toEqual(integrations);
+      if (key) {
+        const listed = expectOk(await server.call('GET', '/api/integrations?limit=100', { key })) as { id: string; name: string }[];
+        expect(names(listed.filter((entry) => [usable, unusable].includes(entry.id)).map((entry) => entry.id))).toEqual(integrations);
+      }
     }
     // A board the caller may not view comes with nothing (PAGE-3: the same page as a missing one).
     const owner = await createActor(server, { permissions: ['board-create', 'app-create'] });

@@ -57,6 +57,8 @@ function layoutForWidth(board: Board, width: number): string {
 interface Served {
   board: Board;
   apps: AppView[];
+  /** The names of the board's integrations the caller may list (VIEW-6). */
+  integrations: { id: string; name: string }[];
 }
 
 /** VIEW-7: the board the page was served with, read once: later reads (a change, signing in) ask the API. */
@@ -71,8 +73,8 @@ function takeServed(): Served | null {
   }
 }
 
-/** The names the board's widgets show: its apps (unless `apps` came with the page) and the integrations' names. */
-async function loadNames(board: Board, apps: AppView[] | null = null): Promise<void> {
+/** The names the board's widgets show: its apps and its integrations' names, asked for unless they came with the page. */
+async function loadNames(board: Board, served: Served | null = null): Promise<void> {
   // VIEW-3: the markdown script loads while the rest of the board does.
   if (board.items.some((item) => item.kind === 'notebook')) preloadMarkdown().catch(() => undefined);
   // VIEW-2: the apps the board's widgets name, those the caller may read, in one request; the integrations' names
@@ -85,10 +87,13 @@ async function loadNames(board: Board, apps: AppView[] | null = null): Promise<v
     const { status, body } = await api<{ id: string; name: string }[]>('/api/integrations');
     if (status === 200) for (const integration of body) state.integrations.set(integration.id, integration.name);
   };
-  if (apps) state.apps = new Map(apps.map((app) => [app.id, app]));
+  if (served) {
+    state.apps = new Map(served.apps.map((app) => [app.id, app]));
+    for (const integration of served.integrations) state.integrations.set(integration.id, integration.name);
+  }
   await Promise.all([
-    !apps && board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks') ? loadApps() : null,
-    board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0 ? integrations() : null,
+    !served && board.items.some((item) => item.kind === 'app' || item.kind === 'bookmarks') ? loadApps() : null,
+    !served && board.items.some((item) => item.integrationIds.length > 0) && state.integrations.size === 0 ? integrations() : null,
   ]);
 }
 
@@ -104,7 +109,7 @@ async function loadBoard(served: Served | null = null): Promise<'ok' | 'missing'
     board = body;
   }
   void loadHistory(board.id);
-  await loadNames(board, served?.apps ?? null);
+  await loadNames(board, served);
   state.board = board;
   if (!state.layoutId || !board.layouts.some((layout) => layout.id === state.layoutId)) state.layoutId = layoutForWidth(board, window.innerWidth);
   return 'ok';
