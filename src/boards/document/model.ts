@@ -202,6 +202,11 @@ export function keepItemRowsAfter(before: BoardState, after: BoardState, touched
   const kept = itemGroups.get(before.itemLayouts);
   if (!kept || kept.layouts !== before.layouts || kept.bindings !== before.bindings || after.layouts !== before.layouts) return;
   if (after.itemLayouts === before.itemLayouts && after.bindings === before.bindings) return;
+  // Nothing touched (an unchanged save): the same rows in the same order, so the same groups.
+  if (touched.size === 0) {
+    itemGroups.set(after.itemLayouts, { layouts: after.layouts, bindings: after.bindings, byItem: kept.byItem });
+    return;
+  }
   const byItem = new Map(kept.byItem);
   for (const itemId of touched) byItem.delete(itemId);
   const regrouped = groupItemRows(
