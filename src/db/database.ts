@@ -24,8 +24,20 @@ function postgresDriver(): void {
  */
 function pgliteClient(): typeof Knex.Client {
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const ClientPGLite = require('knex-pglite') as new (config: Knex.Config) => { _query(connection: PGlite, obj: any): Promise<any>; processResponse(obj: any, runner: any): any };
+  const ClientPGLite = require('knex-pglite') as new (config: Knex.Config) => { pglite: PGlite; acquireConnection(): Promise<any>; _query(connection: PGlite, obj: any): Promise<any>; processResponse(obj: any, runner: any): any };
   class FixedClientPGLite extends ClientPGLite {
+    declare pglite: PGlite;
+
+    /**
+     * DB-3: PGlite's start (WASM compilation, loading the data directory) is awaited before the pool's acquire timeout
+     * starts, so a slow start on a loaded machine is waited for rather than reported as a pool timeout; the timeout
+     * then only bounds a wait for the one connection.
+     */
+    override async acquireConnection(): Promise<any> {
+      await this.pglite.waitReady;
+      return super.acquireConnection();
+    }
+
     /** A statement with a name (preparedStatement) is kept prepared under it, as node-postgres does on PostgreSQL. */
     override async _query(connection: PGlite, obj: any): Promise<any> {
       const name = obj.options?.name;
@@ -100,10 +112,10 @@ export function createDatabase(target: DatabaseTarget): Db {
  * knex on an open PGlite instance (its one connection; knex-pglite takes it as `connection: () => ({pglite})`). The
  * database runs inside this process and cannot freeze apart from it: its first acquisition waits for PGlite to start.
  */
-export function pgliteDatabase(pglite: PGlite): Db {
+export function pgliteDatabase(pglite: PGlite, acquireMs = 10_000): Db {
   return knexFactory({
     ...knexSnakeCaseMappers(),
-    acquireConnectionTimeout: 10_000,
+    acquireConnectionTimeout: acquireMs,
     client: pgliteClient(),
     // Saves the `select version()` knex runs on its first connection otherwise: knex only asks whether the server is
     // at least 9.2 (json columns), and PGlite 0.5 is PostgreSQL 18.

@@ -198,12 +198,9 @@ describe('PING-4: bounded checks, bounded answer', () => {
     for (let i = 0; i < 12; i++) apps.push(await createApp({ pingUrl: `${slow.url}/${i}` }));
     const boardId = await boardWith(apps.map((appId) => ({ kind: 'app', options: { appId, pingEnabled: true } })));
 
-    const started = Date.now();
     const first = expectOk(await statusOf(boardId));
-    const took = Date.now() - started;
-    // The answer waits at most one timeout (plus 250 ms) for its checks; the rest is the machine's slack.
-    expect(took).toBeLessThan(1000 + 250 + 1500);
-    // The four checks that waited for a free slot cannot have ended (they start after 900 ms and take 900 ms).
+    // The answer waits at most one timeout (plus 250 ms) for its checks, timers that fire before the queued checks can
+    // end (they start after 900 ms and take 900 ms): so those four are still "unknown" in it, however slow the machine.
     expect(first.statuses.filter((s: any) => s.state === 'unknown').length).toBeGreaterThanOrEqual(4);
     for (const appId of apps) expect(await settled(boardId, appId)).toMatchObject({ state: 'up', httpStatus: 200 });
     expect(slow.hits.length).toBe(12);

@@ -246,7 +246,7 @@ describe('SIGTERM under load', () => {
     const port = 20000 + Math.floor(Math.random() * 20000);
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/main.ts'], {
       cwd: path.resolve(__dirname, '../..'),
-      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOOTSTRAP_ADMIN_API_KEY: key, LOG_LEVEL: 'silent', DATABASE_URL: '', SHUTDOWN_GRACE_MS: '2000' },
+      env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, BOOTSTRAP_ADMIN_API_KEY: key, LOG_LEVEL: 'silent', DATABASE_URL: '', SHUTDOWN_GRACE_MS: '60000' },
       stdio: 'ignore',
     });
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
