@@ -8,12 +8,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
-import { ConvertError, convertFormats, convertHomarrApi, convertLimits, converters, defaultIconBases, iconSets, type ConvertReport, type ConvertResult, type IconBases, type IconSet } from '../convert';
+import { ConvertError, convertFormats, convertHomarrApi, convertLimits, converters, defaultIconBases, iconSets, type ConvertOptions, type ConvertReport, type ConvertResult, type IconBases, type IconSet } from '../convert';
 import { appUrlProblem } from '../apps/urls';
 import { UsageError } from './errors';
-import { HomarrReadError, readHomarr, type HomarrAnswers } from './homarrApi';
+import { HomarrReadError, homarrReadDefaults, readHomarr, type HomarrAnswers } from './homarrApi';
 import { printJson, printLine, printTable } from './remote/output';
-import type { Runner } from './remote/commands';
+import { positiveInteger, type Runner } from './remote/commands';
 
 import { convertReportFileName as reportFileName } from '../boards/files/directory';
 
@@ -60,6 +60,15 @@ function confinedReader(directory: string) {
   };
 }
 
+/** CONV-9: a number of seconds above 0 and at most `max`. */
+function positiveNumber(flag: string, max: number) {
+  return (value: string): number => {
+    const seconds = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > max) throw new InvalidArgumentError(`Expected a number of seconds above 0 and at most ${max} for ${flag}.`);
+    return seconds;
+  };
+}
+
 function iconBase(value: string, previous: Partial<IconBases> = {}): Partial<IconBases> {
   const match = /^([a-z-]+)=(.+)$/.exec(value);
   if (!match || !(iconSets as readonly string[]).includes(match[1])) throw new InvalidArgumentError(`Expected <set>=<url>, set one of ${iconSets.join(', ')}.`);
@@ -85,20 +94,23 @@ interface ConvertOptionsGiven {
   iconBase?: Partial<IconBases>;
   url?: string;
   apiKey?: string;
+  timeout?: number;
+  maxAnswerBytes?: number;
 }
 
 async function convert(format: string, paths: string[], options: ConvertOptionsGiven): Promise<number> {
   const out = path.resolve(options.output);
   const iconBases = { ...defaultIconBases, ...options.iconBase };
+  const convertOptions = { iconBases };
   let result: ConvertResult;
   let answers: HomarrAnswers | null = null;
   if (options.url !== undefined) {
     answers = await readRunningHomarr(format, paths, options);
-    result = convertAnswers(answers, iconBases);
+    result = convertAnswers(answers, convertOptions);
   } else {
     if (paths.length === 0) throw new UsageError('Name a configuration directory or files (or, for homarr v1, --url and --api-key)');
     const inputs = inputsOf(paths);
-    result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, { iconBases });
+    result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, convertOptions);
   }
   // Only a conversion that succeeded writes anything (CONV-6, CONV-7).
   mkdirSync(out, { recursive: true });
@@ -127,13 +139,16 @@ async function readRunningHomarr(format: string, paths: string[], options: Conve
   if (paths.length > 0) throw new UsageError('Name either configuration files or --url, not both');
   const apiKey = options.apiKey ?? process.env.HOMARR_API_KEY;
   if (!apiKey) throw new UsageError('--url needs --api-key <key> (or HOMARR_API_KEY)');
-  return readHomarr(options.url!, apiKey);
+  return readHomarr(options.url!, apiKey, fetch, {
+    timeoutMs: options.timeout === undefined ? homarrReadDefaults.timeoutMs : options.timeout * 1000,
+    maxAnswerBytes: options.maxAnswerBytes ?? homarrReadDefaults.maxAnswerBytes,
+  });
 }
 
 /** Converts the answers in memory; an answer of the wrong shape is one line naming the request that gave it. */
-function convertAnswers(answers: HomarrAnswers, iconBases: IconBases): ConvertResult {
+function convertAnswers(answers: HomarrAnswers, options: ConvertOptions): ConvertResult {
   try {
-    return convertHomarrApi({ files: Object.keys(answers.files), read: (name) => answers.files[name] ?? null }, { iconBases });
+    return convertHomarrApi({ files: Object.keys(answers.files), read: (name) => answers.files[name] ?? null }, options);
   } catch (error) {
     if (!(error instanceof ConvertError) || !answers.requests[error.file]) throw error;
     const place = error.line === null ? '' : ` (at ${error.line}:${error.column} of its JSON)`;
@@ -151,6 +166,8 @@ export function addConvertCommand(program: Command, run: Runner): void {
     .option('--json', 'print the report as JSON instead of a table')
     .option('--url <url>', 'homarr: read a running Homarr v1 over its API instead of files (its answers are kept in <dir>/homarr-api/)')
     .option('--api-key <key>', 'with --url: a Homarr API key (default: HOMARR_API_KEY)')
+    .addOption(new Option('--timeout <seconds>', `with --url: seconds one request may take, its answer included`).default(homarrReadDefaults.timeoutMs / 1000).argParser(positiveNumber('--timeout', 3600)))
+    .addOption(new Option('--max-answer-bytes <bytes>', `with --url: bytes one answer may have`).default(homarrReadDefaults.maxAnswerBytes).argParser(positiveInteger))
     .addOption(new Option('--icon-base <set=url>', `base URL of an icon set (${iconSets.join(', ')}); repeatable`).argParser(iconBase))
     .action((format, paths, options) => run(() => convert(format, paths, options)));
 }
