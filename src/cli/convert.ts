@@ -60,6 +60,32 @@ function confinedReader(directory: string) {
   };
 }
 
+/**
+ * CONV-13: a conversion never overwrites the board file another tool's conversion wrote into the same directory (the
+ * two configurations have the same title): a usage error naming the board and `--name`, nothing written.
+ */
+function refuseCollisions(out: string, report: ConvertReport): void {
+  let earlier: { format?: unknown; boards?: { name?: unknown }[] };
+  try {
+    earlier = JSON.parse(readFileSync(path.join(out, reportFileName), 'utf8'));
+  } catch {
+    return; // no earlier conversion there
+  }
+  if (typeof earlier.format !== 'string' || earlier.format === report.format || !Array.isArray(earlier.boards)) return;
+  const taken = new Set(earlier.boards.map((board) => (typeof board?.name === 'string' ? board.name.toLowerCase() : '')));
+  const colliding = report.boards.filter((board) => taken.has(board.name.toLowerCase())).map((board) => board.name);
+  if (colliding.length === 0) return;
+  throw new UsageError(
+    `${path.join(out, `${colliding[0]}.yaml`)} holds the board ${colliding[0]} of a ${earlier.format} conversion; this ${report.format} configuration converts to the same name${colliding.length > 1 ? ` (and ${colliding.slice(1).join(', ')})` : ''}: name its board with --name <name>, or write into another directory`,
+  );
+}
+
+/** CONV-13: a board name as BoardName allows it (letters, digits, - and _). */
+function boardNameOption(value: string): string {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) throw new InvalidArgumentError('Expected a board name: 1 to 200 letters, digits, - and _.');
+  return value;
+}
+
 /** CONV-9: a number of seconds above 0 and at most `max`. */
 function positiveNumber(flag: string, max: number) {
   return (value: string): number => {
@@ -96,12 +122,13 @@ interface ConvertOptionsGiven {
   apiKey?: string;
   timeout?: number;
   maxAnswerBytes?: number;
+  name?: string;
 }
 
 async function convert(format: string, paths: string[], options: ConvertOptionsGiven): Promise<number> {
   const out = path.resolve(options.output);
   const iconBases = { ...defaultIconBases, ...options.iconBase };
-  const convertOptions = { iconBases };
+  const convertOptions = { iconBases, ...(options.name ? { name: options.name } : {}) };
   let result: ConvertResult;
   let answers: HomarrAnswers | null = null;
   if (options.url !== undefined) {
@@ -112,6 +139,7 @@ async function convert(format: string, paths: string[], options: ConvertOptionsG
     const inputs = inputsOf(paths);
     result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, convertOptions);
   }
+  refuseCollisions(out, result.report);
   // Only a conversion that succeeded writes anything (CONV-6, CONV-7).
   mkdirSync(out, { recursive: true });
   const write = (name: string, text: string) => {
@@ -168,6 +196,7 @@ export function addConvertCommand(program: Command, run: Runner): void {
     .option('--api-key <key>', 'with --url: a Homarr API key (default: HOMARR_API_KEY)')
     .addOption(new Option('--timeout <seconds>', `with --url: seconds one request may take, its answer included`).default(homarrReadDefaults.timeoutMs / 1000).argParser(positiveNumber('--timeout', 3600)))
     .addOption(new Option('--max-answer-bytes <bytes>', `with --url: bytes one answer may have`).default(homarrReadDefaults.maxAnswerBytes).argParser(positiveInteger))
+    .addOption(new Option('--name <name>', 'the name of the (main) board; the others are named <name>-<their own>').argParser(boardNameOption))
     .addOption(new Option('--icon-base <set=url>', `base URL of an icon set (${iconSets.join(', ')}); repeatable`).argParser(iconBase))
     .action((format, paths, options) => run(() => convert(format, paths, options)));
 }
