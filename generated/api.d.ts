@@ -270,6 +270,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{userId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a user's password (admin)
+         * @description Sets the password of any user, the admin's own included, on a running instance (PASS-1): the password rules of user creation (8 to 72 characters, at most 72 bytes, no NUL), stored as a bcrypt hash, audited as `user.password` in the same transaction. After the quick start this gives the bootstrap admin, who has only an API key, a password to sign in on the page with. A password never expires, so an API key with an expiry cannot set one (403). Needs `admin`.
+         */
+        put: operations["setUserPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/groups": {
         parameters: {
             query?: never;
@@ -3497,6 +3519,9 @@ export interface components {
             email?: string;
             groupIds?: components["schemas"]["Id"][];
         };
+        SetPasswordRequest: {
+            password: components["schemas"]["Password"];
+        };
         /** @example editors */
         GroupName: string;
         GroupPermissions: {
@@ -5792,6 +5817,41 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UserNotFound"];
             409: components["responses"]["LastAdminConflict"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UserNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
