@@ -1018,8 +1018,14 @@ export interface paths {
     };
     "/assets/{file}": {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The file's content hash, as the pages name it (PAGE-7): with the current one the answer may be kept a year (`immutable`); without it, or with an older one, the current file is answered, to be revalidated by its ETag. */
+                v?: string;
+            };
+            header?: {
+                /** @description An ETag of the file; the current one answers 304 without the file (PAGE-7). */
+                "If-None-Match"?: string;
+            };
             path: {
                 file: "board.js" | "list.js" | "board.css" | "markdown.js";
             };
@@ -1027,7 +1033,7 @@ export interface paths {
         };
         /**
          * The pages' scripts and style sheet
-         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3). No authentication.
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -7040,8 +7046,14 @@ export interface operations {
     };
     getPageAsset: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The file's content hash, as the pages name it (PAGE-7): with the current one the answer may be kept a year (`immutable`); without it, or with an older one, the current file is answered, to be revalidated by its ETag. */
+                v?: string;
+            };
+            header?: {
+                /** @description An ETag of the file; the current one answers 304 without the file (PAGE-7). */
+                "If-None-Match"?: string;
+            };
             path: {
                 file: "board.js" | "list.js" | "board.css" | "markdown.js";
             };
@@ -7052,6 +7064,10 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    /** @description The file's content hash as a strong entity tag. */
+                    ETag?: string;
+                    /** @description `public, max-age=31536000, immutable` under the current `v`, else `no-cache` (PAGE-7). */
+                    "Cache-Control"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -7060,6 +7076,17 @@ export interface operations {
                     "text/javascript": string;
                     "text/css": string;
                 };
+            };
+            /** @description If-None-Match names the file's current ETag; the caller's copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description The file's content hash as a strong entity tag. */
+                    ETag?: string;
+                    /** @description As for 200. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];
