@@ -270,6 +270,28 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/users/{userId}/password": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set a user's password (admin)
+         * @description Sets the password of any user, the admin's own included, on a running instance (PASS-1): the password rules of user creation (8 to 72 characters, at most 72 bytes, no NUL), stored as a bcrypt hash, audited as `user.password` in the same transaction. After the quick start this gives the bootstrap admin, who has only an API key, a password to sign in on the page with. A password never expires, so an API key with an expiry cannot set one (403). Needs `admin`.
+         */
+        put: operations["setUserPassword"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/groups": {
         parameters: {
             query?: never;
@@ -996,8 +1018,14 @@ export interface paths {
     };
     "/assets/{file}": {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The file's content hash, as the pages name it (PAGE-7): with the current one the answer may be kept a year (`immutable`); without it, or with an older one, the current file is answered, to be revalidated by its ETag. */
+                v?: string;
+            };
+            header?: {
+                /** @description An ETag of the file; the current one answers 304 without the file (PAGE-7). */
+                "If-None-Match"?: string;
+            };
             path: {
                 file: "board.js" | "list.js" | "board.css" | "markdown.js";
             };
@@ -1005,7 +1033,7 @@ export interface paths {
         };
         /**
          * The pages' scripts and style sheet
-         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3). No authentication.
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -3497,6 +3525,9 @@ export interface components {
             email?: string;
             groupIds?: components["schemas"]["Id"][];
         };
+        SetPasswordRequest: {
+            password: components["schemas"]["Password"];
+        };
         /** @example editors */
         GroupName: string;
         GroupPermissions: {
@@ -5797,6 +5828,41 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    setUserPassword: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                userId: components["parameters"]["userId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetPasswordRequest"];
+            };
+        };
+        responses: {
+            /** @description The password is set. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UserNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     listGroups: {
         parameters: {
             query?: {
@@ -6980,8 +7046,14 @@ export interface operations {
     };
     getPageAsset: {
         parameters: {
-            query?: never;
-            header?: never;
+            query?: {
+                /** @description The file's content hash, as the pages name it (PAGE-7): with the current one the answer may be kept a year (`immutable`); without it, or with an older one, the current file is answered, to be revalidated by its ETag. */
+                v?: string;
+            };
+            header?: {
+                /** @description An ETag of the file; the current one answers 304 without the file (PAGE-7). */
+                "If-None-Match"?: string;
+            };
             path: {
                 file: "board.js" | "list.js" | "board.css" | "markdown.js";
             };
@@ -6992,6 +7064,10 @@ export interface operations {
             /** @description The file. */
             200: {
                 headers: {
+                    /** @description The file's content hash as a strong entity tag. */
+                    ETag?: string;
+                    /** @description `public, max-age=31536000, immutable` under the current `v`, else `no-cache` (PAGE-7). */
+                    "Cache-Control"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -7000,6 +7076,17 @@ export interface operations {
                     "text/javascript": string;
                     "text/css": string;
                 };
+            };
+            /** @description If-None-Match names the file's current ETag; the caller's copy is current. No body. */
+            304: {
+                headers: {
+                    /** @description The file's content hash as a strong entity tag. */
+                    ETag?: string;
+                    /** @description As for 200. */
+                    "Cache-Control"?: string;
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["BadRequest"];
             404: components["responses"]["NotFound"];

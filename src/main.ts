@@ -26,7 +26,10 @@ async function main(): Promise<void> {
     // Printed once, on the first start with an empty database; only its hash is stored.
     process.stdout.write(
       `\nBootstrap admin API key (shown once, store it now):\n  ${server.bootstrap.generatedApiKey}\n` +
-        `Use it as:  curl -H 'ApiKey: ${server.bootstrap.generatedApiKey}' ${server.url}/api/users\n\n`,
+        `Use it as:  curl -H 'ApiKey: ${server.bootstrap.generatedApiKey}' ${server.url}/api/users\n` +
+        // PASS-1: the page needs a password; the server holds the embedded database, so it is set through the API.
+        `To sign in on the page as admin, give it a password while this runs:\n` +
+        `  TESSERA_URL=${server.url} TESSERA_API_KEY=${server.bootstrap.generatedApiKey} npx tessera users set-password admin --password '<password>' --remote\n\n`,
     );
   } else if (server.bootstrap.created) {
     logger.info('bootstrap admin created with the key from BOOTSTRAP_ADMIN_API_KEY');

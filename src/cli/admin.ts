@@ -17,6 +17,8 @@ import { UsageError } from './errors';
 import pino from 'pino';
 import { audited, AuditEvent } from '../observability/audit';
 import { Group } from '../db/models';
+import type { ConnectionOptions } from './remote/connection';
+import { setPasswordRemote } from './remote/users';
 
 export interface AdminOptions {
   password?: string;
@@ -52,6 +54,10 @@ interface AdminCommand {
   args: AdminArgument[];
   options: (keyof AdminOptions)[];
   run(db: Db, args: string[], options: AdminOptions): Promise<unknown>;
+  /** The same on a running instance over its API (`--remote`, with `--url`, `--api-key`, `--context`). */
+  remote?(args: string[], options: AdminOptions & ConnectionOptions): Promise<unknown>;
+  /** Said after the local command's failure because the embedded database is in use by the server. */
+  whenInUse?(args: string[]): string;
 }
 
 /**
@@ -129,9 +135,12 @@ const adminCommands: AdminCommand[] = [
   },
   {
     name: 'users set-password',
-    description: "set a user's password (--password is required)",
+    description: "set a user's password (--password is required); --remote: on the running instance, with an admin's API key",
     args: [username],
     options: ['password'],
+    remote: ([name], options) => setPasswordRemote(options, name, options.password),
+    whenInUse: ([name]) =>
+      `To set the password while the server runs: tessera users set-password ${name} --password <password> --remote (the admin's API key in TESSERA_API_KEY or --api-key, the instance in TESSERA_URL or --url).`,
     async run(db, [name], options) {
       if (options.password === undefined) throw new UsageError('Missing --password');
       validateSchemaValue('Password', options.password, 'password');
@@ -279,7 +288,7 @@ const collect = (value: string, previous: string[] | undefined) => [...(previous
  * Adds every admin command to `program`; `run` opens the local database for the chosen one (help and usage errors
  * never get that far).
  */
-export function addAdminCommands(program: Command, run: (task: (db: Db) => Promise<unknown>) => Promise<void>): void {
+export function addAdminCommands(program: Command, run: (task: (db: Db) => Promise<unknown>) => Promise<void>, runRemote: (work: () => Promise<unknown>) => Promise<void>): void {
   const areas = new Map<string, Command>();
   for (const command of adminCommands) {
     const words = command.name.split(' ');
@@ -297,10 +306,25 @@ export function addAdminCommands(program: Command, run: (task: (db: Db) => Promi
       if (spec.multiple) sub.option(flags, spec.description, collect);
       else sub.option(flags, spec.description);
     }
-    sub.action((...params: unknown[]) => {
+    if (command.remote) {
+      sub
+        .option('--remote', 'on the running instance over its API, with an admin\'s API key (while the server uses the embedded database)')
+        .option('--url <url>', 'with --remote: the instance (default: $TESSERA_URL, or the config file)')
+        .option('--api-key <id.token>', 'with --remote: an admin\'s API key (default: $TESSERA_API_KEY, or the config file)')
+        .option('--context <name>', 'with --remote: a context of the config file');
+    }
+    sub.action(async (...params: unknown[]) => {
       const self = params[params.length - 1] as Command;
       const args = self.processedArgs.flatMap((value: string | string[] | undefined) => value ?? []);
-      return run((db) => command.run(db, args, self.opts<AdminOptions>()));
+      const options = self.opts<AdminOptions & ConnectionOptions & { remote?: boolean }>();
+      if (command.remote && options.remote) return runRemote(() => command.remote!(args, options));
+      try {
+        return await run((db) => command.run(db, args, options));
+      } catch (error) {
+        // PASS-1: the embedded database is the server's while it runs; say how to do the same through it.
+        if (command.whenInUse && error instanceof Error && / is in use by /.test(error.message)) throw new Error(`${error.message} ${command.whenInUse(args)}`);
+        throw error;
+      }
     });
   }
 }

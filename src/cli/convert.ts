@@ -8,12 +8,12 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync,
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
-import { ConvertError, convertFormats, convertHomarrApi, convertLimits, converters, defaultIconBases, iconSets, type ConvertReport, type ConvertResult, type IconBases, type IconSet } from '../convert';
+import { ConvertError, convertFormats, convertHomarrApi, convertLimits, converters, defaultIconBases, iconSets, type ConvertOptions, type ConvertReport, type ConvertResult, type IconBases, type IconSet } from '../convert';
 import { appUrlProblem } from '../apps/urls';
 import { UsageError } from './errors';
-import { HomarrReadError, readHomarr, type HomarrAnswers } from './homarrApi';
+import { HomarrReadError, homarrReadDefaults, readHomarr, type HomarrAnswers } from './homarrApi';
 import { printJson, printLine, printTable } from './remote/output';
-import type { Runner } from './remote/commands';
+import { positiveInteger, type Runner } from './remote/commands';
 
 import { convertReportFileName as reportFileName } from '../boards/files/directory';
 
@@ -60,6 +60,41 @@ function confinedReader(directory: string) {
   };
 }
 
+/**
+ * CONV-13: a conversion never overwrites the board file another tool's conversion wrote into the same directory (the
+ * two configurations have the same title): a usage error naming the board and `--name`, nothing written.
+ */
+function refuseCollisions(out: string, report: ConvertReport): void {
+  let earlier: { format?: unknown; boards?: { name?: unknown }[] };
+  try {
+    earlier = JSON.parse(readFileSync(path.join(out, reportFileName), 'utf8'));
+  } catch {
+    return; // no earlier conversion there
+  }
+  if (typeof earlier.format !== 'string' || earlier.format === report.format || !Array.isArray(earlier.boards)) return;
+  const taken = new Set(earlier.boards.map((board) => (typeof board?.name === 'string' ? board.name.toLowerCase() : '')));
+  const colliding = report.boards.filter((board) => taken.has(board.name.toLowerCase())).map((board) => board.name);
+  if (colliding.length === 0) return;
+  throw new UsageError(
+    `${path.join(out, `${colliding[0]}.yaml`)} holds the board ${colliding[0]} of a ${earlier.format} conversion; this ${report.format} configuration converts to the same name${colliding.length > 1 ? ` (and ${colliding.slice(1).join(', ')})` : ''}: name its board with --name <name>, or write into another directory`,
+  );
+}
+
+/** CONV-13: a board name as BoardName allows it (letters, digits, - and _). */
+function boardNameOption(value: string): string {
+  if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) throw new InvalidArgumentError('Expected a board name: 1 to 200 letters, digits, - and _.');
+  return value;
+}
+
+/** CONV-9: a number of seconds above 0 and at most `max`. */
+function positiveNumber(flag: string, max: number) {
+  return (value: string): number => {
+    const seconds = Number(value);
+    if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(seconds > 0) || seconds > max) throw new InvalidArgumentError(`Expected a number of seconds above 0 and at most ${max} for ${flag}.`);
+    return seconds;
+  };
+}
+
 function iconBase(value: string, previous: Partial<IconBases> = {}): Partial<IconBases> {
   const match = /^([a-z-]+)=(.+)$/.exec(value);
   if (!match || !(iconSets as readonly string[]).includes(match[1])) throw new InvalidArgumentError(`Expected <set>=<url>, set one of ${iconSets.join(', ')}.`);
@@ -85,21 +120,26 @@ interface ConvertOptionsGiven {
   iconBase?: Partial<IconBases>;
   url?: string;
   apiKey?: string;
+  timeout?: number;
+  maxAnswerBytes?: number;
+  name?: string;
 }
 
 async function convert(format: string, paths: string[], options: ConvertOptionsGiven): Promise<number> {
   const out = path.resolve(options.output);
   const iconBases = { ...defaultIconBases, ...options.iconBase };
+  const convertOptions = { iconBases, ...(options.name ? { name: options.name } : {}) };
   let result: ConvertResult;
   let answers: HomarrAnswers | null = null;
   if (options.url !== undefined) {
     answers = await readRunningHomarr(format, paths, options);
-    result = convertAnswers(answers, iconBases);
+    result = convertAnswers(answers, convertOptions);
   } else {
     if (paths.length === 0) throw new UsageError('Name a configuration directory or files (or, for homarr v1, --url and --api-key)');
     const inputs = inputsOf(paths);
-    result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, { iconBases });
+    result = converters[format]({ files: inputs.files, read: confinedReader(inputs.directory) }, convertOptions);
   }
+  refuseCollisions(out, result.report);
   // Only a conversion that succeeded writes anything (CONV-6, CONV-7).
   mkdirSync(out, { recursive: true });
   const write = (name: string, text: string) => {
@@ -127,13 +167,16 @@ async function readRunningHomarr(format: string, paths: string[], options: Conve
   if (paths.length > 0) throw new UsageError('Name either configuration files or --url, not both');
   const apiKey = options.apiKey ?? process.env.HOMARR_API_KEY;
   if (!apiKey) throw new UsageError('--url needs --api-key <key> (or HOMARR_API_KEY)');
-  return readHomarr(options.url!, apiKey);
+  return readHomarr(options.url!, apiKey, fetch, {
+    timeoutMs: options.timeout === undefined ? homarrReadDefaults.timeoutMs : options.timeout * 1000,
+    maxAnswerBytes: options.maxAnswerBytes ?? homarrReadDefaults.maxAnswerBytes,
+  });
 }
 
 /** Converts the answers in memory; an answer of the wrong shape is one line naming the request that gave it. */
-function convertAnswers(answers: HomarrAnswers, iconBases: IconBases): ConvertResult {
+function convertAnswers(answers: HomarrAnswers, options: ConvertOptions): ConvertResult {
   try {
-    return convertHomarrApi({ files: Object.keys(answers.files), read: (name) => answers.files[name] ?? null }, { iconBases });
+    return convertHomarrApi({ files: Object.keys(answers.files), read: (name) => answers.files[name] ?? null }, options);
   } catch (error) {
     if (!(error instanceof ConvertError) || !answers.requests[error.file]) throw error;
     const place = error.line === null ? '' : ` (at ${error.line}:${error.column} of its JSON)`;
@@ -151,6 +194,9 @@ export function addConvertCommand(program: Command, run: Runner): void {
     .option('--json', 'print the report as JSON instead of a table')
     .option('--url <url>', 'homarr: read a running Homarr v1 over its API instead of files (its answers are kept in <dir>/homarr-api/)')
     .option('--api-key <key>', 'with --url: a Homarr API key (default: HOMARR_API_KEY)')
+    .addOption(new Option('--timeout <seconds>', `with --url: seconds one request may take, its answer included`).default(homarrReadDefaults.timeoutMs / 1000).argParser(positiveNumber('--timeout', 3600)))
+    .addOption(new Option('--max-answer-bytes <bytes>', `with --url: bytes one answer may have`).default(homarrReadDefaults.maxAnswerBytes).argParser(positiveInteger))
+    .addOption(new Option('--name <name>', 'the name of the (main) board; the others are named <name>-<their own>').argParser(boardNameOption))
     .addOption(new Option('--icon-base <set=url>', `base URL of an icon set (${iconSets.join(', ')}); repeatable`).argParser(iconBase))
     .action((format, paths, options) => run(() => convert(format, paths, options)));
 }

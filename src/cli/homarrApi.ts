@@ -17,7 +17,44 @@ export interface HomarrAnswers {
   requests: Record<string, string>;
 }
 
-export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch): Promise<HomarrAnswers> {
+/** CONV-9: how long one request may take and how large one answer may be, by default (`--timeout`, `--max-answer-bytes`). */
+export const homarrReadDefaults = { timeoutMs: 30_000, maxAnswerBytes: 16 * 1024 * 1024 };
+
+export interface HomarrReadBounds {
+  /** Milliseconds one request may take, its whole answer read included. */
+  timeoutMs: number;
+  /** Bytes of one answer's body; a larger one is refused without being read further. */
+  maxAnswerBytes: number;
+}
+
+/**
+ * CONV-9: the body of `response` as text, read as it streams in and given up (the connection cancelled) as soon as it
+ * passes `maxBytes`; a declared Content-Length over the cap is refused before anything is read.
+ */
+export async function readCappedText(response: Response, maxBytes: number): Promise<{ text: string } | { tooLarge: true }> {
+  const declared = Number(response.headers.get('content-length'));
+  if (Number.isFinite(declared) && declared > maxBytes) {
+    await response.body?.cancel().catch(() => undefined);
+    return { tooLarge: true };
+  }
+  if (!response.body) return { text: '' };
+  const reader = response.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > maxBytes) {
+      await reader.cancel().catch(() => undefined);
+      return { tooLarge: true };
+    }
+    chunks.push(value);
+  }
+  return { text: Buffer.concat(chunks).toString('utf8') };
+}
+
+export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch, bounds: HomarrReadBounds = homarrReadDefaults): Promise<HomarrAnswers> {
   let base: URL;
   try {
     base = new URL(baseUrl.endsWith('/') ? baseUrl : `${baseUrl}/`);
@@ -28,13 +65,22 @@ export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typ
 
   const get = async (pathAndQuery: string, shown: string): Promise<unknown> => {
     const url = new URL(pathAndQuery, base);
+    // CONV-9: one deadline for the request and its whole answer; a silent server is given up on, never waited for.
+    const signal = AbortSignal.timeout(bounds.timeoutMs);
+    const failed = (error: unknown): HomarrReadError => {
+      if (signal.aborted) return new HomarrReadError(`homarr: ${shown}: no complete answer within ${bounds.timeoutMs / 1000} s (--timeout)`);
+      return new HomarrReadError(`homarr: ${shown}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`);
+    };
     let response: Response;
+    let read: Awaited<ReturnType<typeof readCappedText>>;
     try {
-      response = await fetchImpl(url, { headers: { ApiKey: apiKey, Accept: 'application/json' }, redirect: 'error' });
+      response = await fetchImpl(url, { headers: { ApiKey: apiKey, Accept: 'application/json' }, redirect: 'error', signal });
+      read = await readCappedText(response, bounds.maxAnswerBytes);
     } catch (error) {
-      throw new HomarrReadError(`homarr: ${shown}: ${(error as Error).message}${(error as { cause?: Error }).cause ? ` (${(error as { cause: Error }).cause.message})` : ''}`);
+      throw failed(error);
     }
-    const text = await response.text();
+    if ('tooLarge' in read) throw new HomarrReadError(`homarr: ${shown} answered more than ${bounds.maxAnswerBytes} bytes (--max-answer-bytes): not read`);
+    const text = read.text;
     let body: unknown;
     try {
       body = text === '' ? undefined : JSON.parse(text);

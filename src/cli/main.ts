@@ -38,6 +38,9 @@ function buildProgram(setStatus: (status: number) => void): Command {
     const result = await withLocalDatabase(task);
     console.log(JSON.stringify(result, null, 2));
     setStatus(exitStatus.ok);
+  }, async (work) => {
+    console.log(JSON.stringify(await work(), null, 2));
+    setStatus(exitStatus.ok);
   });
   addBackupCommands(program, async (work) => {
     console.log(JSON.stringify(await work(), null, 2));

@@ -8,6 +8,8 @@ import { ConvertError, type FileReader, type PathKey, type SourceFile, type Sour
 
 export interface ConvertOptions {
   iconBases?: IconBases;
+  /** CONV-13: the name of the (main) board; the others are named `<name>-<their own>`. */
+  name?: string;
 }
 
 /** The input of a converter: the files the user named (relative to the input directory) and a reader for them. */
@@ -37,7 +39,14 @@ export interface Context {
 }
 
 export function newContext(sources: SourceSet, options: ConvertOptions): Context {
-  return { sources, report: new Reporter(), iconBases: options.iconBases ?? defaultIconBases };
+  const report = new Reporter();
+  // CONV-10: control characters are removed as each file is read, and each place said.
+  sources.onLoad = (file) => {
+    for (const at of file.cleaned) {
+      report.add(file, at, at.length === 0 ? file.name : at.map(String).join(' / '), '', 'mapped', 'control characters (NUL and others) removed: Tessera refuses them in text');
+    }
+  };
+  return { sources, report, iconBases: options.iconBases ?? defaultIconBases };
 }
 
 export const asString = (value: unknown): string | null => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : null);
@@ -59,6 +68,8 @@ export interface AppSource {
   icon?: string | null;
   pingUrl?: string | null;
   openInNewTab?: boolean;
+  /** CONV-11: how the source shows the description: under the name (the default) or on hover. */
+  descriptionShown?: 'normal' | 'tooltip';
 }
 
 /**
@@ -77,13 +88,17 @@ export function appItem(ctx: Context, source: SourceFile, at: readonly PathKey[]
   const description = app.description ? bounded(ctx, source, at, object, 'description', app.description, 512) : null;
   if (description) ctx.report.placeholders(source, at, object, 'description', description);
   let icon = mapIcon(app.icon, href, ctx.iconBases);
+  if (icon.unsupported) ctx.report.add(source, at, object, 'icon', 'unmapped', `${app.icon}: ${icon.unsupported}: left out, ${icon.how === 'favicon' ? 'the favicon of the link' : 'a generic icon'} instead`);
+  if (icon.dropped) ctx.report.add(source, at, object, 'icon', 'unmapped', icon.dropped);
   const iconProblem = appUrlProblem('iconUrl', icon.url);
   if (iconProblem) {
     // Kept as written it would make the file fail on import: the favicon of the link or the generic icon instead.
     ctx.report.add(source, at, object, 'icon', 'unmapped', `${app.icon}: Tessera refuses it, an icon URL ${iconProblem} (APP-6): left out`);
     icon = mapIcon(null, href, ctx.iconBases);
   }
-  if (icon.how === 'placeholder') ctx.report.add(source, at, object, 'icon', 'placeholder', `${icon.note}: ${icon.url}`);
+  if (icon.unsupported) {
+    // reported above
+  } else if (icon.how === 'placeholder') ctx.report.add(source, at, object, 'icon', 'placeholder', `${icon.note}: ${icon.url}`);
   else ctx.report.add(source, at, object, 'icon', 'mapped', `${icon.how}${icon.note ? ` (${icon.note})` : ''}: ${icon.url.startsWith('data:') ? 'an inline image' : icon.url}`);
   let pingUrl: string | null = null;
   if (app.pingUrl?.trim()) {
@@ -91,10 +106,13 @@ export function appItem(ctx: Context, source: SourceFile, at: readonly PathKey[]
     else ctx.report.add(source, at, object, 'status check', 'unmapped', `${app.pingUrl}: Tessera pings http(s) addresses only`);
   }
   ctx.report.add(source, at, object, '', 'mapped', `app "${name}"${href ? ` -> ${href}` : ''}`);
+  // CONV-11: the page hides descriptions unless the item says otherwise; the source showed them.
+  const descriptionDisplayMode = description ? app.descriptionShown ?? 'normal' : null;
+  if (descriptionDisplayMode) ctx.report.add(source, at, object, 'description', 'mapped', `shown ${descriptionDisplayMode === 'normal' ? 'under the name' : 'on hover'} (descriptionDisplayMode: ${descriptionDisplayMode})`);
   return {
     key,
     kind: 'app',
-    options: { openInNewTab: app.openInNewTab ?? true, showTitle: true, pingEnabled: pingUrl !== null },
+    options: { openInNewTab: app.openInNewTab ?? true, showTitle: true, pingEnabled: pingUrl !== null, ...(descriptionDisplayMode ? { descriptionDisplayMode } : {}) },
     app: { name, iconUrl: icon.url, ...(description ? { description } : {}), ...(href ? { href } : {}), ...(pingUrl ? { pingUrl } : {}) },
     width: 1,
     height: 1,

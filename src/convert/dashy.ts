@@ -7,7 +7,7 @@ import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type Draft
 import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { isRecord } from './report';
 import { SourceSet, type PathKey, type SourceFile } from './source';
-import { uniqueNames } from './names';
+import { boardNames } from './names';
 
 const visibility = ['hideForUsers', 'showForUsers', 'hideForGuests', 'hideForKeycloakUsers', 'showForKeycloakUsers'];
 const visibilityWhy = 'per-user visibility: Tessera decides who sees a board with board permissions, not per section or item';
@@ -41,10 +41,16 @@ function itemWhy(field: string): string | null {
   return null;
 }
 
-function link(ctx: Context, source: SourceFile, at: PathKey[], object: string, key: string, item: Record<string, unknown>, statusDefault: boolean): DraftItem {
+function link(ctx: Context, source: SourceFile, at: PathKey[], object: string, key: string, item: Record<string, unknown>, statusDefault: boolean): DraftItem | null {
   const title = asString(item.title);
   if (!title) throw source.fail(at, `${object}: an item needs a title`);
   const url = asString(item.url);
+  if (!url?.trim()) {
+    // CONV-12: a tile that links nowhere is left out (an item group's sub-items are tiles of their own).
+    const subItems = Array.isArray(item.subItems) && item.subItems.length > 0;
+    ctx.report.add(source, at, `${object} / ${title}`, 'url', 'unmapped', `no url: a tile would link nowhere, left out${subItems ? ' (its sub-items are tiles of their own)' : ''}`);
+    return null;
+  }
   const target = asString(item.target);
   const statusCheck = typeof item.statusCheck === 'boolean' ? item.statusCheck : statusDefault;
   const pingUrl = statusCheck ? asString(item.statusCheckUrl) ?? url : null;
@@ -55,6 +61,8 @@ function link(ctx: Context, source: SourceFile, at: PathKey[], object: string, k
     icon: asString(item.icon),
     pingUrl,
     openInNewTab: target === null ? undefined : target === 'newtab',
+    // Dashy shows an item's description as a tooltip on hover.
+    descriptionShown: 'tooltip',
   });
   if (target && target !== 'newtab' && target !== 'sametab') ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'unmapped', `opening method "${target}": Tessera opens links in a new or the same tab`);
   else if (target) ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'mapped', `openInNewTab: ${target === 'newtab'}`);
@@ -134,7 +142,8 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
       pageInfo.navLinks.forEach((nav, index) => {
         const at = ['pageInfo', 'navLinks', index];
         if (!isRecord(nav) || !asString(nav.title)) throw source.fail(at, 'a nav link needs a title');
-        top.push(link(ctx, source, at, 'navLinks', `nav:${index}`, { title: nav.title, url: nav.path, target: nav.target }, false));
+        const item = link(ctx, source, at, 'navLinks', `nav:${index}`, { title: nav.title, url: nav.path, target: nav.target }, false);
+        if (item) top.push(item);
       });
     }
     reportOtherFields(ctx, source, ['pageInfo'], 'pageInfo', pageInfo, ['title', 'logo', 'favicon', 'navLinks']);
@@ -162,13 +171,15 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
     ((section.items as unknown[] | undefined) ?? []).forEach((item, itemIndex) => {
       const itemAt = [...at, 'items', itemIndex];
       if (!isRecord(item)) throw source.fail(itemAt, `section "${name}": an item must be a map`);
-      draft.items.push(link(ctx, source, itemAt, name, `item:${index}/${itemIndex}`, item, statusDefault));
+      const tile = link(ctx, source, itemAt, name, `item:${index}/${itemIndex}`, item, statusDefault);
+      if (tile) draft.items.push(tile);
       const object = `${name} / ${asString(item.title)}`;
       if (Array.isArray(item.subItems)) {
         item.subItems.forEach((sub, subIndex) => {
           const subAt = [...itemAt, 'subItems', subIndex];
           if (!isRecord(sub)) throw source.fail(subAt, `${object}: a sub-item must be a map`);
-          draft.items.push(link(ctx, source, subAt, object, `item:${index}/${itemIndex}/${subIndex}`, sub, statusDefault));
+          const tile = link(ctx, source, subAt, object, `item:${index}/${itemIndex}/${subIndex}`, sub, statusDefault);
+          if (tile) draft.items.push(tile);
           reportOtherFields(ctx, source, subAt, `${object} / ${asString(sub.title)}`, sub, ['title', 'url', 'icon', 'target', 'description'], itemWhy);
         });
       }
@@ -214,7 +225,7 @@ export function convertDashy(input: ConvertInput, options: ConvertOptions = {}):
     ctx.report.add(main, [...sub.at, 'name'], `page ${sub.name}`, 'name', 'mapped', 'the board name');
     drafts.push({ title: sub.name, board: convertPage(ctx, { source, title: sub.path }, false).board });
   }
-  const names = uniqueNames(drafts.map((draft) => boardNameOf(draft.title, 'dashy')));
+  const names = boardNames(drafts.map((draft) => boardNameOf(draft.title, 'dashy')), options.name);
   const boards: BoardFile[] = drafts.map((draft, index) => buildBoardFile({ name: names[index], ...draft.board }));
   return { boards, report: { format: 'dashy', files: ctx.sources.names(), boards: names.map((name) => ({ name, file: `${name}.yaml` })), entries: ctx.report.entries } };
 }

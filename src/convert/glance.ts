@@ -5,7 +5,7 @@
  */
 import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftSection } from './build';
 import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
-import { uniqueNames } from './names';
+import { boardNames } from './names';
 import { isRecord } from './report';
 import { convertLimits, SourceSet, type PathKey, type SourceFile } from './source';
 
@@ -226,7 +226,7 @@ export function convertGlance(input: ConvertInput, options: ConvertOptions = {})
   reportOtherFields(ctx, root.source, root.at, 'glance.yml', fields, ['pages'], (field) =>
     field === 'auth' ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)' : field === 'server' ? 'server settings: configure Tessera\'s own' : null,
   );
-  const names = uniqueNames(drafts.map((draft) => boardNameOf(draft.title, 'glance')));
+  const names = boardNames(drafts.map((draft) => boardNameOf(draft.title, 'glance')), options.name);
   const boards: BoardFile[] = drafts.map((draft, index) => buildBoardFile({ name: names[index], ...draft.board }));
   return { boards, report: { format: 'glance', files: ctx.sources.names(), boards: names.map((name) => ({ name, file: `${name}.yaml` })), entries: ctx.report.entries } };
 }

@@ -9,7 +9,7 @@ import { isKnownWidgetKind } from '../widgets/registry';
 import { appOptions } from '../widgets/options';
 import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftLayout, type DraftSection } from './build';
 import { appItem, asString, bounded, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
-import { uniqueNames } from './names';
+import { boardNames } from './names';
 import { isRecord } from './report';
 import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source';
 
@@ -103,6 +103,8 @@ function appTile(ctx: Context, source: SourceFile, tile: Tile): DraftItem {
     name,
     href,
     description: asString(behaviour.tooltipDescription),
+    // Homarr 0.x shows the tooltip description on hover.
+    descriptionShown: 'tooltip',
     icon: asString(appearance.iconUrl),
     pingUrl: network.enabledStatusChecker !== false ? url : null,
     openInNewTab: behaviour.isOpeningNewTab !== false,
@@ -301,7 +303,7 @@ export function convertHomarr(input: ConvertInput, options: ConvertOptions = {})
   const files = input.files.filter((file) => /\.json$/i.test(file));
   if (files.length === 0) throw new ConvertError(input.files.join(', ') || '(no files)', null, null, 'homarr: no .json config among the input files');
   const drafts = files.map((file) => convertConfig(ctx, ctx.sources.load(file, null)));
-  const names = uniqueNames(drafts.map((draft) => draft.name));
+  const names = boardNames(drafts.map((draft) => draft.name), options.name);
   drafts.forEach((draft, index) => (draft.name = names[index]));
   const boards = drafts.map(buildBoardFile);
   return { boards, report: { format: 'homarr', files: ctx.sources.names(), boards: drafts.map((d) => ({ name: d.name, file: `${d.name}.yaml` })), entries: ctx.report.entries } };
@@ -538,7 +540,7 @@ export function convertHomarrApi(input: ConvertInput, options: ConvertOptions = 
     if (used.apps.has(id)) continue;
     ctx.report.add(apps.source, at, `app ${asString(row.name) ?? id}`, '', 'unmapped', `used by no item of the boards read: not carried over (a board file brings apps with its items; create it in Tessera if you want it)`);
   }
-  const names = uniqueNames(converted.map((board) => board.name));
+  const names = boardNames(converted.map((board) => board.name), options.name);
   const boards = converted.map((board, index) => ({ ...board.file, name: names[index] }));
   return { boards, report: { format: 'homarr', files: ctx.sources.names(), boards: boards.map((board) => ({ name: board.name, file: `${board.name}.yaml` })), entries: ctx.report.entries } };
 }

@@ -333,7 +333,7 @@ export function convertHomepage(input: ConvertInput, options: ConvertOptions = {
     const base = path.posix.basename(file).replace(/\.[a-z]+$/i, '');
     if (otherFiles[base]) ctx.report.entries.push({ file, at: '', object: file, field: '', status: 'unmapped', detail: otherFiles[base] });
   }
-  const name = boardNameOf(asString(settingsData.title) ?? 'homepage', 'homepage');
+  const name = options.name ?? boardNameOf(asString(settingsData.title) ?? 'homepage', 'homepage');
   const board = buildBoardFile({ name, settings: boardSettingsValue, sections: [{ key: 'top', name: null, items: top }, ...walk.sections] });
   return { boards: [board], report: { format: 'homepage', files: ctx.sources.names(), boards: [{ name, file: `${name}.yaml` }], entries: ctx.report.entries } };
 }

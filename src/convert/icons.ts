@@ -24,6 +24,10 @@ export interface IconResult {
   how: 'url' | IconSet | 'emoji' | 'favicon' | 'placeholder';
   /** Why the icon is a placeholder, or what was lost on the way. */
   note?: string;
+  /** CONV-4: a part of the notation Tessera has no equivalent for, said as an unmapped report line. */
+  dropped?: string;
+  /** CONV-4: a notation Tessera does not support: the icon is the fallback (favicon or generic), reported unmapped. */
+  unsupported?: string;
 }
 
 const trimSlash = (base: string) => base.replace(/\/+$/, '');
@@ -56,9 +60,14 @@ const fontAwesomeStyles: Record<string, string> = { fas: 'solid', 'fa-solid': 's
 
 /** The icon URL for `icon` as the source dashboard wrote it; `href` gives the favicon when there is no icon. */
 export function mapIcon(icon: string | null | undefined, href: string | null | undefined, bases: IconBases = defaultIconBases): IconResult {
+  // Dashy's `generative` draws an icon from the link's hash on the fly: no file of that name exists anywhere.
+  if ((icon ?? '').trim().toLowerCase() === 'generative') {
+    return { ...mapIcon(null, href, bases), unsupported: "Dashy's generated icon (generative): Tessera has no such icons" };
+  }
   // Glance writes `si:github`, `di:jellyfin`, `mdi:home`, `sh:sonarr`, optionally after `auto-invert `.
-  const glance = /^(?:auto-invert\s+)?(si|di|mdi|sh):(.+)$/i.exec((icon ?? '').trim());
-  const value = glance ? `${glance[1].toLowerCase() === 'di' ? 'hl' : glance[1].toLowerCase()}-${glance[2]}` : (icon ?? '').trim();
+  const glance = /^(auto-invert\s+)?(si|di|mdi|sh):(.+)$/i.exec((icon ?? '').trim());
+  const value = glance ? `${glance[2].toLowerCase() === 'di' ? 'hl' : glance[2].toLowerCase()}-${glance[3]}` : (icon ?? '').trim();
+  if (glance?.[1]) return { ...mapIcon(value, href, bases), dropped: 'auto-invert: Tessera does not invert icons for dark themes' };
   if (value === '' || value === 'favicon' || value === 'favicon-local') {
     const favicon = faviconOf(href);
     if (favicon) return { url: favicon, how: 'favicon', note: value === '' ? 'no icon in the source: the favicon of the link' : undefined };

@@ -24,3 +24,13 @@ export function uniqueNames(names: readonly string[]): string[] {
 export function uniqueKeys(keys: readonly string[]): string[] {
   return uniqueBy(keys, (key, n) => `${key}#${n}`, (key) => key);
 }
+
+/**
+ * CONV-13: the board names of one conversion from the titles (already board names): with `--name`, the first (main)
+ * board takes that name and the others `<name>-<their own>`, so that two tools' configurations with the same title
+ * can be converted to boards that do not collide. Unique in order (`uniqueNames`).
+ */
+export function boardNames(titles: readonly string[], name?: string): string[] {
+  if (!name) return uniqueNames(titles);
+  return uniqueNames(titles.map((title, index) => (index === 0 ? name : `${name}-${title}`.slice(0, 255))));
+}

@@ -43,11 +43,36 @@ export interface SourceFile {
   fail(at: readonly PathKey[], reason: string): ConvertError;
   /** `line:column` of the value at `at`, for the report. */
   where(at: readonly PathKey[]): string;
+  /** CONV-10: the places (as written) of the names and values whose control characters were removed. */
+  cleaned: PathKey[][];
+}
+
+/** CONV-10: control characters no Tessera text may hold (NUL refuses an import whole); tab and line breaks stay. */
+const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+
+/** `data` with control characters removed from every string and map key; `cleaned` collects where (paths as written). */
+function withoutControlCharacters(data: unknown, at: PathKey[], cleaned: PathKey[][]): unknown {
+  if (typeof data === 'string') {
+    const clean = data.replace(controlCharacters, '');
+    if (clean !== data) cleaned.push(at);
+    return clean;
+  }
+  if (Array.isArray(data)) return data.map((entry, index) => withoutControlCharacters(entry, [...at, index], cleaned));
+  if (typeof data !== 'object' || data === null) return data;
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(data)) {
+    const clean = key.replace(controlCharacters, '');
+    if (clean !== key) cleaned.push([...at, key]);
+    result[clean] = withoutControlCharacters(value, [...at, key], cleaned);
+  }
+  return result;
 }
 
 /** The files one conversion reads: counted, each read once, confined to the input directory. */
 export class SourceSet {
   private readonly cache = new Map<string, SourceFile>();
+  /** Called with each file once it is parsed (the report's hook). */
+  onLoad: (file: SourceFile) => void = () => undefined;
 
   constructor(private readonly reader: FileReader) {}
 
@@ -80,6 +105,7 @@ export class SourceSet {
     }
     const file = parseSource(name, text);
     this.cache.set(name, file);
+    this.onLoad(file);
     return file;
   }
 
@@ -163,6 +189,8 @@ export function parseSource(name: string, text: string): SourceFile {
     throw new ConvertError(name, null, null, reason);
   }
   if (tooDeep(data, 0)) throw new ConvertError(name, null, null, `nested deeper than ${convertLimits.depth} levels`);
+  const cleaned: PathKey[][] = [];
+  data = withoutControlCharacters(data, [], cleaned);
 
   const position = (at: readonly PathKey[]) => {
     const node = at.length === 0 ? document.contents : (document.getIn(at, true) as { range?: [number, number, number] } | undefined);
@@ -172,6 +200,7 @@ export function parseSource(name: string, text: string): SourceFile {
   return {
     name,
     data,
+    cleaned,
     fail(at, reason) {
       const place = position(at);
       return new ConvertError(name, place?.line ?? 1, place?.column ?? 1, reason);

@@ -8,7 +8,7 @@ import { assertPermission, loadPrincipal } from './principal';
 import { sortedPermissions } from './permissions';
 import { passwordMatches } from './secrets';
 import { clearedSessionCookie, createSession, deleteSession, readCookie, sessionCookie, sessionCookieName } from './sessions';
-import { createUser, deleteUser, listUsers } from './users';
+import { createUser, deleteUser, listUsers, setPassword } from './users';
 import { unauthorized, notFound } from '../core/errors';
 import { audited, recordAudit } from '../observability/audit';
 import { User } from '../db/models';
@@ -88,6 +88,15 @@ export const identityHandlers = {
     const principal = requirePrincipal(ctx);
     assertPermission(principal, 'admin');
     await audited(ctx, { action: 'user.delete', targetType: 'user', targetId: params.userId }, (trx) => deleteUser(trx, params.userId, principal.userId));
+    return { status: 204, body: undefined };
+  },
+
+  /** PASS-1: an admin sets a user's password on a running instance (the bootstrap admin's own, after the quick start). */
+  async setUserPassword({ params, body }, ctx) {
+    const principal = requirePrincipal(ctx);
+    assertPermission(principal, 'admin');
+    assertMayCreatePassword(principal);
+    await audited(ctx, { action: 'user.password', targetType: 'user', targetId: params.userId }, (trx) => setPassword(trx, params.userId, body.password));
     return { status: 204, body: undefined };
   },
 

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { notFound } from '../core/errors';
-import type { HandlerMap, RequestContext } from '../core/operation';
+import { headerList, type HandlerMap, type RequestContext } from '../core/operation';
 import { TextBody } from '../core/operation';
+import { ifNoneMatchMatches } from '../boards/document/model';
+import { assetCacheControl, pageAsset } from './assets';
 import { allows, loadBoardAccess } from '../boards/access';
 import { findBoardIdByName } from '../boards/files/exportBoard';
 import { isPhoneRequest, resolveHomeBoard } from '../boards/home/resolve';
@@ -14,14 +14,6 @@ import { Board } from '../db/models';
 import type { BoardCaches } from '../boards/document/save';
 import { readBoardDocumentJson } from '../boards/document/read';
 import { boardIntegrationNames } from '../integrations/integrations';
-
-/** The page's scripts (built by `npm run generate`) and style sheet, read once. */
-const assets: Record<string, { file: string; type: string; text?: string }> = {
-  'board.js': { file: path.join(__dirname, '../../generated/pages/board.js'), type: 'text/javascript; charset=utf-8' },
-  'list.js': { file: path.join(__dirname, '../../generated/pages/list.js'), type: 'text/javascript; charset=utf-8' },
-  'markdown.js': { file: path.join(__dirname, '../../generated/pages/markdown.js'), type: 'text/javascript; charset=utf-8' },
-  'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
-};
 
 const html = (text: string) => new TextBody<string>(text, 'text/html; charset=utf-8');
 
@@ -84,10 +76,13 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
     };
   },
 
-  async getPageAsset({ params }) {
-    const asset = assets[params.file];
+  /** PAGE-7: immutable under its content hash; otherwise revalidated by the ETag (304 without the file). */
+  async getPageAsset({ params, query }, ctx) {
+    const asset = pageAsset(params.file);
     if (!asset) throw notFound('Not found');
-    asset.text ??= readFileSync(asset.file, 'utf8');
-    return { status: 200, body: new TextBody<string>(asset.text, asset.type), headers: { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' } };
+    const headers = { ETag: asset.etag, 'Cache-Control': assetCacheControl(asset, query?.v), 'X-Content-Type-Options': 'nosniff' };
+    const ifNoneMatch = headerList(ctx, 'if-none-match');
+    if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, asset.etag)) return { status: 304 as const, body: undefined, headers };
+    return { status: 200, body: new TextBody<string>(asset.text, asset.type), headers };
   },
 }) satisfies Partial<HandlerMap>;

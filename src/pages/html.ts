@@ -1,4 +1,5 @@
-/** The HTML the page routes send (PAGE-*): a shell the page's script fills in, and the board list. No I/O. */
+/** The HTML the page routes send (PAGE-*): a shell the page's script fills in, and the board list. No I/O but the assets' hashes, read once. */
+import { assetUrl } from './assets';
 
 /**
  * PAGE-5: the page loads nothing from elsewhere, runs no inline script and applies no inline style sheet; the board's
@@ -22,7 +23,7 @@ function page(title: string, body: string): string {
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="/assets/board.css">
+<link rel="stylesheet" href="${assetUrl('board.css')}">
 </head>
 <body>
 <header id="topbar" class="topbar"></header>
@@ -47,7 +48,7 @@ export const jsonDataBlock = (id: string, json: string) => `<script type="applic
  */
 export function boardPage(name: string, data: string | null = null): string {
   const block = data === null ? '' : `\n${jsonDataBlock('board-data', data)}`;
-  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="/assets/board.js"></script>`);
+  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="${assetUrl('board.js')}"></script>`);
 }
 
 /**
@@ -64,6 +65,6 @@ export function boardListPage(
   const choice = home ? ` data-home-desktop="${escapeHtml(home.desktop ?? '')}" data-home-mobile="${escapeHtml(home.mobile ?? '')}"` : '';
   return page(
     'Boards',
-    `<div id="app" class="list"${choice}><h1>Boards</h1>${items.length ? `<ul class="boards">${items.join('')}</ul>` : empty}</div>\n<script src="/assets/list.js"></script>`,
+    `<div id="app" class="list"${choice}><h1>Boards</h1>${items.length ? `<ul class="boards">${items.join('')}</ul>` : empty}</div>\n<script src="${assetUrl('list.js')}"></script>`,
   );
 }

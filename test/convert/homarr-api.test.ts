@@ -302,6 +302,61 @@ describe('tessera convert homarr --url (CONV-7)', () => {
     slow,
   );
 
+  it(
+    'CONV-9: a silent server is given up on after --timeout and a huge answer is refused past --max-answer-bytes, each one line naming the request; nothing is written',
+    async () => {
+      const sockets = new Set<import('node:net').Socket>();
+      // Accepts the connection and the request, and never answers.
+      const silent = createServer(() => undefined);
+      silent.on('connection', (socket) => sockets.add(socket));
+      // Answers 200 with an endless JSON body (no Content-Length), streamed in 64 KiB chunks as the reader takes them, up to 200 MB.
+      let streamed = 0;
+      const chunk = Buffer.alloc(64 * 1024, 0x20);
+      const huge = createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json' });
+        response.write('[');
+        const pump = () => {
+          while (streamed < 200 * 1024 * 1024 && !response.destroyed) {
+            streamed += chunk.length;
+            if (!response.write(chunk)) return void response.once('drain', pump);
+          }
+          response.end(']');
+        };
+        pump();
+      });
+      huge.on('connection', (socket) => sockets.add(socket));
+      // Declares a Content-Length over the cap: refused before the body is read.
+      const declared = createServer((_request, response) => {
+        response.writeHead(200, { 'content-type': 'application/json', 'content-length': String(10 * 1024 * 1024) });
+        response.write('[');
+      });
+      declared.on('connection', (socket) => sockets.add(socket));
+      const listen = async (s: Server) => {
+        await new Promise<void>((resolve) => s.listen(0, '127.0.0.1', resolve));
+        return `http://127.0.0.1:${(s.address() as AddressInfo).port}`;
+      };
+      try {
+        const out = path.join(workDir, 'bounded');
+        const waited = await tessera(['convert', 'homarr', '--url', await listen(silent), '--api-key', homarrKey, '--timeout', '2', '-o', out]);
+        expect([waited.status, waited.stderr]).toEqual([1, 'tessera: homarr: GET /api/boards: no complete answer within 2 s (--timeout)\n']);
+        const tooLarge = await tessera(['convert', 'homarr', '--url', await listen(huge), '--api-key', homarrKey, '--max-answer-bytes', '100000', '-o', out]);
+        expect([tooLarge.status, tooLarge.stderr]).toEqual([1, 'tessera: homarr: GET /api/boards answered more than 100000 bytes (--max-answer-bytes): not read\n']);
+        expect(streamed).toBeLessThan(200 * 1024 * 1024);
+        const tooLong = await tessera(['convert', 'homarr', '--url', await listen(declared), '--api-key', homarrKey, '--max-answer-bytes', '100000', '-o', out]);
+        expect([tooLong.status, tooLong.stderr]).toEqual([1, 'tessera: homarr: GET /api/boards answered more than 100000 bytes (--max-answer-bytes): not read\n']);
+        expect(existsSync(out)).toBe(false);
+        // Bad bounds are usage errors.
+        const zero = await tessera(['convert', 'homarr', '--url', homarrUrl, '--api-key', homarrKey, '--timeout', '0', '-o', out]);
+        expectStatus(zero, 2);
+        expect(zero.stderr).toMatch(/--timeout.*Expected a number of seconds above 0 and at most 3600/);
+      } finally {
+        for (const socket of sockets) socket.destroy();
+        await Promise.all([silent, huge, declared].map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
+      }
+    },
+    slow,
+  );
+
   it('CONV-7: a position on a layout or section the board lacks is reported and left out; a position that is not whole numbers is an error naming the file, line and column', () => {
     const board = (items: unknown[]) => JSON.stringify(
       { name: 'tiny', layouts: [{ id: 'l1', name: 'Base', columnCount: 12, breakpoint: 0 }], sections: [{ id: 's1', kind: 'empty', yOffset: 0, xOffset: 0 }], items },

@@ -168,6 +168,8 @@ describe('converted boards on the board page (CONV-8, CONV-1, CONV-4, VIEW-1)', 
     expect(linkOf(home, 'Homelab wiki')).toBe('https://wiki.home.arpa/?u={{HOMEPAGE_VAR_WIKI_USER}}');
     expect(appTile(home, 'Homelab wiki').letter).toBe('H');
     expect(appTile(home, 'Emby').text).toContain('Emby');
+    // CONV-11: homepage shows a service's description under its name; so does the converted tile.
+    expect(appTile(home, 'Emby').text).toContain('Movies & TV Shows');
     const byKind = (kind: string) => home.tiles.get(home.board.items.find((i: any) => i.kind === kind).id)!;
     expect(byKind('clock').text).toMatch(/^\d\d:\d\d$/m);
     expect(byKind('notebook').text).toContain('Welcome home');

@@ -196,7 +196,7 @@ describe('board preview page (PAGE-1..6)', () => {
       // The data block and the page script: the vector inside the data did not end the block early.
       expect(text.match(/<script\b/g)).toHaveLength(2);
       expect(text.match(/<\/script>/g)).toHaveLength(2);
-      return JSON.parse(text.match(/<script type="application\/json" id="board-data">(.*)<\/script>\n<script src="\/assets\/board.js">/s)![1]);
+      return JSON.parse(text.match(/<script type="application\/json" id="board-data">(.*)<\/script>\n<script src="\/assets\/board.js\?v=[0-9a-f]{16}">/s)![1]);
     };
     const names = (ids: string[]) => ids.map((id) => ({ id, name: `Integration ${id}` })).sort((a, b) => (a.id < b.id ? -1 : 1));
     // Anonymous callers may not list integrations (none named); a member names those it may use; the admin all.

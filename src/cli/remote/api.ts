@@ -106,6 +106,23 @@ export class TesseraApi {
     return (await this.answer(this.client.POST('/api/boards/apply', { params: { query }, body }))).data;
   }
 
+  /** The id of the user named `username` (case-insensitively), or null: the user list read page by page. */
+  async userIdByName(username: string): Promise<string | null> {
+    let cursor: string | undefined;
+    for (;;) {
+      const { data, response } = await this.answer(this.client.GET('/api/users', { params: { query: { limit: 200, ...(cursor ? { cursor } : {}) } } }));
+      const found = data.find((user) => user.username.toLowerCase() === username.toLowerCase());
+      if (found) return found.id;
+      cursor = response.headers.get('Tessera-Next-Cursor') ?? undefined;
+      if (!cursor) return null;
+    }
+  }
+
+  /** PASS-1: sets a user's password (admin). */
+  async setUserPassword(userId: string, password: string): Promise<void> {
+    await this.answer(this.client.PUT('/api/users/{userId}/password', { params: { path: { userId } }, body: { password } }));
+  }
+
   /** The caller the key authenticates (login checks a key with it). */
   async session() {
     return (await this.answer(this.client.GET('/api/auth/session'))).data;

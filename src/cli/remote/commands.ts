@@ -21,7 +21,7 @@ interface JsonOption {
 
 const connect = (options: ConnectionOptions) => new TesseraApi(resolveConnection(options));
 
-function positiveInteger(value: string): number {
+export function positiveInteger(value: string): number {
   if (!/^[1-9]\d{0,9}$/.test(value)) throw new InvalidArgumentError('Not a positive integer.');
   return Number(value);
 }

@@ -88,28 +88,41 @@ function tile(item: Item, position: Position, names: Names, mark: string): HTMLE
   return drawn;
 }
 
+/** PAGE-8: reading order, the visual one: top to bottom, then left to right (stable for ties). */
+const byPlace = (a: { position: { xOffset: number; yOffset: number } }, b: { position: { xOffset: number; yOffset: number } }) =>
+  a.position.yOffset - b.position.yOffset || a.position.xOffset - b.position.xOffset;
+
 function sectionGrid(board: Board, layout: Layout, sectionId: string, columns: number, names: Names): HTMLElement {
   const grid = el('div', { className: 'grid' });
   grid.style.gridTemplateColumns = `repeat(${columns}, minmax(0, 1fr))`;
   const marks = names.marks;
+  // PAGE-8: the tiles go into the DOM in the order they are seen (y, then x, of this layout), so that keyboard focus
+  // and screen readers follow the grid, whatever order the board lists its items in.
+  const tiles: { position: { xOffset: number; yOffset: number }; element: () => HTMLElement }[] = [];
   for (const item of board.items) {
     const position = item.layouts.find((p) => p.layoutId === layout.id && p.sectionId === sectionId);
     if (!position) continue;
     const mark = marks?.removed.has(item.id) ? ' removed' : marks?.moved.has(item.id) ? ' moved' : '';
-    grid.append(tile(item, position, names, mark));
+    tiles.push({ position, element: () => tile(item, position, names, mark) });
   }
   for (const item of marks?.added ?? []) {
     const position = item.layouts.find((p) => p.layoutId === layout.id && p.sectionId === sectionId);
-    if (position) grid.append(tile(item, position, names, ' added'));
+    if (position) tiles.push({ position, element: () => tile(item, position, names, ' added') });
   }
   for (const section of board.sections) {
     if (section.kind !== 'dynamic') continue;
     const position = section.layouts?.find((p) => p.layoutId === layout.id && p.parentSectionId === sectionId);
     if (!position) continue;
-    const nested = el('div', { className: 'tile dynamic', dataset: { sectionId: section.id } }, [sectionGrid(board, layout, section.id, position.width, names)]);
-    drawnFrom.set(nested, JSON.stringify(['dynamic', position]));
-    grid.append(place(nested, position));
+    tiles.push({
+      position,
+      element: () => {
+        const nested = el('div', { className: 'tile dynamic', dataset: { sectionId: section.id } }, [sectionGrid(board, layout, section.id, position.width, names)]);
+        drawnFrom.set(nested, JSON.stringify(['dynamic', position]));
+        return place(nested, position);
+      },
+    });
   }
+  for (const entry of tiles.sort(byPlace)) grid.append(entry.element());
   return grid;
 }
 
@@ -140,25 +153,33 @@ const tileId = (tile: Element) => {
 
 /**
  * PAGE-2: brings the tiles of `grid` to those of `fresh`, keeping each tile whose key is unchanged where it is
- * (a frame moved or taken out of the page reloads). Tiles are placed by their grid position, not their order, so
- * new and changed tiles are appended.
+ * (a frame moved or taken out of the page reloads). PAGE-8: new and changed tiles go in at their place in the
+ * reading order of `fresh`; the kept ones are already in that order among themselves, so none of them moves.
  */
 function patchTiles(grid: HTMLElement, fresh: HTMLElement): void {
   grid.style.gridTemplateColumns = fresh.style.gridTemplateColumns;
   const before = new Map(Array.from(grid.children).map((child) => [tileId(child), child]));
   const wanted = new Set<string>();
+  const order: { node: Element; kept: boolean }[] = [];
   for (const next of Array.from(fresh.children)) {
     const id = tileId(next);
     wanted.add(id);
     const old = before.get(id);
     if (old && drawnFrom.get(old) === drawnFrom.get(next)) {
       if (next.classList.contains('dynamic')) patchTiles(old.firstElementChild as HTMLElement, next.firstElementChild as HTMLElement);
+      order.push({ node: old, kept: true });
       continue;
     }
-    if (old) old.replaceWith(next);
-    else grid.append(next);
+    if (old) old.remove();
+    order.push({ node: next, kept: false });
   }
   for (const [id, old] of before) if (!wanted.has(id)) old.remove();
+  // From the end: each new tile goes just before the one that follows it in the reading order.
+  let following: Element | null = null;
+  for (let i = order.length - 1; i >= 0; i--) {
+    if (!order[i].kept) grid.insertBefore(order[i].node, following);
+    following = order[i].node;
+  }
 }
 
 /**

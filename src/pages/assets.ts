@@ -1,0 +1,48 @@
+/**
+ * The pages' scripts and style sheet (PAGE-7): read once, each with a content hash. The pages name them by a URL with
+ * that hash (`/assets/board.js?v=<hash>`), which is answered `Cache-Control: public, max-age=31536000, immutable`: a
+ * new build has new hashes, so a browser never asks again for what it holds. Any other request of an asset (no or an
+ * old `v`, the notebook's markdown renderer) is revalidated by its ETag: If-None-Match answers 304 without the file.
+ */
+import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+export interface PageAsset {
+  text: string;
+  type: string;
+  /** The strong ETag, `"<hash>"`. */
+  etag: string;
+  /** The content hash the URLs carry as `v`: 16 lower-case hex digits. */
+  version: string;
+}
+
+const files: Record<string, { file: string; type: string }> = {
+  'board.js': { file: path.join(__dirname, '../../generated/pages/board.js'), type: 'text/javascript; charset=utf-8' },
+  'list.js': { file: path.join(__dirname, '../../generated/pages/list.js'), type: 'text/javascript; charset=utf-8' },
+  'markdown.js': { file: path.join(__dirname, '../../generated/pages/markdown.js'), type: 'text/javascript; charset=utf-8' },
+  'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
+};
+
+const loaded = new Map<string, PageAsset>();
+
+/** The asset named `name` (read and hashed on first use), or null for a name that is none. */
+export function pageAsset(name: string): PageAsset | null {
+  const known = loaded.get(name);
+  if (known) return known;
+  const source = Object.hasOwn(files, name) ? files[name] : undefined;
+  if (!source) return null;
+  const text = readFileSync(source.file, 'utf8');
+  const version = createHash('sha256').update(text).digest('hex').slice(0, 16);
+  const asset = { text, type: source.type, etag: `"${version}"`, version };
+  loaded.set(name, asset);
+  return asset;
+}
+
+/** PAGE-7: the URL the pages load `name` by, with its content hash. */
+export function assetUrl(name: 'board.js' | 'list.js' | 'board.css'): string {
+  return `/assets/${name}?v=${pageAsset(name)!.version}`;
+}
+
+/** PAGE-7: a year and immutable for the URL of the current content; else revalidated each time by the ETag. */
+export const assetCacheControl = (asset: PageAsset, version: string | undefined) => (version === asset.version ? 'public, max-age=31536000, immutable' : 'no-cache');
