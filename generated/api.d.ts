@@ -144,8 +144,11 @@ export interface paths {
         /**
          * Read the audit log
          * @description AUDIT-6: the audit log, newest first, filtered by `actor` (a user id, an API key id or a user name), `action`,
-         *     `target` (the target's id), `since` and `until` (inclusive times). Needs `admin` (403 `Permission denied`).
-         *     Paged as the other lists (HTTP-8): `limit` (default 100), and `Tessera-Next-Cursor` / `Link` naming the next page.
+         *     `outcome` (`success` or `failure`), `target` (the target's id), `since` and `until` (inclusive times). Needs
+         *     `admin` (403 `Permission denied`). Paged as the other lists (HTTP-8): `limit` (default 100), and
+         *     `Tessera-Next-Cursor` / `Link` naming the next page. A query parameter this operation does not declare is a 400
+         *     `Unknown query parameter: <name>` (AUDIT-9, `x-unknown-query: refuse`): a misspelt filter never answers the
+         *     unfiltered log.
          */
         get: operations["listAuditEntries"];
         put?: never;
@@ -5545,6 +5548,8 @@ export interface operations {
             query?: {
                 actor?: string;
                 action?: string;
+                /** @description Only the entries of this outcome. */
+                outcome?: "success" | "failure";
                 target?: string;
                 since?: string;
                 until?: string;

@@ -8,7 +8,7 @@ import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import { asApiError, isDatabaseUnavailable } from '../db/errors';
 import { assertNotCrossSite, authenticate } from '../identity/authenticate';
-import { ApiError, unauthorized } from '../core/errors';
+import { ApiError, badRequest, unauthorized } from '../core/errors';
 import { RouteTable } from './routes';
 import { jsonBodyParser } from './jsonBody';
 import { parseYamlBody, yamlBodyParser } from './yamlBody';
@@ -117,7 +117,9 @@ const declaredQueryNames = new WeakMap<Operation, ReadonlySet<string>>();
 
 /**
  * The request's query without the parameters the operation does not declare: those (a cache buster such as `?_=1`)
- * are ignored rather than refused, while the declared ones are validated as usual.
+ * are ignored rather than refused (HTTP-4), while the declared ones are validated as usual. An operation marked
+ * `x-unknown-query: refuse` (a filtered read where a misspelt filter must not answer everything: AUDIT-9) refuses them
+ * with a 400 naming them.
  */
 function declaredQuery(operation: Operation, query: Record<string, string | string[]>): Record<string, string | string[]> {
   let names = declaredQueryNames.get(operation);
@@ -126,7 +128,12 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
     declaredQueryNames.set(operation, names);
   }
   for (const name in query) {
-    if (!names.has(name)) return Object.fromEntries(Object.entries(query).filter(([key]) => names.has(key)));
+    if (names.has(name)) continue;
+    const unknown = Object.keys(query).filter((key) => !names.has(key));
+    if ((operation as { 'x-unknown-query'?: string })['x-unknown-query'] === 'refuse') {
+      throw badRequest(`Unknown query parameter${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}`, { parameters: unknown });
+    }
+    return Object.fromEntries(Object.entries(query).filter(([key]) => names.has(key)));
   }
   return query;
 }
