@@ -1814,7 +1814,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Every error body. `data.issues` carries the validation issues on 400 input errors. */
+        /**
+         * @description Every error body. On a 400 of input the document refuses, `data.issues` carries the validation issues (Ajv error
+         *     objects) and `data.problems` the same failures as people read them (ERR-6).
+         */
         Error: {
             /** @description Human-readable explanation; tests match on it. */
             message: string;
@@ -1828,6 +1831,23 @@ export interface components {
                 /** @description Validation issues (Ajv error objects). */
                 issues?: {
                     [key: string]: unknown;
+                }[];
+                /**
+                 * @description ERR-6: the validation issues as people read them, one per problem (at most 100): of a failed `oneOf` or
+                 *     `anyOf` only the branch the value was meant for (its type and tag match; else the one with the fewest
+                 *     problems), each problem once, an unknown property named in the path, the allowed values of an `enum` and
+                 *     the value given.
+                 */
+                problems?: {
+                    /**
+                     * @description A JSON pointer into the request (`/requestBody/boards/4/items/0/kind`, `/query/limit`), cut to 2048
+                     *     characters.
+                     */
+                    instancePath: string;
+                    /** @description The schema rule that failed (`enum`, `required`, `additionalProperties`, `type`, …). */
+                    keyword: string;
+                    /** @description What is wrong, cut to 1024 characters. */
+                    message: string;
                 }[];
             } & {
                 [key: string]: unknown;
@@ -4411,6 +4431,13 @@ export interface components {
                  *             "params": {
                  *               "pattern": "^[A-Za-z0-9_-]+$"
                  *             },
+                 *             "message": "must match pattern \"^[A-Za-z0-9_-]+$\""
+                 *           }
+                 *         ],
+                 *         "problems": [
+                 *           {
+                 *             "instancePath": "/requestBody/name",
+                 *             "keyword": "pattern",
                  *             "message": "must match pattern \"^[A-Za-z0-9_-]+$\""
                  *           }
                  *         ]

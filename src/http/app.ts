@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import type { OpenAPIValidator } from 'openapi-backend';
-import { buildRequestValidator, validateInvocation, validationFailure } from '../core/requestValidation';
+import { buildRequestValidator, requestSchemaRoots, validateInvocation, validationFailure } from '../core/requestValidation';
 import type { Operation, Request as BackendRequest } from 'openapi-backend';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
@@ -244,7 +244,7 @@ async function dispatch(
   const params = app.routes.decodeParams(match.rawParams);
   assertStorableInput({ body: request.body, query: request.query, params });
   const validation = takesNoInput(operation) ? null : app.validator.validateRequest(request, operation);
-  if (validation?.errors) throw validationFailure(validation.errors);
+  if (validation?.errors) throw validationFailure(validation.errors, requestSchemaRoots(app.validator, operation.operationId!));
   const handler = app.handlers[operation.operationId as keyof HandlerMap] as OperationHandler | undefined;
   if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
   // The validator coerced path and query parameters (and the body, in place) to their declared types; an operation
