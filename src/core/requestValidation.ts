@@ -190,7 +190,14 @@ function problemOf(error: ErrorObject): ValidationProblem {
  * (relevantBranch), an `if` that only repeats its `then`'s errors left out, and each problem once.
  */
 export function problemsOf(errors: ErrorObject[], roots: readonly object[] = []): ValidationProblem[] {
-  const kept = condensed(errors, 0, roots).filter((error, _i, all) => error.keyword !== 'if' || !all.some((other) => other !== error && isBelow(other.instancePath, error.instancePath)));
+  let kept: ErrorObject[];
+  try {
+    kept = condensed(errors, 0, roots);
+  } catch {
+    // ERR-2: the 400 stays a 400 whatever a branch does; its problems are then Ajv's errors, each once.
+    kept = errors;
+  }
+  kept = kept.filter((error, _i, all) => error.keyword !== 'if' || !all.some((other) => other !== error && isBelow(other.instancePath, error.instancePath)));
   const seen = new Set<string>();
   const problems = kept.map(problemOf).filter((problem) => {
     const key = `${problem.instancePath}\u0000${problem.message}`;
