@@ -100,7 +100,7 @@ function setRequest(files: FleetFile[], options: SetOptions): BoardSetRequest {
 function withFile(error: unknown, files: FleetFile[]): unknown {
   if (!(error instanceof RemoteError) || typeof error.data.board !== 'string') return error;
   const file = files.find((f) => f.content.name?.toLowerCase() === (error.data.board as string).toLowerCase());
-  return file ? new RemoteError(`${file.path}: ${error.message}`, error.code, error.status, error.data) : error;
+  return file ? new RemoteError(`${file.path}: ${error.message}`, error.code, error.status, error.data, error.details) : error;
 }
 
 async function sendSet(api: TesseraApi, files: FleetFile[], request: BoardSetRequest, query: { dryRun: boolean; prune: boolean }): Promise<BoardSetPlan> {
