@@ -144,8 +144,11 @@ export interface paths {
         /**
          * Read the audit log
          * @description AUDIT-6: the audit log, newest first, filtered by `actor` (a user id, an API key id or a user name), `action`,
-         *     `target` (the target's id), `since` and `until` (inclusive times). Needs `admin` (403 `Permission denied`).
-         *     Paged as the other lists (HTTP-8): `limit` (default 100), and `Tessera-Next-Cursor` / `Link` naming the next page.
+         *     `outcome` (`success` or `failure`), `target` (the target's id), `since` and `until` (inclusive times). Needs
+         *     `admin` (403 `Permission denied`). Paged as the other lists (HTTP-8): `limit` (default 100), and
+         *     `Tessera-Next-Cursor` / `Link` naming the next page. A query parameter this operation does not declare is a 400
+         *     `Unknown query parameter: <name>` (AUDIT-9, `x-unknown-query: refuse`): a misspelt filter never answers the
+         *     unfiltered log.
          */
         get: operations["listAuditEntries"];
         put?: never;
@@ -1839,7 +1842,10 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        /** @description Every error body. `data.issues` carries the validation issues on 400 input errors. */
+        /**
+         * @description Every error body. On a 400 of input the document refuses, `data.issues` carries the validation issues (Ajv error
+         *     objects) and `data.problems` the same failures as people read them (ERR-6).
+         */
         Error: {
             /** @description Human-readable explanation; tests match on it. */
             message: string;
@@ -1853,6 +1859,23 @@ export interface components {
                 /** @description Validation issues (Ajv error objects). */
                 issues?: {
                     [key: string]: unknown;
+                }[];
+                /**
+                 * @description ERR-6: the validation issues as people read them, one per problem (at most 100): of a failed `oneOf` or
+                 *     `anyOf` only the branch the value was meant for (its type and tag match; else the one with the fewest
+                 *     problems), each problem once, an unknown property named in the path, the allowed values of an `enum` and
+                 *     the value given.
+                 */
+                problems?: {
+                    /**
+                     * @description A JSON pointer into the request (`/requestBody/boards/4/items/0/kind`, `/query/limit`), cut to 2048
+                     *     characters.
+                     */
+                    instancePath: string;
+                    /** @description The schema rule that failed (`enum`, `required`, `additionalProperties`, `type`, …). */
+                    keyword: string;
+                    /** @description What is wrong, cut to 1024 characters. */
+                    message: string;
                 }[];
             } & {
                 [key: string]: unknown;
@@ -4441,6 +4464,13 @@ export interface components {
                  *             },
                  *             "message": "must match pattern \"^[A-Za-z0-9_-]+$\""
                  *           }
+                 *         ],
+                 *         "problems": [
+                 *           {
+                 *             "instancePath": "/requestBody/name",
+                 *             "keyword": "pattern",
+                 *             "message": "must match pattern \"^[A-Za-z0-9_-]+$\""
+                 *           }
                  *         ]
                  *       }
                  *     }
@@ -5576,6 +5606,8 @@ export interface operations {
             query?: {
                 actor?: string;
                 action?: string;
+                /** @description Only the entries of this outcome. */
+                outcome?: "success" | "failure";
                 target?: string;
                 since?: string;
                 until?: string;

@@ -1,14 +1,14 @@
 import { randomUUID } from 'node:crypto';
 import express, { NextFunction, Request, Response } from 'express';
 import type { OpenAPIValidator } from 'openapi-backend';
-import { buildRequestValidator, validateInvocation, validationFailure } from '../core/requestValidation';
+import { buildRequestValidator, requestSchemaRoots, validateInvocation, validationFailure } from '../core/requestValidation';
 import type { Operation, Request as BackendRequest } from 'openapi-backend';
 import type { Logger } from 'pino';
 import type { Config } from '../config/config';
 import type { Db } from '../db/database';
 import { asApiError, isDatabaseUnavailable } from '../db/errors';
 import { assertNotCrossSite, authenticate } from '../identity/authenticate';
-import { ApiError, unauthorized } from '../core/errors';
+import { ApiError, badRequest, unauthorized } from '../core/errors';
 import { RouteTable } from './routes';
 import { jsonBodyParser } from './jsonBody';
 import { parseYamlBody, yamlBodyParser } from './yamlBody';
@@ -117,7 +117,9 @@ const declaredQueryNames = new WeakMap<Operation, ReadonlySet<string>>();
 
 /**
  * The request's query without the parameters the operation does not declare: those (a cache buster such as `?_=1`)
- * are ignored rather than refused, while the declared ones are validated as usual.
+ * are ignored rather than refused (HTTP-4), while the declared ones are validated as usual. An operation marked
+ * `x-unknown-query: refuse` (a filtered read where a misspelt filter must not answer everything: AUDIT-9) refuses them
+ * with a 400 naming them.
  */
 function declaredQuery(operation: Operation, query: Record<string, string | string[]>): Record<string, string | string[]> {
   let names = declaredQueryNames.get(operation);
@@ -126,7 +128,12 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
     declaredQueryNames.set(operation, names);
   }
   for (const name in query) {
-    if (!names.has(name)) return Object.fromEntries(Object.entries(query).filter(([key]) => names.has(key)));
+    if (names.has(name)) continue;
+    const unknown = Object.keys(query).filter((key) => !names.has(key));
+    if ((operation as { 'x-unknown-query'?: string })['x-unknown-query'] === 'refuse') {
+      throw badRequest(`Unknown query parameter${unknown.length === 1 ? '' : 's'}: ${unknown.join(', ')}`, { parameters: unknown });
+    }
+    return Object.fromEntries(Object.entries(query).filter(([key]) => names.has(key)));
   }
   return query;
 }
@@ -237,7 +244,7 @@ async function dispatch(
   const params = app.routes.decodeParams(match.rawParams);
   assertStorableInput({ body: request.body, query: request.query, params });
   const validation = takesNoInput(operation) ? null : app.validator.validateRequest(request, operation);
-  if (validation?.errors) throw validationFailure(validation.errors);
+  if (validation?.errors) throw validationFailure(validation.errors, requestSchemaRoots(app.validator, operation.operationId!));
   const handler = app.handlers[operation.operationId as keyof HandlerMap] as OperationHandler | undefined;
   if (!handler) throw new Error(`No handler for operation ${operation.operationId}`);
   // The validator coerced path and query parameters (and the body, in place) to their declared types; an operation

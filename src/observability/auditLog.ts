@@ -6,6 +6,7 @@ import { decodeCursor, Page, pageOfRows } from '../core/pages';
 export interface AuditQuery {
   actor?: string;
   action?: string;
+  outcome?: 'success' | 'failure';
   target?: string;
   since?: string;
   until?: string;
@@ -37,6 +38,7 @@ export async function listAuditEntries(db: Db, query: AuditQuery): Promise<Page<
         q.where((w) => w.where('actorUserId', actor).orWhere('actorApiKeyId', actor).orWhere('actorName', actor));
       }
       if (query.action !== undefined) q.where('action', query.action);
+      if (query.outcome !== undefined) q.where('outcome', query.outcome);
       if (query.target !== undefined) q.where('targetId', query.target);
       if (query.since !== undefined) q.where('at', '>=', query.since);
       if (query.until !== undefined) q.where('at', '<=', query.until);

@@ -160,6 +160,140 @@ describe('tessera plan, apply (FLEET-7, FLEET-8)', () => {
   );
 });
 
+/** A board file as a person writes it: one clock; `kind` on line 15, column 5; `width` on line 23, column 9. */
+const handWritten = (name: string, { kind = 'clock', width = '2' } = {}) => {
+  const id = unique('hw');
+  return `apiVersion: tessera/v1
+kind: Board
+name: ${name}
+layouts:
+  - name: Base
+    columnCount: 12
+    breakpoint: 0
+sections:
+  - id: sec${id}
+    kind: empty
+    xOffset: 0
+    yOffset: 0
+items:
+  - id: clk${id}
+    kind: ${kind}
+    options:
+      is24HourFormat: true
+    layouts:
+      - layout: Base
+        sectionId: sec${id}
+        xOffset: 0
+        yOffset: 0
+        width: ${width}
+        height: 1
+`;
+};
+
+/** A directory of five good board files (a..e) and `f-bad.yaml` (the set's sixth board, /boards/5) with `text`. */
+function directoryWithBadFile(text: string) {
+  const dir = path.join(workDir, unique('bad'));
+  mkdirSync(dir);
+  for (const letter of 'abcde') writeFileSync(path.join(dir, `${letter}.yaml`), handWritten(unique(`${letter}-`)));
+  const bad = path.join(dir, 'f-bad.yaml');
+  writeFileSync(bad, text);
+  return { dir, bad };
+}
+
+describe('file errors in the files\' terms (CLI-9, ERR-6)', () => {
+  it(
+    'CLI-9, ERR-6: one wrong field is one line naming the file, line and column, the path in the file and the rule; two are two lines',
+    async () => {
+      const one = directoryWithBadFile(handWritten(unique('bad-'), { kind: 'clok' }));
+      const refused = await tessera(['plan', '-f', one.dir, '--managed-by', unique('hw-')]);
+      expectStatus(refused, 1);
+      expect(refused.stderr).toBe(
+        'tessera: Input validation failed (BAD_REQUEST)\n' +
+          `${one.bad}:15:5: items[0].kind: must be one of "clock", "weather", "app", "iframe", "video", "notebook", "anchorNote", "dnsHoleSummary", … (${widgetKinds.length} values) (got "clok")\n`,
+      );
+
+      const two = directoryWithBadFile(handWritten(unique('bad-'), { kind: 'clok', width: 'wide' }));
+      const both = await tessera(['apply', '-f', two.dir, '--managed-by', unique('hw-'), '-y']);
+      expectStatus(both, 1);
+      const lines = both.stderr.trimEnd().split('\n');
+      expect(lines).toEqual([
+        'tessera: Input validation failed (BAD_REQUEST)',
+        expect.stringMatching(new RegExp(`^${two.bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:15:5: items\\[0\\]\\.kind: must be one of `)),
+        `${two.bad}:23:9: items[0].layouts[0].width: must be integer`,
+      ]);
+    },
+    slow,
+  );
+
+  it(
+    'CLI-9: boards plan and boards apply of one hand-written file: one line per problem, in the file\'s terms',
+    async () => {
+      const file = path.join(workDir, `${unique('single')}.yaml`);
+      writeFileSync(file, handWritten(unique('single-'), { width: 'wide' }));
+      for (const command of [['boards', 'plan', file], ['boards', 'apply', file, '-y']]) {
+        const refused = await tessera(command);
+        expectStatus(refused, 1);
+        expect(refused.stderr).toBe(`tessera: Input validation failed (BAD_REQUEST)\n${file}:23:9: items[0].layouts[0].width: must be integer\n`);
+      }
+    },
+    slow,
+  );
+
+  it(
+    'ERR-6: a oneOf failure is the problem of the branch the value was meant for, once; an unknown property is named in the path',
+    async () => {
+      const name = unique('bad-');
+      const text = handWritten(name).replace('    options:\n', '    colour: red\n    integrations:\n      - name: Living room\n    options:\n');
+      const { dir, bad } = directoryWithBadFile(text);
+      const refused = await tessera(['plan', '-f', dir, '--managed-by', unique('hw-')]);
+      expectStatus(refused, 1);
+      expect(refused.stderr.trimEnd().split('\n')).toEqual([
+        'tessera: Input validation failed (BAD_REQUEST)',
+        `${bad}:16:5: items[0].colour: is not a property this object takes`,
+        `${bad}:18:9: items[0].integrations[0]: must have required property 'kind'`,
+      ]);
+      // The API's body keeps Ajv's issues as they are, beside the problems.
+      const answer = await server.call('POST', '/api/boards/apply?dryRun=true', { body: { managedBy: unique('hw-'), boards: [parseYaml(text)] } });
+      expect(answer.status).toBe(400);
+      expect(answer.body.message).toBe('Input validation failed');
+      expect(answer.body.data.issues.length).toBeGreaterThan(2);
+      expect(answer.body.data.problems).toEqual([
+        { instancePath: '/requestBody/boards/0/items/0/colour', keyword: 'additionalProperties', message: 'is not a property this object takes' },
+        { instancePath: '/requestBody/boards/0/items/0/integrations/0', keyword: 'required', message: "must have required property 'kind'" },
+      ]);
+    },
+    slow,
+  );
+
+  it(
+    'CLI-9: a YAML or JSON syntax error names the file, line and column; names repeated in a set name every file that has them',
+    async () => {
+      const yaml = directoryWithBadFile(handWritten(unique('bad-')).replace('    options:\n', '    options: {is24HourFormat: true\n'));
+      const broken = await tessera(['plan', '-f', yaml.dir, '--managed-by', unique('hw-')]);
+      expectStatus(broken, 1);
+      expect(broken.stderr).toMatch(new RegExp(`^tessera: ${yaml.bad.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:\\d+:\\d+: \\S`));
+      expect(broken.stderr).not.toMatch(/at line \d+, column \d+/);
+
+      const json = path.join(workDir, `${unique('broken')}.json`);
+      writeFileSync(json, '{\n  "apiVersion": "tessera/v1",\n  kind: "Board"\n}\n');
+      const brokenJson = await tessera(['plan', '-f', json, '--managed-by', unique('hw-')]);
+      expectStatus(brokenJson, 1);
+      expect(brokenJson.stderr).toMatch(new RegExp(`^tessera: ${json.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}:3:3: `));
+
+      const name = unique('twice-');
+      const twice = directoryWithBadFile(handWritten(name.toUpperCase()));
+      writeFileSync(path.join(twice.dir, 'c.yaml'), handWritten(name));
+      const repeated = await tessera(['plan', '-f', twice.dir, '--managed-by', unique('hw-')]);
+      expectStatus(repeated, 1);
+      expect(repeated.stderr.trimEnd().split('\n')).toEqual([
+        expect.stringMatching(/^tessera: Board names must be unique in a set: .* \(BAD_REQUEST\)$/),
+        `${name.toUpperCase()}: ${path.join(twice.dir, 'c.yaml')}:3:1, ${twice.bad}:3:1`,
+      ]);
+    },
+    slow,
+  );
+});
+
 describe('tessera pull then plan, every widget kind (FLEET-7)', () => {
   it(
     'FLEET-7: boards pull then boards plan, and after the set took the board, pull then plan -f and diff -f: exit 0, no changes, for every widget kind',

@@ -75,6 +75,22 @@ describe('AUDIT-7: set applies and prunes', () => {
     expect((await audit({ target: dropId }))[0].requestId).toBe(applies[0].requestId);
   });
 
+  it('AUDIT-7: the set apply entry carries the commit id and subject its history entries have (FLEET-8)', async () => {
+    const label = unique('repo-');
+    const file = boardFile(unique('committed-'));
+    const origin = { commit: 'a3f1c9e2b7d4a3f1c9e2b7d4a3f1c9e2b7d4a3f1', message: 'Add the kitchen board' };
+    expectOk(await applySet({ managedBy: label, origin, boards: [file] }));
+    const [entry] = await audit({ action: 'board.set.apply', target: label });
+    expect(entry.details).toEqual({ managedBy: label, created: 1, updated: 0, unchanged: 0, deleted: 0, pruned: [], ...origin });
+    const [history] = expectOk(await server.call('GET', `/api/boards/${(await boardByName(file.name)).id}/history`)).entries;
+    expect(history.origin).toEqual({ managedBy: label, ...origin });
+
+    // Without an origin (not from a git work tree, no --message): both null, as in history.
+    expectOk(await applySet({ managedBy: label, boards: [boardFile(file.name, 3)] }));
+    const [second] = await audit({ action: 'board.set.apply', target: label });
+    expect(second.details).toMatchObject({ updated: 1, commit: null, message: null });
+  });
+
   it('AUDIT-7: a refused apply (409 of another label, 403 on prune) leaves no entry', async () => {
     const label = unique('repo-');
     const file = boardFile(unique('owned-'));

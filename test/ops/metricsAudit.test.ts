@@ -170,4 +170,31 @@ describe('AUDIT: the audit log', () => {
     // Entries cannot be changed (append-only).
     await expect(server.db.raw("UPDATE audit_log SET action = 'x'")).rejects.toThrow(/append-only/);
   });
+
+  it('AUDIT-6: outcome filters success and failure; another outcome is a 400', async () => {
+    const actor = await createActor(server, { password: 'right-password-9' });
+    const refused = await server.call('POST', '/api/auth/login', { key: null, body: { username: actor.username, password: 'wrong-password' } });
+    expect(refused.status).toBe(401);
+    expect((await server.call('POST', '/api/auth/login', { key: null, body: { username: actor.username, password: 'right-password-9' } })).status).toBe(200);
+    const failures = await audit({ action: 'auth.login', target: actor.userId, outcome: 'failure' });
+    expect(failures).toEqual([expect.objectContaining({ action: 'auth.login', outcome: 'failure' })]);
+    const successes = await audit({ action: 'auth.login', target: actor.userId, outcome: 'success' });
+    expect(successes).toEqual([expect.objectContaining({ action: 'auth.login', outcome: 'success' })]);
+    expect((await audit({ outcome: 'failure' })).every((entry) => entry.outcome === 'failure')).toBe(true);
+    const wrong = await server.call('GET', '/api/audit?outcome=maybe');
+    expectError(wrong, 400, 'BAD_REQUEST', 'Input validation failed');
+    expect(wrong.body.data.issues).toEqual([expect.objectContaining({ instancePath: '/query/outcome', keyword: 'enum' })]);
+  });
+
+  it('AUDIT-9: a query parameter the audit log does not declare is a 400 naming it, not the unfiltered log', async () => {
+    const misspelt = await server.call('GET', '/api/audit?outcom=failure');
+    expectError(misspelt, 400, 'BAD_REQUEST', 'Unknown query parameter: outcom');
+    expect(misspelt.body.data).toEqual({ parameters: ['outcom'] });
+    const two = await server.call('GET', '/api/audit?action=auth.login&_=1&sort=at');
+    expectError(two, 400, 'BAD_REQUEST', 'Unknown query parameters: _, sort');
+    // Still admin only first: the caller without the permission learns nothing about the parameters.
+    expectError(await server.call('GET', '/api/audit?outcom=failure', { key: null }), 401, 'UNAUTHORIZED');
+    // HTTP-4 elsewhere: another list keeps ignoring a cache buster.
+    expect((await server.call('GET', '/api/groups?_=1')).status).toBe(200);
+  });
 });

@@ -58,7 +58,8 @@ function checkedFile(file: string, content: unknown): { file: string; content: B
     return { file, content: content as BoardFile };
   } catch (error) {
     if (!(error instanceof ApiError)) throw error;
-    const issues = (error.data.issues as { instancePath?: string; message?: string }[] | undefined) ?? [];
+    // ERR-6: the problems (one per problem, the relevant oneOf branch only) rather than Ajv's list.
+    const issues = ((error.data.problems ?? error.data.issues) as { instancePath?: string; message?: string }[] | undefined) ?? [];
     const detail = issues.slice(0, 3).map((i) => `${(i.instancePath ?? '').replace(/^\/(requestBody|body)/, '') || '/'} ${i.message ?? ''}`.trim());
     return { problem: { file, line: null, message: [error.message, ...detail].join('; ') } };
   }

@@ -6,6 +6,7 @@ import { readFileSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { ConfigError } from '../../config/config';
 import { boardFileNamesIn } from '../files/directory';
+import { parseFileText } from '../files/fileText';
 
 /** The yaml package, loaded when provisioning reads files (a start without provisioning does not load it). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -60,25 +61,11 @@ export function sourcesOfConfigFile(file: string, text: string): ProvisioningSou
   });
 }
 
-/** The line of a JSON syntax error (Node names the position). */
-function jsonErrorLine(text: string, error: Error): number | null {
-  const position = /position (\d+)/.exec(error.message);
-  return position ? text.slice(0, Number(position[1])).split('\n').length : null;
-}
-
 /** A board file's content, or the problem with its text (PROV-3: file, line, message). */
 export function parseProvisionedFile(file: string, text: string): { content: unknown } | { problem: FileProblem } {
-  if (path.extname(file).toLowerCase() === '.json') {
-    try {
-      return { content: JSON.parse(text) };
-    } catch (error) {
-      return { problem: { file, line: jsonErrorLine(text, error as Error), message: (error as Error).message } };
-    }
-  }
-  const document = parseDocument(text);
-  const error = document.errors[0];
-  if (error) return { problem: { file, line: error.linePos?.[0]?.line ?? null, message: error.message.split('\n')[0] } };
-  return { content: document.toJS() };
+  const parsed = parseFileText(file, text);
+  if ('content' in parsed) return parsed;
+  return { problem: { file, line: parsed.problem.position?.line ?? null, message: parsed.problem.message } };
 }
 
 /** The board files of a directory (FLEET-10, sorted), each parsed or with its problem. */

@@ -138,7 +138,9 @@ async function auditSetApply(trx: Knex.Transaction, options: SetApplyOptions, pl
     if (entry.action !== 'delete') continue;
     await recordAudit(trx, source, { action: 'board.delete', targetType: 'board', targetId: entry.boardId, details: { name: entry.name, managedBy: plan.managedBy, prune: true } });
   }
-  await recordAudit(trx, source, { action, targetType: 'boardSet', targetId: plan.managedBy, details: setApplyAuditDetails(plan) });
+  // AUDIT-7: the commit id and subject the set was applied at, as its history entries have them (FLEET-8).
+  const origin = { commit: options.history.origin?.commit ?? null, message: options.history.origin?.message ?? null };
+  await recordAudit(trx, source, { action, targetType: 'boardSet', targetId: plan.managedBy, details: { ...setApplyAuditDetails(plan), ...origin } });
 }
 
 /**

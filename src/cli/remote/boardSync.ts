@@ -6,6 +6,7 @@
 import { RemoteError } from '../errors';
 import type { ImportPlan, ImportResult, TesseraApi } from './api';
 import { LocalBoardFile, sourceOf, withoutSource, withSourceVersion } from './boardFile';
+import { inFileTerms } from './fileErrors';
 import { colors, confirmed, printJson, printLine } from './output';
 import { hasChanges, Labels, labelsFromDocument, labelsFromFile, mergeLabels, renderDiff, renderPlan } from './planRender';
 
@@ -23,7 +24,8 @@ export async function planFile(api: TesseraApi, file: LocalBoardFile, options: {
     return { kind: 'plan', plan: await api.planImport(sent.text, sent.format), file: sent };
   } catch (error) {
     const source = sourceOf(file);
-    if (!isVersionConflict(error) || !source) throw error;
+    // CLI-9: a file the schema refuses, in the file's terms (the original's lines: `--force` sends it without `source`).
+    if (!isVersionConflict(error) || !source) throw inFileTerms(error, [file], 'file');
     // CLI-2: the board's version moved on since the file was taken. Nothing made there needs protecting when the
     // board already is what the file says (the file was applied, say) or is again what the file was taken from (a
     // restore, say): the file is then planned, and applied, guarded by the board's version now.

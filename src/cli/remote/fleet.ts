@@ -9,7 +9,7 @@ import path from 'node:path';
 import { RemoteError, UsageError } from '../errors';
 import type { BoardFile, BoardSetPlan, BoardSetRequest, TesseraApi } from './api';
 import { boardFileNamesIn } from '../../boards/files/directory';
-import { boardFileFromText } from './boardFile';
+import { inFileTerms, parsedOrThrow } from './fileErrors';
 import { diffBoardFiles, FieldDiff, renderFieldDiffs } from './fileDiff';
 import { colors, confirmed, printJson, printLine } from './output';
 import { labelsFromFile, renderPlan } from './planRender';
@@ -17,9 +17,14 @@ import { labelsFromFile, renderPlan } from './planRender';
 export interface FleetFile {
   path: string;
   content: BoardFile;
+  /** The file as written (CLI-9: where a problem is). */
+  text: string;
 }
 
-/** The board files the `-f` paths name: a directory's board files (FLEET-10, sorted), or the file itself. */
+/**
+ * The board files the `-f` paths name: a directory's board files (FLEET-10, sorted), or the file itself. A file that
+ * does not parse is named with the line and column of its error (CLI-9).
+ */
 export function readFleetFiles(paths: readonly string[]): FleetFile[] {
   if (paths.length === 0) throw new UsageError('Name the board files with -f <dir|file>');
   const files = paths.flatMap((given) => {
@@ -29,9 +34,10 @@ export function readFleetFiles(paths: readonly string[]): FleetFile[] {
     return boardFileNamesIn(given).map((name) => path.join(given, name));
   });
   return files.map((file) => {
-    const local = boardFileFromText(file, readFileSync(file, 'utf8'));
-    if (!local.content) throw new Error(`${file}: not a board file (a YAML or JSON mapping)`);
-    return { path: file, content: local.content as BoardFile };
+    const text = readFileSync(file, 'utf8');
+    const content = parsedOrThrow(file, text);
+    if (typeof content !== 'object' || content === null || Array.isArray(content)) throw new Error(`${file}: not a board file (a YAML or JSON mapping)`);
+    return { path: file, content: content as BoardFile, text };
   });
 }
 
@@ -94,14 +100,15 @@ function setRequest(files: FleetFile[], options: SetOptions): BoardSetRequest {
 function withFile(error: unknown, files: FleetFile[]): unknown {
   if (!(error instanceof RemoteError) || typeof error.data.board !== 'string') return error;
   const file = files.find((f) => f.content.name?.toLowerCase() === (error.data.board as string).toLowerCase());
-  return file ? new RemoteError(`${file.path}: ${error.message}`, error.code, error.status, error.data) : error;
+  return file ? new RemoteError(`${file.path}: ${error.message}`, error.code, error.status, error.data, error.details) : error;
 }
 
 async function sendSet(api: TesseraApi, files: FleetFile[], request: BoardSetRequest, query: { dryRun: boolean; prune: boolean }): Promise<BoardSetPlan> {
   try {
     return await api.applySet(request, query);
   } catch (error) {
-    throw withFile(error, files);
+    // CLI-9: a refused set in its files' terms.
+    throw withFile(inFileTerms(error, files), files);
   }
 }
 
