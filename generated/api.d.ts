@@ -1258,6 +1258,10 @@ export interface paths {
          *     - Names are unique in a set (letter case ignored): a repeated name is a 400. At most 200 files (400), and the
          *       body is bounded by `BODY_LIMIT` (413).
          *     - `origin` (commit id and subject) is kept in the history entry of every board written (FLEET-8).
+         *     - Applies that overlap run one after the other: each locks its boards (by id) before writing, and one that the
+         *       database still ends for a deadlock is tried again as a whole, up to 5 times, then a 409 naming the board
+         *       (FLEET-11). A board created by a concurrent request meanwhile is the name's 409 naming it; one deleted
+         *       meanwhile is created again (FLEET-12).
          *
          *     `dryRun=true` does all of it, answers the plan and writes nothing; a real run answers the same plan of what it
          *     did. YAML bodies are accepted as for the import.
@@ -7482,7 +7486,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A board moved since its file's base by another writer (FILE-6, FLEET-9), another source manages it (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), or a name was taken meanwhile; the message and `data.board` name the board (FLEET-4); nothing was written. */
+            /** @description A board moved since its file's base by another writer (FILE-6, FLEET-9), another source manages it (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
