@@ -20,6 +20,7 @@ import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
 import { deleteBoard } from '../management/boards';
+import { assertMayWriteLabel } from '../management/labels';
 import { boardNameIndex, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
 import { Board } from '../../db/models';
@@ -29,6 +30,8 @@ import { metrics } from '../../observability/metrics';
 export interface SetApplyOptions {
   principal: Principal;
   managedBy: string;
+  /** FLEET-13: provisioning applies its sources' labels as their owner. */
+  provisioning?: boolean;
   /** FLEET-9: provisioning does not read the files' `source` (the directory is the truth). */
   ignoreSource?: boolean;
   files: BoardFile[];
@@ -231,6 +234,8 @@ async function applySetOnce(db: Knex, options: SetApplyOptions): Promise<SetPlan
     withNameConflictAs409(() =>
       db.transaction(async (trx) => {
         await options.hooks?.before?.(trx);
+        // FLEET-14: the set's label is its owner's (or an admin's); the first set of a label claims it (FLEET-13).
+        await assertMayWriteLabel(trx, { principal: options.principal, provisioning: options.provisioning }, options.managedBy);
         const set: SetFacts = {
           instanceId: await readInstanceId(trx),
           boardIds: await lockSetBoards(trx, options.files.map((file) => file.name), options.managedBy),
