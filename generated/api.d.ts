@@ -4452,6 +4452,7 @@ export interface components {
              * @description When the owner got the label (claimed or transferred); null without an owner.
              */
             claimedAt: string | null;
+            /** Format: int32 */
             boards: number;
         };
         BoardLabelList: {
