@@ -1283,12 +1283,20 @@ export interface paths {
          *
          *     - Every board written carries `managedBy`; a board another source manages is a 409 `Board <name>: Board is
          *       managed by <label>` (FLEET-3); a board no source manages is taken over.
+         *     - The label is owned (FLEET-13, FLEET-14): the first set apply (or import) of a label claims it for its caller;
+         *       anyone else but an admin is refused with 403 `Label <label> belongs to another user: only its owner or an
+         *       admin may write boards under it`, so nobody can put a board under another team's label and make its prune
+         *       fail. Admins see, transfer and release labels at `/api/boards/labels`.
          *     - A board the file does not change gets no new revision and keeps its version (FLEET-5).
          *     - `prune=true` deletes the boards of the same `managedBy` that no file names (FLEET-6), which needs full
          *       access on each (403 naming the board); boards of the label the caller cannot view are left alone.
          *     - Names are unique in a set (letter case ignored): a repeated name is a 400. At most 200 files (400), and the
          *       body is bounded by `BODY_LIMIT` (413).
          *     - `origin` (commit id and subject) is kept in the history entry of every board written (FLEET-8).
+         *     - Applies that overlap run one after the other: each locks its boards (by id) before writing, and one that the
+         *       database still ends for a deadlock is tried again as a whole, up to 5 times, then a 409 naming the board
+         *       (FLEET-11). A board created by a concurrent request meanwhile is the name's 409 naming it; one deleted
+         *       meanwhile is created again (FLEET-12).
          *
          *     `dryRun=true` does all of it, answers the plan and writes nothing; a real run answers the same plan of what it
          *     did. YAML bodies are accepted as for the import.
@@ -1344,6 +1352,61 @@ export interface paths {
         put?: never;
         post?: never;
         delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/labels": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The managedBy labels, their owners and board counts
+         * @description Every `managedBy` label that has an owner or is on a board (FLEET-15), sorted by label: its owner (a user,
+         *     `provisioning`, or null: nobody, the next writer of a board under it claims it), when the owner got it, and how
+         *     many boards carry it. A label belongs to whoever first wrote a board under it (FLEET-13); only its owner or an
+         *     admin may create, relabel or unlabel boards under it (FLEET-14). Needs `admin` (403 `Permission denied`).
+         */
+        get: operations["listBoardLabels"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/labels/{label}/owner": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The label, percent-encoded (`/` as `%2F`). */
+                label: components["schemas"]["LabelName"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Transfer a managedBy label to a user
+         * @description Makes the user the label's owner (FLEET-15), whoever held it (a user, provisioning, nobody); the label need not
+         *     be on a board yet. From then on only that user or an admin may create, relabel or unlabel boards under it, and
+         *     that user's set applies of it pass the label check (FLEET-14). Provisioning takes its sources' labels back at
+         *     its next apply. Needs `admin` (403 `Permission denied`); 404 `User not found`. Audited (`board.label.owner`).
+         */
+        put: operations["setBoardLabelOwner"];
+        post?: never;
+        /**
+         * Release a managedBy label
+         * @description The label has no owner any more (FLEET-15): the next writer of a board under it (a set apply, an import)
+         *     claims it (FLEET-13). Boards keep the label. Idempotent: releasing a label nobody owns is a 204 too. Needs
+         *     `admin` (403 `Permission denied`). Audited (`board.label.release`) when it released an owner.
+         */
+        delete: operations["releaseBoardLabel"];
         options?: never;
         head?: never;
         patch?: never;
@@ -4407,6 +4470,57 @@ export interface components {
                 problems: components["schemas"]["FileProblem"][];
             }[];
         };
+        /**
+         * @description A `managedBy` label (FLEET-1); in a path, percent-encode it (`github.com%2Fexample%2Fdashboards`).
+         * @example github.com/example/dashboards
+         */
+        LabelName: string;
+        /** @description Who owns a label (FLEET-13); null when nobody does (the next writer of a board under it claims it). */
+        BoardLabelOwner: null | {
+            /** @constant */
+            kind: "user";
+            userId: components["schemas"]["Id"];
+            username: string | null;
+        } | {
+            /** @constant */
+            kind: "provisioning";
+        };
+        /**
+         * @description A `managedBy` label, its owner and how many boards carry it (FLEET-13, FLEET-15).
+         * @example {
+         *       "label": "github.com/example/dashboards",
+         *       "owner": {
+         *         "kind": "user",
+         *         "userId": "k2m9q0c7v4r1s8t5u6w3x0y1",
+         *         "username": "alice"
+         *       },
+         *       "claimedAt": "2026-01-02T03:04:05.000Z",
+         *       "boards": 12
+         *     }
+         */
+        BoardLabel: {
+            label: components["schemas"]["LabelName"];
+            owner: components["schemas"]["BoardLabelOwner"];
+            /**
+             * Format: date-time
+             * @description When the owner got the label (claimed or transferred); null without an owner.
+             */
+            claimedAt: string | null;
+            /** Format: int32 */
+            boards: number;
+        };
+        BoardLabelList: {
+            labels: components["schemas"]["BoardLabel"][];
+        };
+        /**
+         * @description The user who is to own the label (FLEET-15).
+         * @example {
+         *       "userId": "k2m9q0c7v4r1s8t5u6w3x0y1"
+         *     }
+         */
+        BoardLabelOwnerRequest: {
+            userId: components["schemas"]["Id"];
+        };
         /** @description Text or null; blank (whitespace-only) text is stored as null. */
         PatchText: string | null;
         BoardUserGrant: {
@@ -5250,6 +5364,17 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The caller lacks a permission the file needs (`board-create` for a new board, `app-create` for a new app), or the file puts a board under a `managedBy` label another owner holds, or takes one off it (FLEET-14); nothing was written. */
+        ImportForbidden: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -7485,7 +7610,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ImportForbidden"];
             404: components["responses"]["BoardNotFound"];
             409: components["responses"]["ImportConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -7561,7 +7686,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            /** @description A board needs a permission the caller lacks (creating, binding, pruning); nothing was written. */
+            /** @description A board needs a permission the caller lacks (creating, binding, pruning), or the set's label belongs to another owner (FLEET-14: only its owner or an admin applies it); nothing was written. */
             403: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7569,15 +7694,6 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /**
-                     * @example {
-                     *       "message": "Board media: Permission denied",
-                     *       "code": "FORBIDDEN",
-                     *       "data": {
-                     *         "board": "media"
-                     *       }
-                     *     }
-                     */
                     "application/json": components["schemas"]["Error"];
                 };
             };
@@ -7601,7 +7717,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A board moved since its file's base by another writer (FILE-6, FLEET-9), another source manages it (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), or a name was taken meanwhile; the message and `data.board` name the board (FLEET-4); nothing was written. */
+            /** @description A board moved since its file's base by another writer (FILE-6, FLEET-9), another source manages it (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7675,6 +7791,101 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listBoardLabels: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The labels. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardLabelList"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    setBoardLabelOwner: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The label, percent-encoded (`/` as `%2F`). */
+                label: components["schemas"]["LabelName"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["BoardLabelOwnerRequest"];
+            };
+        };
+        responses: {
+            /** @description The label with its new owner. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["BoardLabel"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["UserNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    releaseBoardLabel: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The label, percent-encoded (`/` as `%2F`). */
+                label: components["schemas"]["LabelName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Released (or nobody owned it). */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -22,6 +22,15 @@ export function isUniqueViolation(error: unknown, constraint?: string): boolean 
   return e?.code === '23505' && (constraint === undefined || e.constraint === constraint || !!e.message?.includes(constraint));
 }
 
+/**
+ * FLEET-11: 40P01 (deadlock detected) and 40001 (serialization failure): the database rolled the transaction back
+ * because of another one; the same work in a new transaction may well succeed.
+ */
+export function isTransactionCollision(error: unknown): boolean {
+  const code = driverError(error)?.code;
+  return code === '40P01' || code === '40001';
+}
+
 export function isForeignKeyViolation(error: unknown): boolean {
   return driverError(error)?.code === '23503';
 }

@@ -43,6 +43,8 @@ export type AuditAction =
   | 'board.rename'
   | 'board.visibility'
   | 'board.permissions'
+  | 'board.label.owner'
+  | 'board.label.release'
   | 'app.permissions'
   | 'integration.permissions'
   | 'board.restore'

@@ -310,6 +310,8 @@ const trpcMutation = (procedure: string, input: unknown): Probe => ({ method: 'P
 
 /** Cases of one operation and status, where the generic scenario does not provoke it. */
 const specific: Record<string, Scenario> = {
+  // FLEET-15: any text is a label (`not valid!` included); one over 128 characters is not.
+  'DELETE /api/boards/labels/{label}/owner 400': (op) => ({ ...sample(op), path: `/api/boards/labels/${'x'.repeat(129)}/owner` }),
   'PUT /api/boards/{id} 409': async (_op, fixture) => {
     const board = await server.call('GET', `/api/boards/${fixture.boardId}`);
     return { method: 'PUT', path: `/api/boards/${fixture.boardId}`, body: { expectedVersion: board.body.version + 100, sections: board.body.sections, items: [] } };

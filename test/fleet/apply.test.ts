@@ -173,18 +173,25 @@ describe('set apply (FLEET-2)', () => {
     expectOk(await applySet({ managedBy: label, boards: [file] }));
     const { id } = await boardByName(file.name);
     const creator = await createActor(server, { permissions: ['board-create'] });
+    // FLEET-15: the labels the admin's applies claimed are given to the caller, so that the board rules decide.
+    const giveLabel = async (managedBy: string, userId: string) => expectOk(await server.call('PUT', `/api/boards/labels/${encodeURIComponent(managedBy)}/owner`, { body: { userId } }));
+    await giveLabel(label, creator.userId);
     const fresh = boardFile(unique('mine-'));
     expectError(await applySet({ managedBy: label, boards: [fresh, file] }, '', creator.key), 404, 'NOT_FOUND', `Board ${file.name}: Board not found`);
     expect(await boardByName(fresh.name)).toBeUndefined();
 
     const plain = await createActor(server);
-    expectError(await applySet({ managedBy: label, boards: [boardFile(unique('x-'))] }, '', plain.key), 403, 'FORBIDDEN');
+    await giveLabel(label, plain.userId);
+    const x = boardFile(unique('x-'));
+    expectError(await applySet({ managedBy: label, boards: [x] }, '', plain.key), 403, 'FORBIDDEN', `Board ${x.name}: Permission denied`);
+    await giveLabel(label, creator.userId);
 
     // A board of the label the caller can view but not fully manage cannot be pruned; one it cannot see is left alone.
     await server.db('board_user_permissions').insert({ boardId: id, userId: creator.userId, permission: 'view' });
     const other = unique('repo-');
     const hidden = boardFile(unique('hidden-'));
     expectOk(await applySet({ managedBy: other, boards: [hidden] }));
+    await giveLabel(other, creator.userId);
     expectError(await applySet({ managedBy: label, boards: [fresh] }, '?prune=true', creator.key), 403, 'FORBIDDEN', `Board ${file.name}: Permission denied`);
     expect(await boardByName(fresh.name)).toBeUndefined();
     const ok = expectOk(await applySet({ managedBy: other, boards: [fresh] }, '?prune=true', creator.key));

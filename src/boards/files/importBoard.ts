@@ -30,6 +30,7 @@ import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warn
 import type { HistoryContext } from '../history/record';
 import { recordStateChange } from '../history/record';
 import { latestOrigin } from '../history/store';
+import { assertMayRelabel } from '../management/labels';
 import { boardIdByName, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { boardSettingsColumns } from '../settings';
 import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds, resolvedAppOptions } from './file';
@@ -309,6 +310,9 @@ export async function importInTransaction(
     throw conflict(`Board is managed by ${owner}`, { managedBy: owner });
   }
   const source = options.owner ? { ...options.file, managedBy: options.owner.managedBy } : options.file;
+  // FLEET-14: a board created under a label, or moved onto or off one, needs the label's owner or an admin. A set
+  // (options.owner) checked its label once for all its files, and FLEET-3 keeps its boards on it or on none.
+  if (!options.owner) await assertMayRelabel(trx, { principal }, replace ? (current.board.managedBy ?? null) : null, source.managedBy ?? null);
 
   // FILE-4: ids used on another board are replaced by fresh ones.
   const taken = await existingElements(trx, current, fileElementIds(source), options.unwritten?.pending);

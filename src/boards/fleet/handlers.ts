@@ -6,6 +6,8 @@ import { boardDrift } from './drift';
 import { provisioningPrincipal, provisioningStatus } from './provisioner';
 import { applyBoardSet } from './setApply';
 import type { BoardCaches } from '../document/save';
+import { audited } from '../../observability/audit';
+import { listLabels, releaseLabel, transferLabel } from '../management/labels';
 
 /** A fleet of boards as code (FLEET-*): the set apply. */
 export const boardFleetHandlers = ({ caches }: { caches: BoardCaches }) =>
@@ -24,6 +26,29 @@ export const boardFleetHandlers = ({ caches }: { caches: BoardCaches }) =>
         history: { ...history, origin: { managedBy: body.managedBy, commit: body.origin?.commit ?? null, message: body.origin?.message ?? null } },
       });
       return { status: 200, body: plan };
+    },
+
+    /** FLEET-15: the labels, their owners and board counts (admin). */
+    async listBoardLabels(_input, ctx) {
+      return { status: 200, body: { labels: await listLabels(ctx.db, requirePrincipal(ctx)) } };
+    },
+
+    /** FLEET-15: an admin gives a label to a user. */
+    async setBoardLabelOwner({ params, body }, ctx) {
+      const entry = await audited(ctx, { action: 'board.label.owner', targetType: 'boardSet', targetId: params.label, details: { userId: body.userId } }, (trx) =>
+        transferLabel(trx, requirePrincipal(ctx), params.label, body.userId),
+      );
+      return { status: 200, body: entry };
+    },
+
+    /** FLEET-15: an admin releases a label (idempotent; an entry only when it had an owner). */
+    async releaseBoardLabel({ params }, ctx) {
+      await audited<boolean>(
+        ctx,
+        (released) => (released ? { action: 'board.label.release', targetType: 'boardSet', targetId: params.label } : null),
+        (trx) => releaseLabel(trx, requirePrincipal(ctx), params.label),
+      );
+      return { status: 204, body: undefined };
     },
 
     /** PROV-3: admin only (it names server paths). */

@@ -114,6 +114,8 @@ async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options
         onlyWhenChanged: true,
       },
       managedBy: source.managedBy,
+      // FLEET-13: a source's label is provisioning's.
+      provisioning: true,
       ignoreSource: true,
       files: files.map((f) => f.content),
       dryRun: false,

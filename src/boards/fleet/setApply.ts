@@ -7,7 +7,7 @@
  * their ids passed on to the files after them (UnwrittenCreates in importBoard.ts).
  */
 import type { Knex } from 'knex';
-import { forbidden } from '../../core/errors';
+import { ApiError, conflict, forbidden } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { loadBoardAccess } from '../access';
 import { compareStates } from '../document/changes';
@@ -15,12 +15,13 @@ import type { BoardState } from '../document/model';
 import { RolledBack, unlessRolledBack, type BoardCaches } from '../document/save';
 import { contentOf, loadBoardState, type ExistingElement } from '../document/store';
 import { readInstanceId } from '../../db/instance';
-import { asApiError } from '../../db/errors';
+import { asApiError, isTransactionCollision, isUniqueViolation } from '../../db/errors';
 import { assertFileContent, type BoardFile } from '../files/file';
 import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
 import { deleteBoard } from '../management/boards';
-import { boardIdsByNames, withNameConflictAs409 } from '../management/names';
+import { assertMayWriteLabel } from '../management/labels';
+import { boardNameIndex, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
 import { Board } from '../../db/models';
 import { recordAudit, type AuditSource, type AuditAction } from '../../observability/audit';
@@ -29,6 +30,8 @@ import { metrics } from '../../observability/metrics';
 export interface SetApplyOptions {
   principal: Principal;
   managedBy: string;
+  /** FLEET-13: provisioning applies its sources' labels as their owner. */
+  provisioning?: boolean;
   /** FLEET-9: provisioning does not read the files' `source` (the directory is the truth). */
   ignoreSource?: boolean;
   files: BoardFile[];
@@ -57,14 +60,53 @@ export interface SetApplyOptions {
 /** A board with nothing on it: what a pruned board's plan compares against. */
 const emptied = (state: BoardState): BoardState => ({ ...state, layouts: [], sections: [], sectionLayouts: [], items: [], itemLayouts: [], bindings: [] });
 
-/** FLEET-4: runs one board's part of the set, its errors naming the board. */
+/**
+ * FLEET-11: a deadlock or serialization failure met while working on one board of the set (or on the set's locks,
+ * `board` null): the whole set is tried again in a new transaction, and named when the tries run out.
+ */
+class SetCollision extends Error {
+  constructor(readonly board: string | null) {
+    super('set apply collided with another transaction');
+  }
+}
+
+/**
+ * FLEET-4: runs one board's part of the set, its errors naming the board. A board of the set's names created by a
+ * concurrent request since the set's lock (the name index refuses the insert) is the 409 of the name, naming the
+ * board (FLEET-12); a deadlock or serialization failure is a SetCollision of this board (FLEET-11).
+ */
 async function forBoard<T>(name: string, work: () => Promise<T>): Promise<T> {
   try {
     return await work();
   } catch (error) {
+    if (isTransactionCollision(error)) throw new SetCollision(name);
+    if (isUniqueViolation(error, boardNameIndex)) throw namingBoard(conflict(nameConflictMessage), name);
     // PROV-5: the database's refusal of a write to a provisioned board is a 409 of this board too.
     throw namingBoard(asApiError(error), name);
   }
+}
+
+/**
+ * FLEET-11: before any write, the set locks every board it may write or delete (those of its files' names, letter
+ * case ignored, and those of its label) in one statement, by id ascending: two sets that overlap lock their common
+ * boards in the same order, so one waits for the other instead of deadlocking. A board deleted meanwhile by the set
+ * it waited for is not returned (the file creates it again), one renamed is checked under its new name. Answers the
+ * boards of the files' names among the locked ones (a name not in it has no board as of the lock).
+ */
+async function lockSetBoards(trx: Knex.Transaction, names: readonly string[], managedBy: string): Promise<Map<string, string>> {
+  const locked: { id: string; name: string }[] = await Board.query(trx)
+    .where((q) => q.whereRaw('lower(name) IN (SELECT lower(value) FROM jsonb_array_elements_text(?::jsonb))', [JSON.stringify(names)]).orWhere('managedBy', managedBy))
+    .orderBy('id')
+    .forUpdate()
+    .select('id', 'name')
+    .castTo<{ id: string; name: string }[]>();
+  const byName = new Map(locked.map((board) => [board.name.toLowerCase(), board.id]));
+  const ids = new Map<string, string>();
+  for (const name of names) {
+    const id = byName.get(name.toLowerCase());
+    if (id !== undefined) ids.set(name, id);
+  }
+  return ids;
 }
 
 /**
@@ -159,17 +201,46 @@ export async function applyBoardSet(db: Knex, options: SetApplyOptions): Promise
   }
 }
 
+/** FLEET-11: how many times a set is tried in all when it collides with another transaction (deadlock, serialization). */
+export const setApplyTries = 5;
+
+/** FLEET-11: the answer once every try collided: a 409 naming the board (or the set's label), nothing written. */
+export function setCollisionConflict(managedBy: string, board: string | null): ApiError {
+  const message = 'Another set apply wrote this board at the same time; nothing was written, apply again';
+  return board === null ? conflict(`Set ${managedBy}: ${message}`, { managedBy }) : (namingBoard(conflict(message, { managedBy }), board) as ApiError);
+}
+
+/**
+ * FLEET-11: the set in one transaction, tried again as a whole in a new transaction when the database ended it for a
+ * deadlock or a serialization failure, at most `setApplyTries` times (a short random pause between tries spreads
+ * two colliding sets apart); then a 409 naming the board, never a 500.
+ */
 export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
   assertDistinctNames(options.files);
   for (const file of options.files) await forBoard(file.name, async () => assertFileContent(file));
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await applySetOnce(db, options);
+    } catch (error) {
+      const collision = error instanceof SetCollision ? error : isTransactionCollision(error) ? new SetCollision(null) : null;
+      if (!collision) throw error;
+      if (attempt >= setApplyTries) throw setCollisionConflict(options.managedBy, collision.board);
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 20 * attempt));
+    }
+  }
+}
+
+async function applySetOnce(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
   const written: BoardState[] = [];
   const plan = await unlessRolledBack(() =>
     withNameConflictAs409(() =>
       db.transaction(async (trx) => {
         await options.hooks?.before?.(trx);
+        // FLEET-14: the set's label is its owner's (or an admin's); the first set of a label claims it (FLEET-13).
+        await assertMayWriteLabel(trx, { principal: options.principal, provisioning: options.provisioning }, options.managedBy);
         const set: SetFacts = {
           instanceId: await readInstanceId(trx),
-          boardIds: await boardIdsByNames(trx, options.files.map((file) => file.name)),
+          boardIds: await lockSetBoards(trx, options.files.map((file) => file.name), options.managedBy),
           pending: [],
         };
         const entries: SetPlanEntry[] = [];

@@ -13,7 +13,7 @@
  *           │          ├─ integration_items ── integrations ─┬─ integration_secrets
  *           │          └─ app_placements ── apps ────────────┘ (integrations.app_id)
  *           ├─ board_user_permissions, board_group_permissions
- *           ├─ board_history, provisioned_boards               server_settings, login_failures, provisioning_sources
+ *           ├─ board_history, provisioned_boards (board_labels)  server_settings, login_failures, provisioning_sources
  *           └─ (apps) app_reachability                         audit_log, rate_limit_buckets, event_stream_leases
  */
 import { ApiKey } from './ApiKey';
@@ -30,6 +30,7 @@ import { AppUserPermission } from './AppUserPermission';
 import { Board } from './Board';
 import { BoardGroupPermission } from './BoardGroupPermission';
 import { BoardHistoryEntry } from './BoardHistoryEntry';
+import { BoardLabel } from './BoardLabel';
 import { BoardUserPermission } from './BoardUserPermission';
 import { Group } from './Group';
 import { GroupMember } from './GroupMember';
@@ -66,6 +67,7 @@ export {
   Board,
   BoardGroupPermission,
   BoardHistoryEntry,
+  BoardLabel,
   BoardUserPermission,
   Group,
   GroupMember,
@@ -103,6 +105,7 @@ export const models = [
   Board,
   BoardGroupPermission,
   BoardHistoryEntry,
+  BoardLabel,
   BoardUserPermission,
   Group,
   GroupMember,
