@@ -123,7 +123,8 @@ export interface paths {
          *     On the public port this route answers only when `METRICS_TOKEN` is set, to a request carrying
          *     `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without `METRICS_TOKEN` it is a 404 here, and
          *     `METRICS_PORT` serves it without a token on a listener of its own (`METRICS_HOST`, 127.0.0.1 by default).
-         *     Not rate-limited (RATE-3).
+         *     Not rate-limited per caller (RATE-3), but wrong tokens are (METRIC-8): 10 per minute per client address, then
+         *     429 `Too many failed metrics token attempts, retry later` before the token is compared.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -168,11 +169,14 @@ export interface paths {
         /**
          * Log in with a username and password
          * @description Starts a cookie session (`tessera_session`, HttpOnly, SameSite=Lax). Failed attempts are throttled per
-         *     username (5) and per client address (20) in a 15-minute window; past the limit the answer is 429
-         *     `Too many failed login attempts, retry later` with `Retry-After`, whatever the password. An attempt counts as
-         *     a failure from before its password is checked until it succeeds, so the limit holds for simultaneous attempts
-         *     on any number of instances (and more than 5 simultaneous logins of one username are throttled too); a
-         *     successful login clears the username's failures and does not count against the address.
+         *     username and client address together (5) and per client address (20) in a 15-minute window (SEC-3); past the
+         *     limit the answer is 429 `Too many failed login attempts, retry later` with `Retry-After`, whatever the
+         *     password, from that address only: failures from one address never refuse the right password from another. An
+         *     attempt counts as a failure from before its password is checked until it succeeds, so the limit holds for
+         *     simultaneous attempts on any number of instances (and more than 5 simultaneous logins of one username from one
+         *     address are throttled too); a successful login clears that username's failures from that address and does not
+         *     count against the address. The first refused attempt per username and address (and per address) in a window is
+         *     audited (SEC-7).
          *     A login from another site is refused with 403 (SEC-5: an `Origin` other than the request's host,
          *     `Sec-Fetch-Site: cross-site`, or `Sec-Fetch-Site: same-site` without an `Origin`), so another site cannot sign
          *     a browser in; a body other than JSON is refused with 415.
@@ -4510,7 +4514,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A limit was reached (failed logins per username or client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
+        /** @description A limit was reached (failed logins per username and client address or per client address, wrong metrics tokens per client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -5537,6 +5541,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -3,6 +3,8 @@ import { expectError } from '../support/expect';
 import { call, useTestServer } from '../support/server';
 import { runCli } from '../../src/cli/main';
 import { sample } from '../support/metrics';
+import { requestFrom } from '../support/fromAddress';
+import { ConfigError, loadConfig } from '../../src/config/config';
 
 const metricsToken = 'metrics-token-for-tests';
 const server = useTestServer({ METRICS_TOKEN: metricsToken, METRICS_PORT: '0' });
@@ -26,6 +28,38 @@ describe('METRIC: Prometheus metrics', () => {
     expectError(anonymous, 401, 'UNAUTHORIZED', 'Authentication required');
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="tessera-metrics"');
     expectError(await server.call('GET', '/metrics', { key: null, headers: { Authorization: 'Bearer wrong' } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('METRIC-8: wrong tokens are limited per client address: 429 with the RateLimit fields, even for the right token from there', async () => {
+    const scrapeFrom = (address: string, token: string) =>
+      requestFrom(address, `${server.directUrl}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 10; i++) expect((await scrapeFrom('127.0.0.2', `wrong-guess-${i}`)).status).toBe(401);
+    for (const token of ['wrong-guess-10', metricsToken]) {
+      const refused = await scrapeFrom('127.0.0.2', token);
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.text)).toEqual({
+        message: 'Too many failed metrics token attempts, retry later',
+        code: 'TOO_MANY_REQUESTS',
+        data: { retryAfterSeconds: expect.any(Number) },
+      });
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(refused.headers['ratelimit-policy']).toBe('"failed-metrics-tokens-per-address";q=10;w=60');
+      expect(refused.headers.ratelimit).toBe(`"failed-metrics-tokens-per-address";r=0;t=${retryAfter}`);
+    }
+    // Another address is not refused: the right token scrapes, and right tokens never count (many in a row).
+    for (let i = 0; i < 12; i++) expect((await scrapeFrom('127.0.0.3', metricsToken)).status).toBe(200);
+    expect((await scrapeFrom('127.0.0.3', 'wrong-guess')).status).toBe(401);
+  });
+
+  it('METRIC-8: a METRICS_TOKEN under 16 characters stops the server at start with a clear error', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-token' })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_TOKEN: 'fifteen-chars-x' })).toThrow(
+      'METRICS_TOKEN must be at least 16 characters long (got 15); generate one with: openssl rand -hex 32',
+    );
+    expect(loadConfig({ METRICS_TOKEN: 'sixteen-chars-xx' }).metricsToken).toBe('sixteen-chars-xx');
+    expect(loadConfig({}).metricsToken).toBeNull();
   });
 
   it('METRIC-4: METRICS_PORT serves the metrics without a token', async () => {
