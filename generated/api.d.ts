@@ -3872,17 +3872,17 @@ export interface components {
          */
         AppDescription: string | null;
         /**
-         * @description Icon address, 1 to 2048 characters after trimming: an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL may not hold).
+         * @description Icon address, 1 to 2048 characters after trimming: an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL and the host of an http(s) URL may not hold).
          * @example https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg
          */
         AppIconUrl: string;
         /**
-         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`.
+         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`. The host of an http(s) URL is a name (letters, digits, `-`, `.`, `_`) or an IP address (IPv6 in brackets), with an optional port: no other punctuation (SEC-8: `;` or `,` would inject into the board page's Content-Security-Policy).
          * @example https://jellyfin.example.com
          */
         AppHref: string | null;
         /**
-         * @description Address pinged for the status indicator. Trimmed; an empty string is stored as null; otherwise an `http://` or `https://` URL without whitespace, control or invisible characters (APP-6).
+         * @description Address pinged for the status indicator. Trimmed; an empty string is stored as null; otherwise an `http://` or `https://` URL without whitespace, control or invisible characters (APP-6) whose host is a name or an IP address (SEC-8, as AppHref).
          * @example http://jellyfin.internal:8096
          */
         AppPingUrl: string | null;
