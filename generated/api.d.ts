@@ -901,14 +901,14 @@ export interface paths {
         };
         /**
          * Reachability of a board's apps
-         * @description PING-1..5: whether the apps shown by the board's `app` widgets with `pingEnabled: true` answer, as the server
+         * @description PING-1..7: whether the apps shown by the board's `app` widgets with `pingEnabled: true` answer, as the server
          *     last checked them. Only apps on this board, only those the caller may read (VIEW-2), and only widgets that ask
          *     for it: never a way to make the server check an address of the caller's choosing.
          *
          *     The server checks an app's `pingUrl` (else its `href` when that is an absolute http(s) URL) with a `HEAD` request
          *     (a `GET` when `HEAD` is refused with 405 or 501), never following redirects, within `PING_TIMEOUT_MS`, at most
          *     `PING_CONCURRENCY` checks at once per instance, and at most once per app per `PING_INTERVAL_S` across every
-         *     viewer and every instance (the last result and its time are stored in the database). A check still running
+         *     viewer, every instance and every change of the app's address (PING-6) (the last result and its time are stored in the database). A check still running
          *     when the answer is due shows the previous result (or `unknown`) and is stored when it ends. View permission
          *     on the board (public boards without credentials); 404 `Board not found` otherwise.
          */
@@ -3329,7 +3329,7 @@ export interface components {
         BoardApps: {
             apps: components["schemas"]["BoardApp"][];
         };
-        /** @description The last reachability check of one app (PING-1..5). `up`: the app's address answered with an HTTP status below 500 (a redirect counts as an answer and is not followed); `down`: a status of 500 or more, no answer within the timeout, or no connection; `unknown`: not checked yet (or its address changed since the last check), or the app has no absolute http(s) address to check. */
+        /** @description The last reachability check of one app (PING-1..7). `up`: the app's address answered with an HTTP status below 500 (a redirect counts as an answer and is not followed); `down`: a status of 500 or more, no answer within the timeout, or no connection; `unknown`: not checked yet (or its address changed since the last check, until the app's interval has passed, PING-6), or the app has no absolute http(s) address to check. `httpStatus` is the status the address answered, null without an answer and always null for an anonymous caller (PING-7: up or down only). */
         AppStatus: {
             appId: components["schemas"]["Id"];
             /** @enum {string} */
