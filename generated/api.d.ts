@@ -123,7 +123,8 @@ export interface paths {
          *     On the public port this route answers only when `METRICS_TOKEN` is set, to a request carrying
          *     `Authorization: Bearer <METRICS_TOKEN>` (401 otherwise); without `METRICS_TOKEN` it is a 404 here, and
          *     `METRICS_PORT` serves it without a token on a listener of its own (`METRICS_HOST`, 127.0.0.1 by default).
-         *     Not rate-limited (RATE-3).
+         *     Not rate-limited per caller (RATE-3), but wrong tokens are (METRIC-8): 10 per minute per client address, then
+         *     429 `Too many failed metrics token attempts, retry later` before the token is compared.
          */
         get: operations["getMetrics"];
         put?: never;
@@ -171,11 +172,14 @@ export interface paths {
         /**
          * Log in with a username and password
          * @description Starts a cookie session (`tessera_session`, HttpOnly, SameSite=Lax). Failed attempts are throttled per
-         *     username (5) and per client address (20) in a 15-minute window; past the limit the answer is 429
-         *     `Too many failed login attempts, retry later` with `Retry-After`, whatever the password. An attempt counts as
-         *     a failure from before its password is checked until it succeeds, so the limit holds for simultaneous attempts
-         *     on any number of instances (and more than 5 simultaneous logins of one username are throttled too); a
-         *     successful login clears the username's failures and does not count against the address.
+         *     username and client address together (5) and per client address (20) in a 15-minute window (SEC-3); past the
+         *     limit the answer is 429 `Too many failed login attempts, retry later` with `Retry-After`, whatever the
+         *     password, from that address only: failures from one address never refuse the right password from another. An
+         *     attempt counts as a failure from before its password is checked until it succeeds, so the limit holds for
+         *     simultaneous attempts on any number of instances (and more than 5 simultaneous logins of one username from one
+         *     address are throttled too); a successful login clears that username's failures from that address and does not
+         *     count against the address. The first refused attempt per username and address (and per address) in a window is
+         *     audited (SEC-7).
          *     A login from another site is refused with 403 (SEC-5: an `Origin` other than the request's host,
          *     `Sec-Fetch-Site: cross-site`, or `Sec-Fetch-Site: same-site` without an `Origin`), so another site cannot sign
          *     a browser in; a body other than JSON is refused with 415.
@@ -922,14 +926,14 @@ export interface paths {
         };
         /**
          * Reachability of a board's apps
-         * @description PING-1..5: whether the apps shown by the board's `app` widgets with `pingEnabled: true` answer, as the server
+         * @description PING-1..7: whether the apps shown by the board's `app` widgets with `pingEnabled: true` answer, as the server
          *     last checked them. Only apps on this board, only those the caller may read (VIEW-2), and only widgets that ask
          *     for it: never a way to make the server check an address of the caller's choosing.
          *
          *     The server checks an app's `pingUrl` (else its `href` when that is an absolute http(s) URL) with a `HEAD` request
          *     (a `GET` when `HEAD` is refused with 405 or 501), never following redirects, within `PING_TIMEOUT_MS`, at most
          *     `PING_CONCURRENCY` checks at once per instance, and at most once per app per `PING_INTERVAL_S` across every
-         *     viewer and every instance (the last result and its time are stored in the database). A check still running
+         *     viewer, every instance and every change of the app's address (PING-6) (the last result and its time are stored in the database). A check still running
          *     when the answer is due shows the previous result (or `unknown`) and is stored when it ends. View permission
          *     on the board (public boards without credentials); 404 `Board not found` otherwise.
          */
@@ -3439,7 +3443,7 @@ export interface components {
         BoardApps: {
             apps: components["schemas"]["BoardApp"][];
         };
-        /** @description The last reachability check of one app (PING-1..5). `up`: the app's address answered with an HTTP status below 500 (a redirect counts as an answer and is not followed); `down`: a status of 500 or more, no answer within the timeout, or no connection; `unknown`: not checked yet (or its address changed since the last check), or the app has no absolute http(s) address to check. */
+        /** @description The last reachability check of one app (PING-1..7). `up`: the app's address answered with an HTTP status below 500 (a redirect counts as an answer and is not followed); `down`: a status of 500 or more, no answer within the timeout, or no connection; `unknown`: not checked yet (or its address changed since the last check, until the app's interval has passed, PING-6), or the app has no absolute http(s) address to check. `httpStatus` is the status the address answered, null without an answer and always null for an anonymous caller (PING-7: up or down only). */
         AppStatus: {
             appId: components["schemas"]["Id"];
             /** @enum {string} */
@@ -3985,17 +3989,17 @@ export interface components {
          */
         AppDescription: string | null;
         /**
-         * @description Icon address, 1 to 2048 characters after trimming: an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL may not hold).
+         * @description Icon address, 1 to 2048 characters after trimming: an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL and the host of an http(s) URL may not hold).
          * @example https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg
          */
         AppIconUrl: string;
         /**
-         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`.
+         * @description Where the app widget links to. Trimmed; an empty string is stored as null. An `http://` or `https://` URL or a relative URL, nothing else (APP-6: `javascript:`, `data:`, `vbscript:` and every other scheme are refused). No part of it may hold whitespace, control or invisible characters (such as a zero-width space), and a relative URL's first segment (before the first `/`, `?` or `#`) holds no `:`, `&` (an HTML character reference such as `&#58;`) or `%`. The host of an http(s) URL is a name (letters, digits, `-`, `.`, `_`) or an IP address (IPv6 in brackets), with an optional port: no other punctuation (SEC-8: `;` or `,` would inject into the board page's Content-Security-Policy).
          * @example https://jellyfin.example.com
          */
         AppHref: string | null;
         /**
-         * @description Address pinged for the status indicator. Trimmed; an empty string is stored as null; otherwise an `http://` or `https://` URL without whitespace, control or invisible characters (APP-6).
+         * @description Address pinged for the status indicator. Trimmed; an empty string is stored as null; otherwise an `http://` or `https://` URL without whitespace, control or invisible characters (APP-6) whose host is a name or an IP address (SEC-8, as AppHref).
          * @example http://jellyfin.internal:8096
          */
         AppPingUrl: string | null;
@@ -4685,7 +4689,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A limit was reached (failed logins per username or client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
+        /** @description A limit was reached (failed logins per username and client address or per client address, wrong metrics tokens per client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -5723,6 +5727,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
+            429: components["responses"]["TooManyRequests"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -80,5 +80,8 @@ export function pingedAppIds(items: readonly ItemRow[]): string[] {
 export async function boardAppStatuses(db: Db, principal: Principal | null, boardId: string, config: PingConfig): Promise<AppStatus[]> {
   await assertBoardAccess(db, boardId, principal, 'view');
   const apps = await readableApps(db, principal, pingedAppIds(await appItems(db, boardId)));
-  return appStatuses(db, apps.map((app) => ({ appId: app.id, url: pingTarget(app) })), config);
+  const statuses = await appStatuses(db, apps.map((app) => ({ appId: app.id, url: pingTarget(app) })), config);
+  // PING-7: an anonymous viewer (of a public board) is told up or down, never the status code an internal address
+  // answered (a 401 or a 302 says what runs there).
+  return principal ? statuses : statuses.map((status) => ({ ...status, httpStatus: null }));
 }

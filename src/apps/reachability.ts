@@ -48,17 +48,18 @@ export interface StoredCheck {
 }
 
 /**
- * PING-2: whether a check of `url` may be due, by this instance's clock: never checked, checked at another address,
- * or checked longer than the interval ago, and not claimed by a check younger than the lease. Only a filter, so that
- * an answer whose results are fresh writes nothing: the claim statement decides again by the database's clock. Pure.
+ * PING-2: whether a check of `url` may be due, by this instance's clock: never checked or checked longer than the
+ * interval ago (PING-6: at whatever address: a changed address waits for the app's interval like any other check),
+ * and not claimed by a check younger than the lease. Only a filter, so that an answer whose results are fresh writes
+ * nothing: the claim statement decides again by the database's clock. Pure.
  */
-export function mayBeDue(stored: StoredCheck | undefined, url: string, now: number, config: PingConfig): boolean {
+export function mayBeDue(stored: StoredCheck | undefined, _url: string, now: number, config: PingConfig): boolean {
   if (!stored) return true;
   const time = (value: Date | string | null) => (value === null ? null : new Date(value).getTime());
   const claimed = time(stored.claimedAt);
   if (claimed !== null && claimed > now - (config.timeoutMs * 2 + 1000)) return false;
   const checked = time(stored.checkedAt);
-  return stored.url !== url || checked === null || checked < now - config.intervalMs;
+  return checked === null || checked < now - config.intervalMs;
 }
 
 /** PING-3: one check, bounded by `timeoutMs` in all (both requests together); redirects are answers, not followed. */
@@ -103,8 +104,8 @@ const limiterFor = (config: PingConfig) => {
 };
 
 /**
- * PING-2: claims, in one statement, the checks of `targets` that are due: never checked, checked at another address,
- * or checked longer than `intervalMs` ago, and not claimed by a check still running (a claim older than the lease,
+ * PING-2: claims, in one statement, the checks of `targets` that are due: never checked, or checked (at any address,
+ * PING-6) longer than `intervalMs` ago, and not claimed by a check still running (a claim older than the lease,
  * left by an instance that stopped, no longer counts). The database decides between concurrent viewers and
  * instances: each due app is claimed by exactly one of them. Apps deleted meanwhile are skipped.
  */
@@ -117,8 +118,7 @@ export async function claimDueChecks(db: Db, targets: readonly { appId: string; 
      SELECT v.app_id, v.url, now() FROM jsonb_to_recordset(?::jsonb) AS v(app_id text, url text) JOIN ${apps} ON ${apps}.id = v.app_id
      ON CONFLICT (app_id) DO UPDATE SET claimed_at = now(), url = excluded.url
      WHERE (${reach}.claimed_at IS NULL OR ${reach}.claimed_at < now() - make_interval(secs => ?))
-       AND (${reach}.url <> excluded.url OR ${reach}.checked_at IS NULL
-            OR ${reach}.checked_at < now() - make_interval(secs => ?))
+       AND (${reach}.checked_at IS NULL OR ${reach}.checked_at < now() - make_interval(secs => ?))
      RETURNING app_id AS "appId"`,
     [JSON.stringify(targets.map((t) => ({ app_id: t.appId, url: t.url }))), leaseMs / 1000, config.intervalMs / 1000],
   );

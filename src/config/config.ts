@@ -150,6 +150,20 @@ export const defaultDatabaseTimeouts: DatabaseTimeouts = { acquireMs: 10_000, co
 
 export class ConfigError extends Error {}
 
+/** METRIC-8: the shortest METRICS_TOKEN accepted (a guessable token would open the scrape to anyone). */
+export const minMetricsTokenLength = 16;
+
+function metricsTokenFrom(env: NodeJS.ProcessEnv): string | null {
+  const token = env.METRICS_TOKEN?.trim();
+  if (!token) return null;
+  if (token.length < minMetricsTokenLength) {
+    throw new ConfigError(
+      `METRICS_TOKEN must be at least ${minMetricsTokenLength} characters long (got ${token.length}); generate one with: openssl rand -hex 32`,
+    );
+  }
+  return token;
+}
+
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -218,7 +232,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       writes: rateFrom(env, 'RATE_LIMIT_WRITES', defaultRateLimits.writes),
       imports: rateFrom(env, 'RATE_LIMIT_IMPORTS', defaultRateLimits.imports),
     },
-    metricsToken: env.METRICS_TOKEN || null,
+    metricsToken: metricsTokenFrom(env),
     metricsPort: env.METRICS_PORT ? intFrom(env, 'METRICS_PORT', 0, 0, 65535) : null,
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     metricsTotals: boolFrom(env, 'METRICS_TOTALS', true),

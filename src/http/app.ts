@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { isIP } from 'node:net';
 import express, { NextFunction, Request, Response } from 'express';
 import type { OpenAPIValidator } from 'openapi-backend';
 import { buildRequestValidator, requestSchemaRoots, validateInvocation, validationFailure } from '../core/requestValidation';
@@ -22,7 +23,6 @@ import { compress, type EncodedForms } from '../core/contentCoding';
 import { compressionThreshold, negotiateCoding } from './compression';
 import { callerKey, invokedClassOf, rateClassOf, rateLimitFields, rateLimitedMessage, requestCost, secondsUntilToken, type RateClass } from '../ratelimit/classes';
 import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
-import { rateLimitHeaders } from '../core/rateLimit';
 import { metrics, observeOperation } from '../observability/metrics';
 import type { Surface } from '../core/operation';
 
@@ -145,6 +145,17 @@ function declaredQuery(operation: Operation, query: Record<string, string | stri
  */
 const takesNoInput = (operation: Operation) => !operation.requestBody && (operation.parameters ?? []).length === 0;
 
+/**
+ * HTTP-12: the client address: the one `trust proxy` makes believed (LB-2) when it is an IP address, else the
+ * socket's. An X-Forwarded-For entry is whatever a proxy (or a client behind a proxy that appends) wrote: a string that
+ * is not an address (`garbage<script>`, 3,000 characters) is never stored as one.
+ */
+export function clientAddressOf(req: Pick<Request, 'ip' | 'socket'>): string {
+  const believed = req.ip;
+  if (believed !== undefined && isIP(believed) !== 0) return believed;
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
 /** What the pipeline learns of a request on its way (for the metrics and the answer's headers). */
 interface Tracking {
   /** The routed operation (METRIC-2 labels by it, never by the raw path). */
@@ -174,11 +185,13 @@ async function limitRate(buckets: TokenBuckets, rateClass: RateClass | null, cos
   if (take.allowed) return;
   metrics.rateLimited.inc({ class: rateClass });
   const retryAfterSeconds = secondsUntilToken(policy, take.tokens);
+  // RATE-4: the 429 carries the same fields as any answer (`t`: seconds until the bucket is full again, the draft's
+  // "quota reset"), and Retry-After the seconds until one request is free.
   throw new ApiError(
     'TOO_MANY_REQUESTS',
     rateLimitedMessage(rateClass, policy),
     { retryAfterSeconds, class: rateClass },
-    rateLimitHeaders({ policy: rateClass, quota: policy.quota, windowSeconds: policy.windowSeconds, retryAfterSeconds }),
+    { ...rateLimitFields(rateClass, policy, take.tokens), 'Retry-After': String(retryAfterSeconds) },
   );
 }
 
@@ -371,7 +384,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
       principal: null,
       // Resolved on first use (only logins need it): with `trust proxy` it walks X-Forwarded-For.
       get clientIp() {
-        return req.ip ?? req.socket.remoteAddress ?? 'unknown';
+        return clientAddressOf(req);
       },
       headers: req.headers,
       lifecycle,

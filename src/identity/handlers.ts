@@ -16,7 +16,15 @@ import { User } from '../db/models';
 export const identityHandlers = {
   async login({ body }, ctx) {
     const { db, config } = ctx;
-    await countLoginAttempt(db, body.username, ctx.clientIp);
+    // SEC-7: the first refused attempt per username and address (and per address) in a window is audited.
+    await countLoginAttempt(db, body.username, ctx.clientIp, ({ policy, retryAfterSeconds }) =>
+      recordAudit(db, ctx, {
+        action: 'auth.login',
+        outcome: 'failure',
+        targetType: 'user',
+        details: { username: body.username, throttled: policy, retryAfterSeconds },
+      }),
+    );
     const user: { id: string; passwordHash: string | null } | undefined = await User.query(db)
       .whereRaw('lower(username) = lower(?)', [body.username])
       .select('id', 'passwordHash')

@@ -6,6 +6,7 @@
 import type { Db } from '../db/database';
 import type { Principal } from '../identity/principal';
 import { listBoardApps, type BoardApp } from '../apps/boardApps';
+import { policyOrigin } from '../apps/urls';
 import { Item } from '../db/models';
 
 export interface PageSources {
@@ -15,21 +16,15 @@ export interface PageSources {
   frameOrigins: string[];
 }
 
-function originOf(value: unknown, protocols: readonly string[]): string | null {
-  if (typeof value !== 'string') return null;
-  try {
-    const url = new URL(value.trim());
-    return protocols.includes(url.protocol) ? url.origin : null;
-  } catch {
-    return null;
-  }
-}
-
-/** The sources a board's widgets need, from its readable apps and its iframe items' options. Pure. */
+/**
+ * The sources a board's widgets need, from its readable apps and its iframe items' options. Pure. SEC-8: only origins
+ * whose host passes the strict grammar (policyOrigin): a stored value with `;`, `,` or `*` in its host (written before
+ * the write rules refused it, or an iframe option, which is stored as sent) adds nothing to the policy.
+ */
 export function pageSources(apps: readonly { iconUrl: string }[], frameOptions: readonly unknown[]): PageSources {
-  const imageOrigins = new Set(apps.flatMap((app) => originOf(app.iconUrl, ['http:']) ?? []));
+  const imageOrigins = new Set(apps.flatMap((app) => policyOrigin(app.iconUrl, ['http:']) ?? []));
   const frameOrigins = new Set(
-    frameOptions.flatMap((options) => originOf(typeof options === 'object' && options !== null ? (options as Record<string, unknown>).embedUrl : null, ['http:', 'https:']) ?? []),
+    frameOptions.flatMap((options) => policyOrigin(typeof options === 'object' && options !== null ? (options as Record<string, unknown>).embedUrl : null, ['http:', 'https:']) ?? []),
   );
   return { imageOrigins: [...imageOrigins].sort(), frameOrigins: [...frameOrigins].sort() };
 }

@@ -14,7 +14,9 @@ import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk, grantBoard, item, position } from '../boards-document/helpers';
 
-const server = useTestServer({ PING_TIMEOUT_MS: '1000' });
+// A long interval (PING-2): no check of the tests below falls due again by the clock while they run; one that should
+// is made due by moving its stored time back.
+const server = useTestServer({ PING_TIMEOUT_MS: '1000', PING_INTERVAL_S: '3600' });
 
 interface Target {
   url: string;
@@ -148,10 +150,51 @@ describe('PING: GET /api/boards/{id}/apps/status', () => {
     await Promise.all([statusOf(boardId), statusOf(other, null)]);
     expect(await server.db('app_reachability').where({ appId }).first()).toEqual(before);
 
-    await server.db('app_reachability').where({ appId }).update({ checkedAt: new Date(Date.now() - 3_600_000) });
+    await server.db('app_reachability').where({ appId }).update({ checkedAt: new Date(Date.now() - 2 * 3_600_000) });
     await statusOf(boardId);
     for (; up.hits.length < 2; ) await new Promise((resolve) => setTimeout(resolve, 50));
     expect(up.hits.length).toBe(2);
+  });
+
+  it('PING-6: changing the ping URL does not make a check due: one check per app per interval across address changes', async () => {
+    const counting = await answering((_req, res) => res.writeHead(200).end());
+    const appId = await createApp({ pingUrl: counting.url });
+    const boardId = await boardWith([{ kind: 'app', options: { appId, pingEnabled: true } }]);
+    const first = await settled(boardId, appId);
+    expect(first).toMatchObject({ state: 'up', httpStatus: 200 });
+    expect(counting.hits).toHaveLength(1);
+    const stored = await server.db('app_reachability').where({ appId }).first();
+    for (let change = 1; change <= 6; change++) {
+      expectOk(await server.call('PATCH', `/api/apps/${appId}`, { body: { pingUrl: `${counting.url}?v=${change}` } }));
+      // The result stored is for another address: unknown until the app's interval has passed.
+      const entry = expectOk(await statusOf(boardId)).statuses.find((s: any) => s.appId === appId);
+      expect(entry).toEqual({ appId, state: 'unknown', httpStatus: null, checkedAt: null });
+      // Nothing was claimed (the claim is the statement that starts a check, before the answer): the stored check,
+      // its address and time, is the first one, so the next check is not due any earlier and no probe is under way.
+      expect(await server.db('app_reachability').where({ appId }).first()).toEqual(stored);
+    }
+    expect(counting.hits).toHaveLength(1);
+    // Once the interval has passed, the check is made at the current address.
+    await server.db('app_reachability').where({ appId }).update({ checkedAt: new Date(Date.now() - 2 * 3_600_000) });
+    expect(await settled(boardId, appId)).toMatchObject({ state: 'up', httpStatus: 200 });
+    expect(counting.hits).toEqual([
+      { method: 'HEAD', path: '/health' },
+      { method: 'HEAD', path: '/health?v=6' },
+    ]);
+  });
+
+  it('PING-7: an anonymous viewer of a public board is told up or down only, never the status code; a signed-in viewer sees it', async () => {
+    const guarded = await answering((_req, res) => res.writeHead(401).end());
+    const moved = await answering((_req, res) => res.writeHead(302, { Location: 'http://127.0.0.1:1/' }).end());
+    const failing = await answering((_req, res) => res.writeHead(503).end());
+    const apps = [await createApp({ pingUrl: guarded.url }), await createApp({ pingUrl: moved.url }), await createApp({ pingUrl: failing.url })];
+    const boardId = await boardWith(apps.map((appId) => ({ kind: 'app', options: { appId, pingEnabled: true } })));
+    for (const appId of apps) await settled(boardId, appId);
+    const byApp = (statuses: any[]) => Object.fromEntries(statuses.map((s) => [s.appId, [s.state, s.httpStatus]]));
+    expect(byApp(expectOk(await statusOf(boardId)).statuses)).toEqual({ [apps[0]]: ['up', 401], [apps[1]]: ['up', 302], [apps[2]]: ['down', 503] });
+    const anonymous = expectOk(await statusOf(boardId, null)).statuses;
+    expect(byApp(anonymous)).toEqual({ [apps[0]]: ['up', null], [apps[1]]: ['up', null], [apps[2]]: ['down', null] });
+    for (const entry of anonymous) expect(entry.checkedAt).toEqual(expect.any(String));
   });
 
   it('PING-3: redirects are answers, never followed; 5xx, refused connections and timeouts are down; HEAD refused falls back to GET', async () => {
@@ -221,14 +264,16 @@ describe('PING and VIEW pure rules', () => {
     expect(pingTarget({ pingUrl: null, href: null })).toBeNull();
   });
 
-  it('PING-2: a check may be due when never made, made at another address or too long ago, and not claimed within the lease', () => {
+  it('PING-2/PING-6: a check may be due when never made or made too long ago (at any address), and not claimed within the lease', () => {
     const config = { intervalMs: 60_000, timeoutMs: 1_000, concurrency: 8 };
     const now = Date.parse('2026-11-25T12:00:00Z');
     const ago = (ms: number) => new Date(now - ms).toISOString();
     expect(mayBeDue(undefined, 'http://a/', now, config)).toBe(true);
     expect(mayBeDue({ url: 'http://a/', checkedAt: ago(10_000), claimedAt: null }, 'http://a/', now, config)).toBe(false);
     expect(mayBeDue({ url: 'http://a/', checkedAt: ago(61_000), claimedAt: null }, 'http://a/', now, config)).toBe(true);
-    expect(mayBeDue({ url: 'http://old/', checkedAt: ago(10_000), claimedAt: null }, 'http://a/', now, config)).toBe(true);
+    // PING-6: another address does not make a check due before the interval.
+    expect(mayBeDue({ url: 'http://old/', checkedAt: ago(10_000), claimedAt: null }, 'http://a/', now, config)).toBe(false);
+    expect(mayBeDue({ url: 'http://old/', checkedAt: ago(61_000), claimedAt: null }, 'http://a/', now, config)).toBe(true);
     expect(mayBeDue({ url: 'http://a/', checkedAt: null, claimedAt: ago(2_000) }, 'http://a/', now, config)).toBe(false);
     expect(mayBeDue({ url: 'http://a/', checkedAt: null, claimedAt: ago(3_001) }, 'http://a/', now, config)).toBe(true);
   });

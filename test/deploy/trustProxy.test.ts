@@ -45,6 +45,16 @@ describe('LB-2: TRUST_PROXY', () => {
     });
   }, 120_000);
 
+  it('HTTP-12: an X-Forwarded-For entry that is not an IP address is never the client address: the socket\'s is', async () => {
+    await withServer('true', async (server) => {
+      expect(await recordedAddress(server, 'garbage<script>')).toBe('127.0.0.2');
+      expect(await recordedAddress(server, 'x'.repeat(3000))).toBe('127.0.0.2');
+      expect(await recordedAddress(server, '203.0.113.77, not-an-address')).toBe('127.0.0.2');
+      // A valid address is still believed, IPv6 included.
+      expect(await recordedAddress(server, '2001:db8::7')).toBe('2001:db8::7');
+    });
+  }, 120_000);
+
   it('LB-2: a hop count of 2 takes the second entry from the right', async () => {
     await withServer('2', async (server) => {
       expect(await recordedAddress(server, '203.0.113.77, 198.51.100.5, 192.0.2.9')).toBe('198.51.100.5');

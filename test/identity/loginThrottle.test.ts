@@ -1,5 +1,6 @@
 import { createActor } from '../support/actors';
 import { expectError } from '../support/expect';
+import { requestFrom } from '../support/fromAddress';
 import { CallResult, SiblingServer, TestServer, useTestServer } from '../support/server';
 
 const server = useTestServer();
@@ -83,7 +84,72 @@ describe('rate-limit headers', () => {
     const retryAfter = Number(blocked.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThan(0);
     expect(retryAfter).toBeLessThanOrEqual(900);
-    expect(blocked.headers.get('ratelimit-policy')).toBe('"failed-logins-per-user";q=5;w=900');
-    expect(blocked.headers.get('ratelimit')).toBe(`"failed-logins-per-user";r=0;t=${retryAfter}`);
+    expect(blocked.headers.get('ratelimit-policy')).toBe('"failed-logins-per-user-and-address";q=5;w=900');
+    expect(blocked.headers.get('ratelimit')).toBe(`"failed-logins-per-user-and-address";r=0;t=${retryAfter}`);
+  });
+});
+
+describe('SEC-3/SEC-7: the throttle is per username and address; refusals are audited once per window', () => {
+  // Its own instance: the client addresses 127.0.0.2 and 127.0.0.3 start with empty counters.
+  const target = useTestServer();
+
+  /** A login sent from a second loopback address (the server sees that address, LB-2). */
+  const loginFrom = async (address: string, body: { username: string; password: string }) => {
+    const answer = await requestFrom(address, `${target.directUrl}/api/auth/login`, { method: 'POST', body });
+    return { ...answer, body: JSON.parse(answer.text) as { message: string; code: string; data: Record<string, unknown> } };
+  };
+  type AuditRow = { outcome: string; clientAddress: string | null; details: { username?: string; throttled?: string; retryAfterSeconds?: number } };
+  const refusalsAudited = async (username: string): Promise<AuditRow[]> =>
+    ((await target.call('GET', '/api/audit?action=auth.login&limit=500')).body as AuditRow[]).filter(
+      (entry) => entry.details.username === username && entry.details.throttled !== undefined,
+    );
+
+  it('SEC-3: failures from one address never refuse the right password from another; SEC-7: the refusals leave one audit entry', async () => {
+    const actor = await createActor(target, { password: 'right-password-5' });
+    for (let i = 0; i < 5; i++) expect((await loginFrom('127.0.0.2', { username: actor.username, password: `wrong-${i}` })).status).toBe(401);
+    // From the failing address: refused, the right password included, several times.
+    for (const password of ['wrong-5', 'right-password-5', 'wrong-6', 'wrong-7']) {
+      const refused = await loginFrom('127.0.0.2', { username: actor.username, password });
+      expect({ status: refused.status, message: refused.body.message, code: refused.body.code }).toEqual({
+        status: 429,
+        message: 'Too many failed login attempts, retry later',
+        code: 'TOO_MANY_REQUESTS',
+      });
+      expect(refused.headers['ratelimit-policy']).toBe('"failed-logins-per-user-and-address";q=5;w=900');
+    }
+    // From an address that did not fail (127.0.0.1): the right password signs in.
+    const signedIn = await loginAt(target)({ username: actor.username, password: 'right-password-5' });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body).toMatchObject({ username: actor.username, authMethod: 'session' });
+    // SEC-7: four refused attempts, one audit entry (aggregated per username and address per window), naming the address.
+    const audited = await refusalsAudited(actor.username);
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({
+      outcome: 'failure',
+      clientAddress: '127.0.0.2',
+      details: { username: actor.username, throttled: 'failed-logins-per-user-and-address' },
+    });
+  });
+
+  it('SEC-3: the global per-address limit refuses an address that tries many usernames; SEC-7: audited once for the address', async () => {
+    const usernames = Array.from({ length: 6 }, (_, i) => `nobody-${Date.now().toString(36)}-${i}`);
+    // 4 failures on each of 5 usernames: under the per-username limit (5), at the address's limit (20).
+    for (const username of usernames.slice(0, 5)) {
+      for (let i = 0; i < 4; i++) expect((await loginFrom('127.0.0.3', { username, password: 'wrong-password' })).status).toBe(401);
+    }
+    const refused = await loginFrom('127.0.0.3', { username: usernames[5], password: 'wrong-password' });
+    expect({ status: refused.status, message: refused.body.message, code: refused.body.code }).toEqual({
+      status: 429,
+      message: 'Too many failed login attempts, retry later',
+      code: 'TOO_MANY_REQUESTS',
+    });
+    expect(refused.headers['ratelimit-policy']).toBe('"failed-logins-per-address";q=20;w=900');
+    expect(Number(refused.headers['retry-after'])).toBeGreaterThan(0);
+    for (let i = 0; i < 3; i++) expect((await loginFrom('127.0.0.3', { username: usernames[5], password: 'wrong-password' })).status).toBe(429);
+    const audited = await refusalsAudited(usernames[5]);
+    expect(audited).toHaveLength(1);
+    expect(audited[0]).toMatchObject({ clientAddress: '127.0.0.3', details: { throttled: 'failed-logins-per-address' } });
+    // Another address is not touched by this one's limit.
+    expect((await loginFrom('127.0.0.4', { username: usernames[5], password: 'wrong-password' })).status).toBe(401);
   });
 });

@@ -3,6 +3,27 @@ import { expectError } from '../support/expect';
 import { call, useTestServer } from '../support/server';
 import { runCli } from '../../src/cli/main';
 import { sample } from '../support/metrics';
+import { requestFrom } from '../support/fromAddress';
+import { ConfigError, loadConfig } from '../../src/config/config';
+import { execFile } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { omittedDefaultMetrics } from '../../src/observability/metrics';
+
+/** METRIC-9: Prometheus' own linter; .ci/run installs it (scripts/ensure-promtool.sh), elsewhere the test needs it installed. */
+const promtool = process.env.PROMTOOL_PATH || '/usr/bin/promtool';
+const havePromtool = existsSync(promtool);
+if (!havePromtool) console.warn(`METRIC-9: ${promtool} is missing, the promtool lint of /metrics is skipped. Install it with: sudo sh scripts/ensure-promtool.sh`);
+
+/** Runs `promtool check metrics` on `text` (its standard input): the exit code and everything it printed. */
+function promtoolCheck(text: string): Promise<{ code: number; output: string }> {
+  return new Promise((resolve) => {
+    const child = execFile(promtool, ['check', 'metrics'], { timeout: 60_000 }, (error, stdout, stderr) =>
+      // A non-zero exit is an error whose `code` is the exit status.
+      resolve({ code: error ? Number((error as { code?: unknown }).code ?? 1) : 0, output: `${stdout}${stderr}` }),
+    );
+    child.stdin!.end(text);
+  });
+}
 
 const metricsToken = 'metrics-token-for-tests';
 const server = useTestServer({ METRICS_TOKEN: metricsToken, METRICS_PORT: '0' });
@@ -26,6 +47,38 @@ describe('METRIC: Prometheus metrics', () => {
     expectError(anonymous, 401, 'UNAUTHORIZED', 'Authentication required');
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer realm="tessera-metrics"');
     expectError(await server.call('GET', '/metrics', { key: null, headers: { Authorization: 'Bearer wrong' } }), 401, 'UNAUTHORIZED');
+  });
+
+  it('METRIC-8: wrong tokens are limited per client address: 429 with the RateLimit fields, even for the right token from there', async () => {
+    const scrapeFrom = (address: string, token: string) =>
+      requestFrom(address, `${server.directUrl}/metrics`, { headers: { Authorization: `Bearer ${token}` } });
+    for (let i = 0; i < 10; i++) expect((await scrapeFrom('127.0.0.2', `wrong-guess-${i}`)).status).toBe(401);
+    for (const token of ['wrong-guess-10', metricsToken]) {
+      const refused = await scrapeFrom('127.0.0.2', token);
+      expect(refused.status).toBe(429);
+      expect(JSON.parse(refused.text)).toEqual({
+        message: 'Too many failed metrics token attempts, retry later',
+        code: 'TOO_MANY_REQUESTS',
+        data: { retryAfterSeconds: expect.any(Number) },
+      });
+      const retryAfter = Number(refused.headers['retry-after']);
+      expect(retryAfter).toBeGreaterThan(0);
+      expect(retryAfter).toBeLessThanOrEqual(60);
+      expect(refused.headers['ratelimit-policy']).toBe('"failed-metrics-tokens-per-address";q=10;w=60');
+      expect(refused.headers.ratelimit).toBe(`"failed-metrics-tokens-per-address";r=0;t=${retryAfter}`);
+    }
+    // Another address is not refused: the right token scrapes, and right tokens never count (many in a row).
+    for (let i = 0; i < 12; i++) expect((await scrapeFrom('127.0.0.3', metricsToken)).status).toBe(200);
+    expect((await scrapeFrom('127.0.0.3', 'wrong-guess')).status).toBe(401);
+  });
+
+  it('METRIC-8: a METRICS_TOKEN under 16 characters stops the server at start with a clear error', () => {
+    expect(() => loadConfig({ METRICS_TOKEN: 'short-token' })).toThrow(ConfigError);
+    expect(() => loadConfig({ METRICS_TOKEN: 'fifteen-chars-x' })).toThrow(
+      'METRICS_TOKEN must be at least 16 characters long (got 15); generate one with: openssl rand -hex 32',
+    );
+    expect(loadConfig({ METRICS_TOKEN: 'sixteen-chars-xx' }).metricsToken).toBe('sixteen-chars-xx');
+    expect(loadConfig({}).metricsToken).toBeNull();
   });
 
   it('METRIC-4: METRICS_PORT serves the metrics without a token', async () => {
@@ -71,6 +124,20 @@ describe('METRIC: Prometheus metrics', () => {
 });
 
 describe('AUDIT: the audit log', () => {
+  (havePromtool ? it : it.skip)('METRIC-9: the exposition, after traffic, passes `promtool check metrics` (exit 0, nothing reported)', async () => {
+    // Some traffic first, so that the labelled series exist: an error, a write, a plan, a 429 of the metrics throttle.
+    expect((await server.call('GET', '/api/boards/no-such-board')).status).toBe(404);
+    const created = await server.call('POST', '/api/boards', { body: { name: `promtool-${Date.now()}`, columnCount: 10, isPublic: false } });
+    expect(created.status).toBe(201);
+    await server.call('POST', `/api/boards/${created.body.boardId}/plan`, { body: { sections: [], items: [] } });
+    const text = await scrape();
+    for (const name of omittedDefaultMetrics) expect(text).not.toContain(`${name} `);
+    expect(text).toContain('# TYPE nodejs_active_handles gauge');
+    expect(await promtoolCheck(text)).toEqual({ code: 0, output: '' });
+    // The check does fail on what prom-client sends by default (so a pass above means something).
+    expect((await promtoolCheck('# HELP nodejs_active_handles_total x\n# TYPE nodejs_active_handles_total gauge\nnodejs_active_handles_total 1\n')).code).toBe(3);
+  });
+
   it('AUDIT-1: logins (success and failure with the client address), keys, users, groups, boards, settings', async () => {
     const actor = await createActor(server, { password: 'right-password-9', permissions: ['board-create'] });
     const failed = await server.call('POST', '/api/auth/login', { key: null, body: { username: actor.username, password: 'wrong-password' } });

@@ -37,14 +37,15 @@ describe('RATE: per-caller rate limits', () => {
     expect(first.status).toBe(200);
     expect(policyOf(first.headers)).toBe('"reads";q=3;w=3');
     expect(first.headers.get('ratelimit')).toMatch(/^"reads";r=2;t=\d+$/);
-    await server.call('GET', '/api/boards', { key: actor.key });
-    await server.call('GET', '/api/boards', { key: actor.key });
-    const limited = await server.call('GET', '/api/boards', { key: actor.key });
+    // Until the bucket is empty (on a slow machine a token may have come back meanwhile: one per second).
+    let limited = first;
+    for (let i = 0; i < 50 && limited.status !== 429; i++) limited = await server.call('GET', '/api/boards', { key: actor.key });
     expectError(limited, 429, 'TOO_MANY_REQUESTS', 'Rate limit reached: at most 3 reads per 3 s per caller, retry later');
     expect(limited.body.data).toEqual({ retryAfterSeconds: 1, class: 'reads' });
     expect(limited.headers.get('retry-after')).toBe('1');
     expect(policyOf(limited.headers)).toBe('"reads";q=3;w=3');
-    expect(limited.headers.get('ratelimit')).toMatch(/^"reads";r=0;t=1$/);
+    // RATE-4: `t` is the seconds until the whole quota is back (about the window), not until the next request.
+    expect(limited.headers.get('ratelimit')).toBe('"reads";r=0;t=3');
     // The tRPC surface answers the same limit as a tRPC error (TOO_MANY_REQUESTS, -32029) with the same headers.
     const trpc = await server.call('GET', '/api/trpc/board.getAllBoards', { key: actor.key });
     expect(trpc.status).toBe(429);
@@ -61,6 +62,37 @@ describe('RATE: per-caller rate limits', () => {
     expect(remainingOf(again.headers)).toBeGreaterThanOrEqual(0);
   });
 
+  it('RATE-4: the RateLimit fields follow the IETF draft: r counts down per request, t is the seconds until the quota is restored', async () => {
+    const actor = await createCaller();
+    // A write every caller may send (logging out a key-authenticated caller changes nothing): the writes bucket, 2/60.
+    const write = () => server.call('POST', '/api/auth/logout', { key: actor.key });
+    const first = await write();
+    expect(first.status).toBe(204);
+    // Structured fields: a quoted policy name, then integer parameters (draft-ietf-httpapi-ratelimit-headers).
+    expect(policyOf(first.headers)).toBe('"writes";q=2;w=60');
+    const [, r1, t1] = /^"writes";r=(\d+);t=(\d+)$/.exec(first.headers.get('ratelimit') ?? '') ?? [];
+    expect(Number(r1)).toBe(1); // 2 - 1 request
+    // One request of two taken from a bucket refilled over 60 s: full again in about 30 s, never more than the window.
+    expect(Number(t1)).toBeGreaterThan(0);
+    expect(Number(t1)).toBeLessThanOrEqual(30);
+    const second = await write();
+    expect(second.status).toBe(204);
+    expect(second.headers.get('ratelimit')).toMatch(/^"writes";r=0;t=\d+$/);
+    const limited = await write();
+    expectError(limited, 429, 'TOO_MANY_REQUESTS', 'Rate limit reached: at most 2 writes per 60 s per caller, retry later');
+    expect(policyOf(limited.headers)).toBe('"writes";q=2;w=60');
+    const [, r3, t3] = /^"writes";r=(\d+);t=(\d+)$/.exec(limited.headers.get('ratelimit') ?? '') ?? [];
+    expect(Number(r3)).toBe(0);
+    // The quota is restored a whole window after it ran out (the bucket refills 2 requests over 60 s), not in 2 s.
+    expect(Number(t3)).toBeGreaterThan(30);
+    expect(Number(t3)).toBeLessThanOrEqual(60);
+    // Retry-After: until one request is free (about half the window here), at most t.
+    const retryAfter = Number(limited.headers.get('retry-after'));
+    expect(retryAfter).toBeGreaterThanOrEqual(1);
+    expect(retryAfter).toBeLessThanOrEqual(Number(t3));
+    expect(limited.body.data).toEqual({ retryAfterSeconds: retryAfter, class: 'writes' });
+  });
+
   it('RATE-3: writes have their own bucket; errors of a limited operation carry the fields too', async () => {
     const actor = { key: server.adminKey };
     const name = `rate-${Date.now()}`;
@@ -73,6 +105,7 @@ describe('RATE: per-caller rate limits', () => {
     const limited = await server.call('POST', '/api/boards', { key: actor.key, body: { name: `${name}-2`, columnCount: 10, isPublic: false } });
     expectError(limited, 429, 'TOO_MANY_REQUESTS', 'Rate limit reached: at most 2 writes per 60 s per caller, retry later');
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(Number(limited.headers.get('retry-after'))).toBeLessThanOrEqual(30);
     // Nothing was written by the refused request.
     expect((await server.call('GET', `/api/boards/by-name/${name}-2`)).status).toBe(404);
     // Reads of the same caller are not touched by its writes.

@@ -17,8 +17,11 @@ export function appIcon(app: AppView, className = 'icon'): HTMLElement {
   return image;
 }
 
+/** PING-5: the label; PING-7: an anonymous viewer is told no status code (null), so the label has none then. */
 const stateLabel = (status: AppStatusView | undefined) =>
-  !status || status.state === 'unknown' ? 'Not checked yet' : status.state === 'up' ? `Up (HTTP ${status.httpStatus})` : status.httpStatus ? `Down (HTTP ${status.httpStatus})` : 'Down (no answer)';
+  !status || status.state === 'unknown'
+    ? 'Not checked yet'
+    : `${status.state === 'up' ? 'Up' : 'Down'}${status.httpStatus === null ? '' : ` (HTTP ${status.httpStatus})`}`;
 
 /** PING-5: the dot shows the server's last check; `updatePingDots` redraws the dots in place when statuses arrive. */
 function pingDot(appId: string, status: AppStatusView | undefined): HTMLElement {
