@@ -43,7 +43,9 @@ export function newContext(sources: SourceSet, options: ConvertOptions): Context
   // CONV-10: control characters are removed as each file is read, and each place said.
   sources.onLoad = (file) => {
     for (const at of file.cleaned) {
-      report.add(file, at, at.length === 0 ? file.name : at.map(String).join(' / '), '', 'mapped', 'control characters (NUL and others) removed: Tessera refuses them in text');
+      // The place as written, its control characters shown escaped (never sent to a terminal as they are).
+      const object = at.map((key) => String(key).replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`)).join(' / ');
+      report.add(file, at, at.length === 0 ? file.name : object, '', 'mapped', 'control characters (NUL and others) removed: Tessera refuses them in text');
     }
   };
   return { sources, report, iconBases: options.iconBases ?? defaultIconBases };

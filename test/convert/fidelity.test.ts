@@ -101,6 +101,8 @@ describe('control characters (CONV-10)', () => {
       }),
     );
     const board = homepage.boards[0] as any;
+    // No control character reaches the report either (it is printed to a terminal).
+    expect(homepage.report.entries.filter((e) => /[\u0000-\u001f\u007f]/.test(`${e.object}${e.field}${e.detail}`))).toEqual([]);
     const text = JSON.stringify(board);
     expect(text).not.toMatch(/\\u000|\\u001|\\u007f/);
     expect(board.name).toBe('home');
@@ -110,9 +112,9 @@ describe('control characters (CONV-10)', () => {
     const cleaned = homepage.report.entries.filter((e) => e.detail === 'control characters (NUL and others) removed: Tessera refuses them in text');
     expect(cleaned.map((e) => [e.file, e.object])).toEqual(
       expect.arrayContaining([
-        ['services.yaml', '0 / Me\u0000dia'],
-        ['services.yaml', '0 / Me\u0000dia / 0 / Em\u0001by'],
-        ['services.yaml', '0 / Me\u0000dia / 0 / Em\u0001by / description'],
+        ['services.yaml', '0 / Me\\u0000dia'],
+        ['services.yaml', '0 / Me\\u0000dia / 0 / Em\\u0001by'],
+        ['services.yaml', '0 / Me\\u0000dia / 0 / Em\\u0001by / description'],
         ['settings.yaml', 'title'],
       ]),
     );

@@ -3,6 +3,7 @@
  * (or anyone with `admin`) sets a password on the running instance through PUT /api/users/{userId}/password, and
  * `tessera users set-password --remote` does it from the command line. The password then signs in on /api/auth/login.
  */
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -10,6 +11,7 @@ import { createActor } from '../support/actors';
 import { expectStatus, runTessera } from '../support/cli';
 import { expectError } from '../support/expect';
 import { call, useTestServer } from '../support/server';
+import { freePort } from '../../scripts/free-port';
 
 const server = useTestServer();
 const slow = 120_000;
@@ -103,4 +105,51 @@ describe('setting a password on a running instance (PASS-1)', () => {
       slow,
     );
   });
+});
+
+describe('the quick start (PASS-1)', () => {
+  it(
+    'PASS-1: the first start prints, with the generated key, the command that gives admin a password while it runs; run as printed, admin signs in; the local command is refused and names it',
+    async () => {
+      const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-quick-start-'));
+      const port = await freePort();
+      const env: NodeJS.ProcessEnv = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info', TESSERA_CONFIG: path.join(dataDir, 'none.yaml') };
+      for (const name of ['DATABASE_URL', 'BOOTSTRAP_ADMIN_API_KEY', 'BOOTSTRAP_ADMIN_PASSWORD', 'TESSERA_URL', 'TESSERA_API_KEY']) delete env[name];
+      const child = spawn(process.execPath, ['scripts/start.js'], { cwd: path.join(__dirname, '../..'), env, stdio: ['ignore', 'pipe', 'pipe'] });
+      let output = '';
+      child.stdout!.on('data', (chunk) => (output += chunk));
+      child.stderr!.on('data', (chunk) => (output += chunk));
+      const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+      try {
+        const url = `http://127.0.0.1:${port}`;
+        const deadline = Date.now() + 120_000;
+        for (;;) {
+          if (child.exitCode !== null) throw new Error(`exited: ${output}`);
+          if (Date.now() > deadline) throw new Error(`not ready: ${output}`);
+          const ready = await fetch(`${url}/api/health/ready`).then((r) => r.status === 200, () => false);
+          if (ready) break;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+        }
+        const printed = /^ {2}TESSERA_URL=(\S+) TESSERA_API_KEY=(\S+) npx tessera users set-password admin --password '<password>' --remote$/m.exec(output);
+        expect(printed).not.toBeNull();
+        const [, printedUrl, key] = printed!;
+        expect(output).toContain(`Bootstrap admin API key (shown once, store it now):\n  ${key}\n`);
+        const cli = { ...env, TESSERA_URL: printedUrl, TESSERA_API_KEY: key };
+        // The local command while the server holds the embedded database: refused, naming --remote.
+        const local = await runTessera(['users', 'set-password', 'admin', '--password', 'quick-start-pass'], { ...env });
+        expectStatus(local, 1);
+        expect(local.stderr).toContain('--remote');
+        const set = await runTessera(['users', 'set-password', 'admin', '--password', 'quick-start-pass', '--remote'], cli);
+        expectStatus(set, 0);
+        const login = await fetch(`${url}/api/auth/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ username: 'admin', password: 'quick-start-pass' }) });
+        expect(login.status).toBe(200);
+        expect(output).not.toContain('quick-start-pass');
+      } finally {
+        if (child.exitCode === null) child.kill('SIGTERM');
+        await exited;
+        rmSync(dataDir, { recursive: true, force: true });
+      }
+    },
+    240_000,
+  );
 });
