@@ -4689,7 +4689,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A limit was reached (failed logins per username and client address or per client address, wrong metrics tokens per client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
+        /** @description A limit was reached (failed logins per username and client address or per client address, open event streams per caller); retry after the number of seconds in Retry-After. `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit hit (RATE-1). */
         TooManyRequests: {
             headers: {
                 /** @description Seconds to wait before retrying. */
@@ -4764,6 +4764,30 @@ export interface components {
                  *       "data": {
                  *         "retryAfterSeconds": 1,
                  *         "class": "reads"
+                 *       }
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description METRIC-8: this client address sent 10 wrong metrics tokens within 60 s; every scrape from it is refused, before its token is compared, until the window ends (Retry-After). `RateLimit-Policy` and `RateLimit` (IETF draft draft-ietf-httpapi-ratelimit-headers) name the limit (RATE-1). */
+        TooManyMetricsTokenFailures: {
+            headers: {
+                /** @description Seconds to wait before retrying. */
+                "Retry-After": number;
+                /** @description The limit that was hit: `"failed-metrics-tokens-per-address";q=10;w=60`. */
+                "RateLimit-Policy": string;
+                /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
+                RateLimit: string;
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "Too many failed metrics token attempts, retry later",
+                 *       "code": "TOO_MANY_REQUESTS",
+                 *       "data": {
+                 *         "retryAfterSeconds": 60
                  *       }
                  *     }
                  */
@@ -5727,7 +5751,7 @@ export interface operations {
                 };
             };
             404: components["responses"]["NotFound"];
-            429: components["responses"]["TooManyRequests"];
+            429: components["responses"]["TooManyMetricsTokenFailures"];
             500: components["responses"]["InternalError"];
         };
     };

@@ -45,8 +45,13 @@ export const appUrlMessages: Readonly<Record<AppUrlField, string>> = {
  * dot-separated labels (as `new URL` leaves it: lower case, punycode), or an IPv6 address in brackets, or IPv4. Pure.
  */
 const policyHostPattern = /^(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]*[a-z0-9])?)*\.?|\[[0-9a-f:.]+\])$/;
-/** SEC-8: the same for a stored address: `_` too (container service names), never reaching a policy. Pure. */
-const storedHostPattern = /^(?:[a-z0-9_-]+(?:\.[a-z0-9_-]+)*\.?|\[[0-9a-f:.]+\])$/;
+/**
+ * SEC-8: what a stored address's parsed host may hold: the characters of the pattern's host after the URL parser
+ * (lower case, punycode, percent-decoded, Unicode mapped: a fullwidth `；` becomes `;`), `_` too (container service
+ * names), never reaching a policy. Characters only, so that what the pattern lets through is refused only when the
+ * parser turned it into punctuation. Pure.
+ */
+const storedHostPattern = /^(?:[a-z0-9_.-]+|\[[0-9a-f:.]+\])$/;
 
 /**
  * SEC-8: the origin of an absolute URL of one of `protocols` for a Content-Security-Policy source list, or null: only

@@ -207,7 +207,7 @@ describe('cookie sessions', () => {
     expectError(unknown, 401, 'UNAUTHORIZED', 'Invalid username or password');
   });
 
-  it('throttles failed logins per username', async () => {
+  it('SEC-3: throttles failed logins per username and client address', async () => {
     const actor = await createActor(server, { password: 'throttle-pass' });
     for (let i = 0; i < 5; i++) {
       const attempt = await server.call('POST', '/api/auth/login', { key: null, body: { username: actor.username, password: 'nope-nope' } });
