@@ -28,6 +28,8 @@ export const tablePolicies: Record<string, TablePolicy> = {
   [model.AuditEntry.tableName]: { copy: true },
   // Which boards a provisioning source wrote from which file (PROV-4): a moved instance keeps their API lock.
   [model.ProvisionedBoard.tableName]: { copy: true },
+  // Who owns each managedBy label (FLEET-13): a moved instance keeps them, as it keeps the boards that carry them.
+  [model.BoardLabel.tableName]: { copy: true },
   [model.ProvisioningSource.tableName]: { copy: false, reason: 'provisioning status is written again by the next apply at start' },
   [model.Board.tableName]: { copy: true },
   [model.Layout.tableName]: { copy: true },

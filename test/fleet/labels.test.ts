@@ -113,6 +113,21 @@ describe('a label belongs to its first applier (FLEET-13, FLEET-14)', () => {
   });
 });
 
+describe('the other board writers never write a label (FLEET-14)', () => {
+  it('FLEET-14: tRPC board.duplicateBoard (and REST duplicate, the same service) copies a labelled board without its label', async () => {
+    const { squatter, files } = await teamAndSquatter();
+    const source = await boardByName(files[0].name);
+    await server.db('board_user_permissions').insert({ boardId: source.id, userId: squatter.userId, permission: 'view' });
+    const name = unique('copy-');
+    const answer = await server.call('POST', '/api/trpc/board.duplicateBoard', { key: squatter.key, body: { json: { id: source.id, name } } });
+    expect(answer.status).toBe(200);
+    expect((await boardByName(name)).managedBy).toBeNull();
+    const rest = unique('copy-');
+    expectOk(await server.call('POST', `/api/boards/${source.id}/duplicate`, { key: squatter.key, body: { name: rest } }), 201);
+    expect((await boardByName(rest)).managedBy).toBeNull();
+  });
+});
+
 describe('admins list, transfer and release labels (FLEET-15)', () => {
   it('FLEET-15: GET lists the owner and board count; PUT transfers (the new owner applies, the old one is refused); DELETE releases to the next applier', async () => {
     const { team, squatter, label, files } = await teamAndSquatter();

@@ -106,6 +106,8 @@ describe('AUDIT-7: set applies and prunes', () => {
     const creator = await createActor(server, { permissions: ['board-create'] });
     const { id } = await boardByName(file.name);
     await server.db('board_user_permissions').insert({ boardId: id, userId: creator.userId, permission: 'view' });
+    // FLEET-15: the label is the caller's, so that the prune's board rule decides.
+    expectOk(await server.call('PUT', `/api/boards/labels/${encodeURIComponent(label)}/owner`, { body: { userId: creator.userId } }));
     expectError(await applySet({ managedBy: label, boards: [boardFile(unique('mine-'))] }, '?prune=true', creator.key), 403, 'FORBIDDEN', `Board ${file.name}: Permission denied`);
     expect(await audit({ action: 'board.set.apply', target: label })).toEqual(before);
     expect(await audit({ target: id, action: 'board.delete' })).toEqual([]);
