@@ -9,7 +9,7 @@ import { createOrReferenceApp } from '../../apps/apps';
 import { recordAppPlacements } from '../../apps/placements';
 import type { AppFields } from '../../apps/validation';
 import { badRequest, conflict } from '../../core/errors';
-import { newId } from '../../db/ids';
+import { derivedId, newId } from '../../db/ids';
 import { readInstanceId } from '../../db/instance';
 import { assertPermission, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
@@ -310,9 +310,10 @@ export async function importInTransaction(
   }
   const source = options.owner ? { ...options.file, managedBy: options.owner.managedBy } : options.file;
 
-  // FILE-4: ids used on another board are replaced by fresh ones.
+  // FILE-4: ids used on another board are replaced by ids derived from this board's id and the file's id, so that
+  // importing the same file again maps them to the same ids (and changes nothing).
   const taken = await existingElements(trx, current, fileElementIds(source), options.unwritten?.pending);
-  const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
+  const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), (id) => derivedId(boardId, id));
 
   const layouts = fileLayouts(file, current);
   const content = fileContent(file, {
