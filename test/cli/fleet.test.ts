@@ -160,6 +160,36 @@ describe('tessera plan, apply (FLEET-7, FLEET-8)', () => {
   );
 });
 
+describe('stable plans (FLEET-7, FILE-7)', () => {
+  it(
+    'FILE-7: plan twice against the same server prints the same text and the same JSON, byte for byte; new layouts by name',
+    async () => {
+      const dir = path.join(workDir, unique('stable'));
+      mkdirSync(dir);
+      const first = { ...boardFile(unique('stable-a-')), layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }, { name: 'Phone', columnCount: 4, breakpoint: 600 }] };
+      // A second new board with the first's ids: the set gives them other ids (FILE-4).
+      const second = { ...first, name: unique('stable-b-') };
+      writeFileSync(path.join(dir, 'a.yaml'), toYaml(first));
+      writeFileSync(path.join(dir, 'b.yaml'), toYaml(second));
+      const label = unique('stable-');
+      const runs = [];
+      for (let i = 0; i < 2; i++) {
+        const text = await tessera(['plan', '-f', dir, '--managed-by', label]);
+        const json = await tessera(['plan', '-f', dir, '--managed-by', label, '-o', 'json']);
+        expectStatus(text, 2);
+        expectStatus(json, 2);
+        runs.push({ text: text.stdout, json: json.stdout });
+      }
+      expect(runs[1].text).toBe(runs[0].text);
+      expect(runs[1].json).toBe(runs[0].json);
+      expect(runs[0].text).toContain('+ layout Phone');
+      for (const item of first.items) expect(runs[0].text).toContain(`+ item ${item.id} (clock)`);
+      expect(JSON.parse(runs[0].json).boards[1].changes.layouts.added).toEqual(['Base', 'Phone']);
+    },
+    slow,
+  );
+});
+
 describe('tessera pull then plan, every widget kind (FLEET-7)', () => {
   it(
     'FLEET-7: boards pull then boards plan, and after the set took the board, pull then plan -f and diff -f: exit 0, no changes, for every widget kind',

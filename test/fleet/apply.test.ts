@@ -47,7 +47,7 @@ describe('set apply (FLEET-2)', () => {
     for (const name of names) expect(await boardByName(name)).toBeUndefined();
   });
 
-  it('FLEET-2, FILE-4: a dry run plans ids that an earlier new board of the set takes as the apply does (fresh ids)', async () => {
+  it('FLEET-2, FILE-4, FILE-7: a dry run plans ids that an earlier new board of the set takes as the apply does (other ids; the plan names them by the file\'s ids)', async () => {
     const label = unique('repo-');
     const first = boardFile(unique('a-'), 2);
     // The second new board repeats the first's section and item ids, and a board that exists holds a third id.
@@ -58,13 +58,39 @@ describe('set apply (FLEET-2)', () => {
     const added = (plan: any) => plan.boards.map((b: any) => ({ items: b.changes.items.added, sections: b.changes.sections.added }));
     const dry = added(expectOk(await applySet(set, '?dryRun=true')));
     const applied = added(expectOk(await applySet(set)));
-    for (const result of [dry, applied]) {
-      expect(result[0]).toEqual({ items: first.items.map((i) => i.id).sort(), sections: [first.sections[0].id] });
-      expect(result[1].items).toHaveLength(3);
-      for (const id of [...first.items.map((i) => i.id), existing.items[0].id]) expect(result[1].items).not.toContain(id);
-      expect(result[1].sections).toHaveLength(1);
-      expect(result[1].sections).not.toContain(first.sections[0].id);
-    }
+    for (const result of [dry, applied]) expect(result[0]).toEqual({ items: first.items.map((i) => i.id).sort(), sections: [first.sections[0].id] });
+    // FILE-7: the dry run names the elements it would give other ids by their ids in the file.
+    expect([...dry[1].items].sort()).toEqual(second.items.map((i) => i.id).sort());
+    expect(dry[1].sections).toEqual([first.sections[0].id]);
+    // The apply gave them other ids, and answers those.
+    expect(applied[1].items).toHaveLength(3);
+    for (const id of [...first.items.map((i) => i.id), existing.items[0].id]) expect(applied[1].items).not.toContain(id);
+    expect(applied[1].sections).toHaveLength(1);
+    expect(applied[1].sections).not.toContain(first.sections[0].id);
+  });
+
+  it('FLEET-2, FILE-7: planning the same files against the same server twice answers the same plan, byte for byte: new layouts by name, re-identified elements by the file\'s ids', async () => {
+    const label = unique('repo-');
+    const existing = boardFile(unique('taken-'), 2);
+    expectOk(await applySet({ managedBy: label, boards: [existing] }));
+    const twoLayouts = (file: ReturnType<typeof boardFile>) => ({
+      ...file,
+      layouts: [...file.layouts, { name: 'Phone', columnCount: 4, breakpoint: 600 }],
+      items: file.items.map((i) => ({ ...i, layouts: [...i.layouts, { ...i.layouts[0], layout: 'Phone', xOffset: 0 }] })),
+    });
+    // A new board with two new layouts whose ids are used on another board (FILE-4), and the existing board with a
+    // layout added.
+    const created = { ...twoLayouts(existing), name: unique('new-') };
+    const set = { managedBy: label, boards: [created, twoLayouts(existing)] };
+    const first = await applySet(set, '?dryRun=true');
+    const second = await applySet(set, '?dryRun=true');
+    expect(first.status).toBe(200);
+    expect(JSON.stringify(second.body)).toBe(JSON.stringify(first.body));
+    const [create, update] = first.body.boards;
+    expect(create.changes.layouts.added).toEqual(['Base', 'Phone']);
+    expect([...create.changes.items.added].sort()).toEqual(existing.items.map((i) => i.id).sort());
+    expect(create.changes.sections.added).toEqual([existing.sections[0].id]);
+    expect(update.changes.layouts.added).toEqual(['Phone']);
   });
 
   it('FLEET-2, FLEET-8: a real run creates every board, answers the same plan, and history shows the commit', async () => {

@@ -230,6 +230,45 @@ async function existingElements(
   return [...onBoard, ...elsewhere, ...pending.filter((row) => asked[row.element].has(row.id))];
 }
 
+/**
+ * FILE-7: the ids an import mints, each with the file's key for it: a new layout's name, and the file's id of an
+ * element FILE-4 gave another id (`source` is the file as given, `file` after FILE-4).
+ */
+function mintedKeys(current: BoardState, layouts: readonly LayoutRow[], source: BoardFile, file: BoardFile): Map<string, string> {
+  const keys = new Map<string, string>();
+  const existing = new Set(current.layouts.map((layout) => layout.id));
+  for (const layout of layouts) if (!existing.has(layout.id)) keys.set(layout.id, layout.name);
+  for (const [i, section] of file.sections.entries()) if (section.id !== source.sections[i].id) keys.set(section.id, source.sections[i].id);
+  for (const [i, item] of file.items.entries()) if (item.id !== source.items[i].id) keys.set(item.id, source.items[i].id);
+  return keys;
+}
+
+/**
+ * FILE-7: the plan with the minted ids `keys` names replaced by the file's keys, in its changes and its warnings.
+ * Sections and items are listed in the order of their ids, as a board holds them: renamed, they are sorted again so
+ * that the minted ids leave no trace in the order either (and the warnings by their path in the file); layouts keep
+ * their order (breakpoints).
+ */
+export function withFileKeys(plan: ImportPlan, keys: ReadonlyMap<string, string>): ImportPlan {
+  if (keys.size === 0) return plan;
+  const key = (id: string) => keys.get(id) ?? id;
+  const renamed = (ids: string[], sort: boolean) => (sort ? ids.map(key).sort() : ids.map(key));
+  const elements = (changes: BoardChanges['items'], sort: boolean) => ({
+    added: renamed(changes.added, sort),
+    removed: renamed(changes.removed, sort),
+    updated: renamed(changes.updated, sort),
+  });
+  const minted = new RegExp([...keys.keys()].join('|'), 'g');
+  const text = (value: string) => value.replace(minted, key);
+  return {
+    ...plan,
+    changes: { ...plan.changes, sections: elements(plan.changes.sections, true), items: elements(plan.changes.items, true), layouts: elements(plan.changes.layouts, false) },
+    warnings: plan.warnings
+      .map((warning) => ({ ...warning, path: text(warning.path), message: text(warning.message) }))
+      .sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }) || a.code.localeCompare(b.code) || a.message.localeCompare(b.message)),
+  };
+}
+
 /** One board file applied inside a caller's transaction: what it did, its plan, and the board it left. */
 export interface ImportStep {
   outcome: { kind: 'created' | 'replaced' | 'unchanged'; boardId: string; name: string };
@@ -280,6 +319,12 @@ export async function importInTransaction(
     /** The boards of the file names the caller looked up (a name not in it has no board). */
     boardIds?: ReadonlyMap<string, string>;
     unwritten?: UnwrittenCreates;
+    /**
+     * FILE-7, FLEET-2: the plan is answered and not written (a dry run): the ids the import mints (new layouts, the
+     * ids FILE-4 gives foreign elements) are named in it by the file's keys (layout names, the file's ids), so that
+     * planning the same file twice answers the same plan.
+     */
+    plannedOnly?: boolean;
   },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
@@ -335,7 +380,7 @@ export async function importInTransaction(
   // LIMIT-1: a file that writes nothing leaves the board as it is, which no limit refuses (LIMIT-2).
   if (changed) resultAfterWrite(current, computed);
 
-  const plan: ImportPlan = {
+  const planned: ImportPlan = {
     action: replace ? 'replace' : 'create',
     boardId: replace ? boardId : null,
     name,
@@ -344,6 +389,8 @@ export async function importInTransaction(
     ignored: [],
     warnings: contentWarnings(computed, content, await loadWarningFacts(trx, principal, content)),
   };
+  // FILE-7: a plan that is not written names what the import would mint by the file's own keys.
+  const plan = options.plannedOnly ? withFileKeys(planned, mintedKeys(current, layouts, source, file)) : planned;
   const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
   if (!options.write || !changed) return { outcome, plan, changed, after: current };
   if (!replace && options.unwritten) {
@@ -366,7 +413,7 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
   return unlessRolledBack(() =>
     withNameConflictAs409(() =>
       inBoardTransaction(db, { caches: dryRun ? undefined : options.caches, principal: options.principal }, async (trx) => {
-        const step = await importInTransaction(trx, { ...options, write: !dryRun });
+        const step = await importInTransaction(trx, { ...options, write: !dryRun, plannedOnly: dryRun });
         if (dryRun) throw new RolledBack<ImportOutcome>({ kind: 'plan', plan: step.plan });
         // FILE-3: nothing changes, so nothing is written: the lock's revision bump is rolled back too.
         if (!step.changed) throw new RolledBack<ImportOutcome>(step.outcome);

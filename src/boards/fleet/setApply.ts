@@ -95,6 +95,7 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         instanceId: set.instanceId,
         boardIds: set.boardIds,
         unwritten: options.dryRun ? { pending: set.pending } : undefined,
+        plannedOnly: options.dryRun,
       });
       if (!step.changed) throw new RolledBack(step);
       return step;
