@@ -23,7 +23,7 @@ import { readableItems, type BoardState } from '../document/model';
 import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
 import { assertIdsFreeAmong, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
 import { stateAfterContentWrites } from '../document/stateAfter';
-import { applyReplacement, findExistingElementIds, versionConflictMessage, type ExistingElement } from '../document/store';
+import { applyReplacement, findExistingElementIds, type ExistingElement } from '../document/store';
 import type { BoardContent, LayoutRow } from '../document/types';
 import { listIds, validateContent } from '../document/validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warnings';
@@ -32,6 +32,7 @@ import { recordStateChange } from '../history/record';
 import { latestOrigin } from '../history/store';
 import { boardIdByName, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { boardSettingsColumns } from '../settings';
+import { conflictSinceBase, type BoardConflict } from './baseConflict';
 import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds, resolvedAppOptions } from './file';
 import { App, Board, Integration, User } from '../../db/models';
 
@@ -278,6 +279,11 @@ export interface ImportStep {
   after: BoardState;
   /** A create planned but not written (UnwrittenCreates): the rows its sections and items would be. */
   unwritten?: ExistingElement[];
+  /**
+   * FLEET-11: another writer changed the board since the file's base. Without `force` nothing was written (the set
+   * refuses, or plans a conflict); with it, the file was applied over those changes.
+   */
+  conflict?: BoardConflict;
 }
 
 /**
@@ -301,6 +307,8 @@ export interface ImportOwner {
    * writer's change is drift); a set apply reads it as FLEET-9 says.
    */
   ignoreSource?: boolean;
+  /** FLEET-11: a board another writer changed since the file's base is overwritten rather than left as a conflict. */
+  force?: boolean;
 }
 
 /**
@@ -346,9 +354,9 @@ export async function importInTransaction(
   // FLEET-9: a set's guard is decided under the lock, with the board's newest history entry.
   const expectedVersion = options.owner ? undefined : guard;
   const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches, inserted: !replace });
-  if (options.owner && guard !== undefined && guard !== current.board.version) {
-    if (!lastWrittenBySet(await latestOrigin(trx, boardId), current.board.version, options.owner.managedBy)) throw conflict(versionConflictMessage);
-  }
+  // FLEET-9, FLEET-11: in a set, a board another writer moved since the file's base is a conflict the set decides on.
+  const stale =
+    options.owner && guard !== undefined && guard !== current.board.version && !lastWrittenBySet(await latestOrigin(trx, boardId), current.board.version, options.owner.managedBy);
   const owner = current.board.managedBy ?? null;
   if (replace && options.owner && owner !== null && owner !== options.owner.managedBy) {
     throw conflict(`Board is managed by ${owner}`, { managedBy: owner });
@@ -392,19 +400,23 @@ export async function importInTransaction(
   // FILE-7: a plan that is not written names what the import would mint by the file's own keys.
   const plan = options.plannedOnly ? withFileKeys(planned, mintedKeys(current, layouts, source, file)) : planned;
   const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
-  if (!options.write || !changed) return { outcome, plan, changed, after: current };
+  // FLEET-11: a file that leaves the board as it is puts nothing made on the server at stake.
+  const baseConflict = stale && changed ? await conflictSinceBase(trx, current, { version: guard!, revision: options.file.source?.revision ?? null }, options.owner!.managedBy) : null;
+  if (baseConflict && !options.owner!.force) return { outcome, plan, changed, after: current, conflict: baseConflict };
+  const overwritten = baseConflict ? { conflict: baseConflict } : {};
+  if (!options.write || !changed) return { outcome, plan, changed, after: current, ...overwritten };
   if (!replace && options.unwritten) {
     const unwritten = [
       ...replacement.content.items.insert.map((i): ExistingElement => ({ id: i.id, boardId, element: 'item' })),
       ...replacement.content.sections.insert.map((s): ExistingElement => ({ id: s.id, boardId, element: 'section' })),
     ];
-    return { outcome, plan, changed, after: current, unwritten };
+    return { outcome, plan, changed, after: current, unwritten, ...overwritten };
   }
   const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
   const after = { ...computed, board: { ...computed.board, revision } };
   await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
   await recordStateChange(trx, { principal, history: options.history, before: replace ? current : null, after });
-  return { outcome, plan, changed, after };
+  return { outcome, plan, changed, after, ...overwritten };
 }
 
 export async function importBoardFile(db: Knex, options: ImportOptions): Promise<ImportOutcome> {
