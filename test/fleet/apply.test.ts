@@ -143,7 +143,7 @@ describe('set apply (FLEET-2)', () => {
     const before = await Promise.all(files.map((f) => boardByName(f.name)));
     const edited = exported.map((f: any) => ({ ...f, items: f.items.slice(1) }));
     const result = await applySet({ managedBy: label, boards: edited });
-    expectError(result, 409, 'CONFLICT', `Board changed on the server since its file's base: ${stale.name}. ${remedy('it', 'edit')}`);
+    expectError(result, 409, 'CONFLICT', `Board ${stale.name}: Changed on the server since its file's base. ${remedy('it', 'edit')}`);
     expect(result.body.data).toMatchObject({ board: stale.name, boards: [stale.name] });
     expect(await Promise.all(files.map((f) => boardByName(f.name)))).toEqual(before);
   });
@@ -287,7 +287,7 @@ describe('a file exported with its source, applied by a set again and again (FLE
     expect(entry.conflict.serverChanges).toEqual(diff.changes);
 
     const refused = await applySet({ managedBy: label, boards: [again] });
-    expectError(refused, 409, 'CONFLICT', `Board changed on the server since its file's base: ${name}. ${remedy('it', 'edit')}`);
+    expectError(refused, 409, 'CONFLICT', `Board ${name}: Changed on the server since its file's base. ${remedy('it', 'edit')}`);
     expect(refused.body.data).toMatchObject({ board: name, boards: [name], conflicts: [{ name, boardId: id, conflict: entry.conflict }] });
     expect(await boardByName(name)).toEqual(before);
     // The way on without force: a file taken again after the edit (its source at the version now) applies.
@@ -315,7 +315,7 @@ describe('a file exported with its source, applied by a set again and again (FLE
 
     const before = await Promise.all(names.map(boardByName));
     const refused = await applySet({ managedBy: label, boards: changed });
-    expectError(refused, 409, 'CONFLICT', `Boards changed on the server since their files' base: ${names[0]}, ${names[1]}. ${remedy('them', 'edits')}`);
+    expectError(refused, 409, 'CONFLICT', `Boards ${names[0]}, ${names[1]}: Changed on the server since their files' base. ${remedy('them', 'edits')}`);
     expect(refused.body.data.boards).toEqual(names.slice(0, 2));
     expect(refused.body.data.conflicts.map((c: any) => c.name)).toEqual(names.slice(0, 2));
     expect(refused.body.data.board).toBeUndefined();

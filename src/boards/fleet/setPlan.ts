@@ -70,9 +70,10 @@ export function conflictsRefusal(entries: readonly SetPlanEntry[]): ApiError | n
   const conflicts = entries.filter((entry) => entry.action === 'conflict');
   if (conflicts.length === 0) return null;
   const names = conflicts.map((entry) => entry.name);
-  const [these, them, edits] = names.length === 1 ? ['Board', 'it', 'edit'] : ['Boards', 'them', 'edits'];
+  // FLEET-4's form (`Board <name>: …`), with every name when there are several.
+  const [these, whose, them, edits] = names.length === 1 ? ['Board', "its file's", 'it', 'edit'] : ['Boards', "their files'", 'them', 'edits'];
   return conflict(
-    `${these} changed on the server since ${names.length === 1 ? "its file's" : "their files'"} base: ${names.join(', ')}. Pull ${them} again and redo your ${edits}, or apply with force=true to overwrite the changes made there.`,
+    `${these} ${names.join(', ')}: Changed on the server since ${whose} base. Pull ${them} again and redo your ${edits}, or apply with force=true to overwrite the changes made there.`,
     {
       ...(names.length === 1 ? { board: names[0] } : {}),
       boards: names,
