@@ -1260,7 +1260,7 @@ export interface paths {
          *       body is bounded by `BODY_LIMIT` (413).
          *     - `origin` (commit id and subject) is kept in the history entry of every board written (FLEET-8).
          *     - A board that another writer changed on the server since its file's base (the file's `source`, FLEET-9) is a
-         *       conflict (FLEET-11): a dry run answers 200 and plans it as `action: conflict`, with what changed there since
+         *       conflict (FLEET-16): a dry run answers 200 and plans it as `action: conflict`, with what changed there since
          *       the base (`conflict.serverChanges`, the revision diff) and who changed it (`conflict.changedBy`, the history
          *       entries); the apply refuses the set with a 409 naming every such board and the remedy, unless `force=true`,
          *       which overwrites their changes (the entry is then an `update` that still carries `conflict`).
@@ -4187,7 +4187,7 @@ export interface components {
             boards: components["schemas"]["BoardFile"][];
         };
         /**
-         * @description What changed on the server since the file's base (FLEET-11): the base is the newest revision this set's label
+         * @description What changed on the server since the file's base (FLEET-16): the base is the newest revision this set's label
          *     wrote after the revision of the file's `source` (FLEET-9), else that revision. `serverChanges` is the diff from the
          *     base revision to the board as it stands (`GET /api/boards/{id}/diff?from=<baseRevision>`; null when the base
          *     revision is no longer in the board's history, or the file names none), `changedBy` the history entries written
@@ -4269,7 +4269,7 @@ export interface components {
             changedBy: components["schemas"]["HistoryEntry"][];
         };
         /**
-         * @description What the apply does (or did) to one board, in the shape of an import plan. `conflict` (FLEET-11): the board
+         * @description What the apply does (or did) to one board, in the shape of an import plan. `conflict` (FLEET-16): the board
          *     changed on the server since its file's base, by another writer; without `force=true` a dry run plans it as
          *     `action: conflict` (its `changes` are what `force=true` would write) and the apply refuses the set (409); with
          *     `force=true` it is an `update` that overwrites those changes, and `conflict` says which.
@@ -4352,7 +4352,7 @@ export interface components {
                 delete: number;
                 /**
                  * Format: int32
-                 * @description Boards planned as `conflict` (FLEET-11); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
+                 * @description Boards planned as `conflict` (FLEET-16); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
                  */
                 conflict?: number;
                 /** @description Whether the apply writes (or wrote) anything; a conflict counts (`force=true` would write it). */
@@ -4361,7 +4361,7 @@ export interface components {
         };
         /**
          * @description The 409 of a set apply without `force=true` over boards that changed on the server since their files' base
-         *     (FLEET-11): the message names every such board and the remedy, `data.boards` their names, `data.conflicts` what
+         *     (FLEET-16): the message names every such board and the remedy, `data.boards` their names, `data.conflicts` what
          *     changed on each and who changed it; nothing of the set was written.
          */
         BoardSetConflictError: {
@@ -4426,7 +4426,7 @@ export interface components {
             delete: number;
             /**
              * Format: int32
-             * @description Boards planned as `conflict` (FLEET-11); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
+             * @description Boards planned as `conflict` (FLEET-16); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
              */
             conflict?: number;
             /** @description Whether the apply writes (or wrote) anything; a conflict counts (`force=true` would write it). */
@@ -7542,7 +7542,7 @@ export interface operations {
                 dryRun?: boolean;
                 /** @description Also delete the boards of the same `managedBy` that the set does not name. */
                 prune?: boolean;
-                /** @description Apply over boards changed on the server since their files' base (FLEET-11), overwriting those changes; without it such a board is a `conflict` in a dry run and refuses the apply (409). */
+                /** @description Apply over boards changed on the server since their files' base (FLEET-16), overwriting those changes; without it such a board is a `conflict` in a dry run and refuses the apply (409). */
                 force?: boolean;
             };
             header?: never;
@@ -7609,7 +7609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Boards changed on the server since their files' base by another writer and `force` is not set (FLEET-11: the message names every such board and the remedy, `data.boards` and `data.conflicts` say which and what changed; `BoardSetConflictError`), another source manages a board (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), or a name was taken meanwhile; the message and `data.board` name the board (FLEET-4); nothing was written. */
+            /** @description Boards changed on the server since their files' base by another writer and `force` is not set (FLEET-16: the message names every such board and the remedy, `data.boards` and `data.conflicts` say which and what changed; `BoardSetConflictError`), another source manages a board (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), or a name was taken meanwhile; the message and `data.board` name the board (FLEET-4); nothing was written. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];

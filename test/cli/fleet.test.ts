@@ -217,7 +217,7 @@ describe('tessera pull then plan, every widget kind (FLEET-7)', () => {
 
 describe('a repository started with boards export --all (FLEET-9)', () => {
   it(
-    'FLEET-9, FLEET-11: export --all, edit, apply, edit, apply, plan: no 409 from the files\' source blocks; an API edit in between is planned as a conflict (exit 2)',
+    'FLEET-9, FLEET-16: export --all, edit, apply, edit, apply, plan: no 409 from the files\' source blocks; an API edit in between is planned as a conflict (exit 2)',
     async () => {
       const name = unique('exported-');
       expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 4) }), 201);
@@ -242,7 +242,7 @@ describe('a repository started with boards export --all (FLEET-9)', () => {
       const { id } = await boardByName(name);
       const [first] = parseYaml(readFileSync(file, 'utf8')).items;
       expectOk(await server.call('PATCH', `/api/boards/${id}/items/${first.id}`, { body: { options: { is24HourFormat: false } } }));
-      // FLEET-11: the API edit in between is a conflict: planned (exit 2), refused by apply, overwritten with --force.
+      // FLEET-16: the API edit in between is a conflict: planned (exit 2), refused by apply, overwritten with --force.
       const stale = await tessera(['plan', '-f', dir, '--managed-by', label]);
       expectStatus(stale, 2);
       expect(stale.stdout).toContain(`Board ${name} (${id}, version`);
@@ -252,7 +252,7 @@ describe('a repository started with boards export --all (FLEET-9)', () => {
   );
 
   it(
-    'FLEET-11: a hand edit of one board: plan shows the conflict with who changed what and the remedy (exit 2) and plans the other boards; apply refuses (exit 1, nothing written); apply --force writes',
+    'FLEET-16: a hand edit of one board: plan shows the conflict with who changed what and the remedy (exit 2) and plans the other boards; apply refuses (exit 1, nothing written); apply --force writes',
     async () => {
       const { dir, names } = repository(2);
       const label = unique('conflict-');

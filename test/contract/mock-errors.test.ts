@@ -401,7 +401,7 @@ const specific: Record<string, Scenario> = {
   'POST /api/boards/import 409': (_op, fixture) => importOf(fixture, 'fail'),
 
   // A set apply (FLEET-4: the message names the board): a new board without board-create, a board the caller may not
-  // write, a file whose base is stale (FLEET-11: exported before the board changed there; the example's case, MOCK-1).
+  // write, a file whose base is stale (FLEET-16: exported before the board changed there; the example's case, MOCK-1).
   'POST /api/boards/apply 403': async (_op, fixture) => ({
     method: 'POST',
     path: '/api/boards/apply',

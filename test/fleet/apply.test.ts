@@ -131,7 +131,7 @@ describe('set apply (FLEET-2)', () => {
     expect((await boardByName(file.name)).version).toBe(version + 1);
   });
 
-  it('FLEET-2, FLEET-11: one stale board in a set of ten writes none: 409 naming the board and the remedy', async () => {
+  it('FLEET-2, FLEET-16: one stale board in a set of ten writes none: 409 naming the board and the remedy', async () => {
     const label = unique('repo-');
     const files = Array.from({ length: 10 }, () => boardFile(unique('ten-')));
     expectOk(await applySet({ managedBy: label, boards: files }));
@@ -256,7 +256,7 @@ describe('a file exported with its source, applied by a set again and again (FLE
     expect((await boardByName(name)).version).toBe(version);
   });
 
-  it('FLEET-9, FLEET-11: a hand edit through the API after the set wrote the board: the dry run answers 200 and plans it as a conflict (what changed there, who changed it); the apply is a 409; nothing written', async () => {
+  it('FLEET-9, FLEET-16: a hand edit through the API after the set wrote the board: the dry run answers 200 and plans it as a conflict (what changed there, who changed it); the apply is a 409; nothing written', async () => {
     const label = unique('repo-');
     const name = unique('exported-');
     expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 3) }), 201);
@@ -295,7 +295,7 @@ describe('a file exported with its source, applied by a set again and again (FLE
     expect(expectOk(await applySet({ managedBy: label, boards: [fresh] })).boards[0].action).toBe('update');
   });
 
-  it('FLEET-11: one conflicting board does not fail the plan of the others; the apply names every conflicting board; force=true overwrites them', async () => {
+  it('FLEET-16: one conflicting board does not fail the plan of the others; the apply names every conflicting board; force=true overwrites them', async () => {
     const label = unique('repo-');
     const files = [boardFile(unique('c1-')), boardFile(unique('c2-')), boardFile(unique('ok-'))];
     expectOk(await applySet({ managedBy: label, boards: files }));

@@ -1,5 +1,5 @@
 /**
- * FLEET-11: what changed on the server since a set file's base, and who changed it. Read under the board's lock, in
+ * FLEET-16: what changed on the server since a set file's base, and who changed it. Read under the board's lock, in
  * the set's transaction: the board as it stands (`current`), its history entries since the base, and the revision
  * diff from the base to now (HIST-5's comparison, without a second snapshot of the board).
  */

@@ -280,7 +280,7 @@ export interface ImportStep {
   /** A create planned but not written (UnwrittenCreates): the rows its sections and items would be. */
   unwritten?: ExistingElement[];
   /**
-   * FLEET-11: another writer changed the board since the file's base. Without `force` nothing was written (the set
+   * FLEET-16: another writer changed the board since the file's base. Without `force` nothing was written (the set
    * refuses, or plans a conflict); with it, the file was applied over those changes.
    */
   conflict?: BoardConflict;
@@ -307,7 +307,7 @@ export interface ImportOwner {
    * writer's change is drift); a set apply reads it as FLEET-9 says.
    */
   ignoreSource?: boolean;
-  /** FLEET-11: a board another writer changed since the file's base is overwritten rather than left as a conflict. */
+  /** FLEET-16: a board another writer changed since the file's base is overwritten rather than left as a conflict. */
   force?: boolean;
 }
 
@@ -354,7 +354,7 @@ export async function importInTransaction(
   // FLEET-9: a set's guard is decided under the lock, with the board's newest history entry.
   const expectedVersion = options.owner ? undefined : guard;
   const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches, inserted: !replace });
-  // FLEET-9, FLEET-11: in a set, a board another writer moved since the file's base is a conflict the set decides on.
+  // FLEET-9, FLEET-16: in a set, a board another writer moved since the file's base is a conflict the set decides on.
   const stale =
     options.owner && guard !== undefined && guard !== current.board.version && !lastWrittenBySet(await latestOrigin(trx, boardId), current.board.version, options.owner.managedBy);
   const owner = current.board.managedBy ?? null;
@@ -400,7 +400,7 @@ export async function importInTransaction(
   // FILE-7: a plan that is not written names what the import would mint by the file's own keys.
   const plan = options.plannedOnly ? withFileKeys(planned, mintedKeys(current, layouts, source, file)) : planned;
   const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
-  // FLEET-11: a file that leaves the board as it is puts nothing made on the server at stake.
+  // FLEET-16: a file that leaves the board as it is puts nothing made on the server at stake.
   const baseConflict = stale && changed ? await conflictSinceBase(trx, current, { version: guard!, revision: options.file.source?.revision ?? null }, options.owner!.managedBy) : null;
   if (baseConflict && !options.owner!.force) return { outcome, plan, changed, after: current, conflict: baseConflict };
   const overwritten = baseConflict ? { conflict: baseConflict } : {};

@@ -34,7 +34,7 @@ export interface SetApplyOptions {
   files: BoardFile[];
   dryRun: boolean;
   prune: boolean;
-  /** FLEET-11: overwrite boards another writer changed since their files' base (else they refuse the set). */
+  /** FLEET-16: overwrite boards another writer changed since their files' base (else they refuse the set). */
   force?: boolean;
   /** The operation, retention and origin (FLEET-8: commit id and subject) every entry written keeps. */
   history: HistoryContext;
@@ -99,7 +99,7 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         unwritten: options.dryRun ? { pending: set.pending } : undefined,
         plannedOnly: options.dryRun,
       });
-      // FLEET-11: a conflict without force wrote nothing; its savepoint goes too (the lock's revision bump).
+      // FLEET-16: a conflict without force wrote nothing; its savepoint goes too (the lock's revision bump).
       if (!step.changed || (step.conflict && !options.force)) throw new RolledBack(step);
       return step;
     }),
@@ -186,7 +186,7 @@ export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetP
           const conflict = step.conflict ? { details: step.conflict, force: options.force ?? false } : undefined;
           entries.push(entryOfImport(step.plan, step.changed, options.dryRun ? step.plan.boardId : step.outcome.boardId, conflict));
         }
-        // FLEET-11: a real apply refuses boards changed on the server since their files' base, naming every one.
+        // FLEET-16: a real apply refuses boards changed on the server since their files' base, naming every one.
         const refusal = options.dryRun ? null : conflictsRefusal(entries);
         if (refusal) throw refusal;
         if (options.prune) entries.push(...(await pruneBoards(trx, options, appliedIds)));

@@ -21,7 +21,7 @@ export interface SetPlanEntry {
   changes: BoardChanges;
   ignored: never[];
   warnings: PlanWarning[];
-  /** FLEET-11: what another writer changed since the file's base (action `conflict`, or an `update` with force). */
+  /** FLEET-16: what another writer changed since the file's base (action `conflict`, or an `update` with force). */
   conflict?: BoardConflict;
 }
 
@@ -45,7 +45,7 @@ export function assertDistinctNames(files: readonly BoardFile[]): void {
 }
 
 /**
- * FLEET-2: a board's entry of the set plan, from the per-board import plan and whether the file changes it. FLEET-11:
+ * FLEET-2: a board's entry of the set plan, from the per-board import plan and whether the file changes it. FLEET-16:
  * a board another writer changed since the file's base is a `conflict`, or with `force` an `update` that says what it
  * overwrites.
  */
@@ -63,7 +63,7 @@ export function entryOfImport(plan: ImportPlan, changed: boolean, boardId: strin
 }
 
 /**
- * FLEET-11: the 409 of a set apply (without force) over boards another writer changed since their files' base: it
+ * FLEET-16: the 409 of a set apply (without force) over boards another writer changed since their files' base: it
  * names every such board and the remedy, and carries what changed on each and who changed it.
  */
 export function conflictsRefusal(entries: readonly SetPlanEntry[]): ApiError | null {
@@ -87,7 +87,7 @@ export function pruneCandidates<T extends { id: string }>(labelled: readonly T[]
   return labelled.filter((board) => !appliedIds.has(board.id));
 }
 
-/** FLEET-2, FLEET-11: a conflict counts as a change (`force` would write it; without, `plan` has something to show). */
+/** FLEET-2, FLEET-16: a conflict counts as a change (`force` would write it; without, `plan` has something to show). */
 export function summarize(managedBy: string, dryRun: boolean, boards: SetPlanEntry[]): SetPlan {
   const summary = { create: 0, update: 0, unchanged: 0, delete: 0, conflict: 0 };
   for (const entry of boards) summary[entry.action]++;

@@ -82,7 +82,7 @@ export interface SetOptions {
   file: string[];
   managedBy?: string;
   prune?: boolean;
-  /** FLEET-11: overwrite boards changed on the server since their files' base. */
+  /** FLEET-16: overwrite boards changed on the server since their files' base. */
   force?: boolean;
   message?: string;
   output?: 'json' | 'text';
@@ -119,7 +119,7 @@ function entryLine(entry: NonNullable<SetEntry['conflict']>['changedBy'][number]
 }
 
 /**
- * FLEET-11: a board changed on the server since its file's base: who changed it, what changed there (the revision
+ * FLEET-16: a board changed on the server since its file's base: who changed it, what changed there (the revision
  * diff, with the labels of the file and the board as it stands), and, without --force, the remedy.
  */
 function conflictLines(entry: SetEntry, labels: Labels, forced: boolean): string[] {
@@ -173,7 +173,7 @@ async function printSetPlan(api: TesseraApi, plan: BoardSetPlan, files: FleetFil
   else printLine(`Plan for ${plan.managedBy}: ${create} to create, ${update} to update, ${deleted} to delete, ${unchanged} unchanged${conflicts}.`);
 }
 
-/** FLEET-7, FLEET-11: `tessera plan`: exit 0 when nothing changes, 2 when something does (a conflict included). */
+/** FLEET-7, FLEET-16: `tessera plan`: exit 0 when nothing changes, 2 when something does (a conflict included). */
 export async function planSet(api: TesseraApi, options: SetOptions): Promise<number> {
   const files = readFleetFiles(options.file);
   const plan = await sendSet(api, files, setRequest(files, options), { dryRun: true, prune: options.prune ?? false, force: options.force ?? false });
@@ -182,7 +182,7 @@ export async function planSet(api: TesseraApi, options: SetOptions): Promise<num
   return plan.summary.changed ? 2 : 0;
 }
 
-/** FLEET-11: `apply` without --force over boards in conflict refuses, naming them and the remedy, before writing. */
+/** FLEET-16: `apply` without --force over boards in conflict refuses, naming them and the remedy, before writing. */
 function refuseConflicts(plan: BoardSetPlan): void {
   const names = plan.boards.filter((entry) => entry.action === 'conflict').map((entry) => entry.name);
   if (names.length === 0) return;
