@@ -1281,9 +1281,10 @@ export interface paths {
          * @description Applies every board file of the set in **one transaction: all or nothing** (FLEET-2). Each file is applied as
          *     `POST /api/boards/import?onConflict=replace` applies it: the board of the file's name is updated (full access,
          *     404 `Board not found` without), or created (`board-create`, 403 `Permission denied` without), with every rule
-         *     of the import (stale `source` base: 409; bindings the caller may not add: 403; unknown integrations and
-         *     invalid files: 400; board limits). Every error names the board it is about: the message starts with
-         *     `Board <name>: ` and `data.board` holds the name (FLEET-4); nothing of the set is written.
+         *     of the import (bindings the caller may not add: 403; unknown integrations and invalid files: 400; board
+         *     limits), except a stale `source` base, which is a conflict of the set (below). Every error names the board it
+         *     is about: the message starts with `Board <name>: ` and `data.board` holds the name (FLEET-4); nothing of the
+         *     set is written.
          *
          *     - Every board written carries `managedBy`; a board another source manages is a 409 `Board <name>: Board is
          *       managed by <label>` (FLEET-3); a board no source manages is taken over.
@@ -1301,6 +1302,11 @@ export interface paths {
          *       database still ends for a deadlock is tried again as a whole, up to 5 times, then a 409 naming the board
          *       (FLEET-11). A board created by a concurrent request meanwhile is the name's 409 naming it; one deleted
          *       meanwhile is created again (FLEET-12).
+         *     - A board that another writer changed on the server since its file's base (the file's `source`, FLEET-9) is a
+         *       conflict (FLEET-16): a dry run answers 200 and plans it as `action: conflict`, with what changed there since
+         *       the base (`conflict.serverChanges`, the revision diff) and who changed it (`conflict.changedBy`, the history
+         *       entries); the apply refuses the set with a 409 naming every such board and the remedy, unless `force=true`,
+         *       which overwrites their changes (the entry is then an `update` that still carries `conflict`).
          *
          *     `dryRun=true` does all of it, answers the plan and writes nothing; a real run answers the same plan of what it
          *     did. YAML bodies are accepted as for the import.
@@ -4301,11 +4307,98 @@ export interface components {
             /** @description The board files of the set (at most 200), one per board name. */
             boards: components["schemas"]["BoardFile"][];
         };
-        /** @description What the apply does (or did) to one board, in the shape of an import plan. */
+        /**
+         * @description What changed on the server since the file's base (FLEET-16): the base is the newest revision this set's label
+         *     wrote after the revision of the file's `source` (FLEET-9), else that revision. `serverChanges` is the diff from the
+         *     base revision to the board as it stands (`GET /api/boards/{id}/diff?from=<baseRevision>`; null when the base
+         *     revision is no longer in the board's history, or the file names none), `changedBy` the history entries written
+         *     since the base, newest first (at most 20).
+         * @example {
+         *       "baseVersion": 5,
+         *       "baseRevision": 9,
+         *       "version": 6,
+         *       "serverChanges": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ]
+         *         },
+         *         "layouts": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "board": {}
+         *       },
+         *       "changedBy": [
+         *         {
+         *           "revision": 10,
+         *           "version": 6,
+         *           "at": "2026-11-23T10:15:00.000Z",
+         *           "operation": "updateBoardItem",
+         *           "actor": {
+         *             "userId": "u1s2e3r4i5d6u7s8e9r0i1d2",
+         *             "name": "alice",
+         *             "apiKeyId": null
+         *           },
+         *           "summary": {
+         *             "sections": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 0
+         *             },
+         *             "items": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 1
+         *             },
+         *             "layouts": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 0
+         *             },
+         *             "fields": []
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        BoardSetConflict: {
+            /**
+             * Format: int32
+             * @description The board's version at the base.
+             */
+            baseVersion: number;
+            /**
+             * Format: int32
+             * @description The history revision of the base; null when the file's `source` names none.
+             */
+            baseRevision: number | null;
+            /**
+             * Format: int32
+             * @description The board's version now.
+             */
+            version: number;
+            serverChanges: components["schemas"]["BoardChanges"] | null;
+            changedBy: components["schemas"]["HistoryEntry"][];
+        };
+        /**
+         * @description What the apply does (or did) to one board, in the shape of an import plan. `conflict` (FLEET-16): the board
+         *     changed on the server since its file's base, by another writer; without `force=true` a dry run plans it as
+         *     `action: conflict` (its `changes` are what `force=true` would write) and the apply refuses the set (409); with
+         *     `force=true` it is an `update` that overwrites those changes, and `conflict` says which.
+         */
         BoardSetEntry: {
             name: components["schemas"]["BoardName"];
             /** @enum {string} */
-            action: "create" | "update" | "unchanged" | "delete";
+            action: "create" | "update" | "unchanged" | "delete" | "conflict";
             /** @description The board written or deleted; null for a create in a dry run (and the new board's id after a real one). */
             boardId: string | null;
             /**
@@ -4316,6 +4409,7 @@ export interface components {
             changes: components["schemas"]["BoardChanges"];
             ignored: components["schemas"]["IgnoredPart"][];
             warnings: components["schemas"]["PlanWarning"][];
+            conflict?: components["schemas"]["BoardSetConflict"];
         };
         /**
          * @description One plan for the whole set (FLEET-2), as a dry run answers it and as a real run did it: one entry per file in
@@ -4358,6 +4452,7 @@ export interface components {
          *         "update": 1,
          *         "unchanged": 0,
          *         "delete": 0,
+         *         "conflict": 0,
          *         "changed": true
          *       }
          *     }
@@ -4376,8 +4471,33 @@ export interface components {
                 unchanged: number;
                 /** Format: int32 */
                 delete: number;
-                /** @description Whether the apply writes (or wrote) anything. */
+                /**
+                 * Format: int32
+                 * @description Boards planned as `conflict` (FLEET-16); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
+                 */
+                conflict?: number;
+                /** @description Whether the apply writes (or wrote) anything; a conflict counts (`force=true` would write it). */
                 changed: boolean;
+            };
+        };
+        /**
+         * @description The 409 of a set apply without `force=true` over boards that changed on the server since their files' base
+         *     (FLEET-16): the message names every such board and the remedy, `data.boards` their names, `data.conflicts` what
+         *     changed on each and who changed it; nothing of the set was written.
+         */
+        BoardSetConflictError: {
+            message: string;
+            /** @enum {string} */
+            code: "CONFLICT";
+            data: {
+                /** @description The board's name, when exactly one board conflicts (FLEET-4). */
+                board?: components["schemas"]["BoardName"];
+                boards: components["schemas"]["BoardName"][];
+                conflicts: {
+                    name: components["schemas"]["BoardName"];
+                    boardId: components["schemas"]["Id"];
+                    conflict: components["schemas"]["BoardSetConflict"];
+                }[];
             };
         };
         /**
@@ -4425,7 +4545,12 @@ export interface components {
             unchanged: number;
             /** Format: int32 */
             delete: number;
-            /** @description Whether the apply writes (or wrote) anything. */
+            /**
+             * Format: int32
+             * @description Boards planned as `conflict` (FLEET-16); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
+             */
+            conflict?: number;
+            /** @description Whether the apply writes (or wrote) anything; a conflict counts (`force=true` would write it). */
             changed: boolean;
         };
         FileProblem: {
@@ -7690,6 +7815,8 @@ export interface operations {
                 dryRun?: boolean;
                 /** @description Also delete the boards of the same `managedBy` that the set does not name. */
                 prune?: boolean;
+                /** @description Apply over boards changed on the server since their files' base (FLEET-16), overwriting those changes; without it such a board is a `conflict` in a dry run and refuses the apply (409). */
+                force?: boolean;
             };
             header?: never;
             path?: never;
@@ -7746,7 +7873,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description A board moved since its file's base by another writer (FILE-6, FLEET-9), another source manages it (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. */
+            /** @description Boards changed on the server since their files' base by another writer and `force` is not set (FLEET-16: the message names every such board and the remedy, `data.boards` and `data.conflicts` say which and what changed; `BoardSetConflictError`), another source manages a board (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -7754,7 +7881,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": components["schemas"]["Error"];
+                    "application/json": components["schemas"]["BoardSetConflictError"] | components["schemas"]["Error"];
                 };
             };
             413: components["responses"]["PayloadTooLarge"];

@@ -249,6 +249,34 @@ describe('import (FILE-3..7)', () => {
     expect(expectOk(await source.call('GET', `/api/boards/${board.boardId}`)).items.map((i: any) => i.id).sort()).toEqual([board.appWidget, board.clock].sort());
   });
 
+  it('FILE-4: a file exported from board A imported into board B with replace twice: the second import changes nothing (ids derived, not minted anew)', async () => {
+    const board = await richBoard(source, unique('Prowlarr '));
+    const file = await exportOf(source, board.boardId);
+    const other = unique('b-');
+    const { boardId: b } = expectOk(await source.call('POST', '/api/boards', { body: { name: other, columnCount: 12, isPublic: false } }), 201);
+    const intoB = { ...file, name: other };
+    expect(expectOk(await importFile(source, intoB, '?onConflict=replace'))).toEqual({ boardId: b, name: other, outcome: 'replaced' });
+    const first = await source.call('GET', `/api/boards/${b}`);
+    const ids = (doc: any) => [...doc.items.map((i: any) => i.id), ...doc.sections.map((s: any) => s.id)].sort();
+    const firstIds = ids(first.body);
+    const originalIds = new Set([...file.items.map((i: any) => i.id), ...file.sections.map((s: any) => s.id)]);
+    expect(firstIds.filter((id) => originalIds.has(id))).toEqual([]);
+    for (const id of firstIds) expect(id).toMatch(/^[a-z][a-z0-9]{23}$/);
+    const stored = async () => source.db('boards').where({ id: b }).first('version', 'revision');
+    const before = await stored();
+    const entries = await historyLength(source, b);
+
+    expect(expectOk(await importFile(source, intoB, '?onConflict=replace'))).toEqual({ boardId: b, name: other, outcome: 'unchanged' });
+    expect(await stored()).toEqual(before);
+    expect(await historyLength(source, b)).toBe(entries);
+    const second = await source.call('GET', `/api/boards/${b}`);
+    expect(ids(second.body)).toEqual(firstIds);
+    expect(second.headers.get('etag')).toBe(first.headers.get('etag'));
+    // Its dry run plans nothing either.
+    const plan = expectOk(await importFile(source, intoB, '?onConflict=replace&dryRun=true'));
+    expect(plan.changes).toEqual({ sections: { added: [], removed: [], updated: [] }, items: { added: [], removed: [], updated: [] }, layouts: { added: [], removed: [], updated: [] }, board: {} });
+  });
+
   it('FILE-5, BIND-2: a name no integration has is a 400 listing it; an integration the caller may not use, named by name or id, is the binding rule\'s 403 listing it; nothing written', async () => {
     const integrationName = unique('Sabnzbd ');
     const board = await richBoard(source, integrationName);

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { parse as parseYaml, stringify as toYaml } from 'yaml';
 import { expectStatus, runTessera, type CliResult } from '../support/cli';
 import { useTestServer, type TestServer } from '../support/server';
+import { createActor } from '../support/actors';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
 import { clockBoardFile, everyKindBoard } from '../support/boardFiles';
@@ -294,6 +295,36 @@ describe('file errors in the files\' terms (CLI-9, ERR-6)', () => {
   );
 });
 
+describe('stable plans (FLEET-7, FILE-7)', () => {
+  it(
+    'FILE-7: plan twice against the same server prints the same text and the same JSON, byte for byte; new layouts by name',
+    async () => {
+      const dir = path.join(workDir, unique('stable'));
+      mkdirSync(dir);
+      const first = { ...boardFile(unique('stable-a-')), layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }, { name: 'Phone', columnCount: 4, breakpoint: 600 }] };
+      // A second new board with the first's ids: the set gives them other ids (FILE-4).
+      const second = { ...first, name: unique('stable-b-') };
+      writeFileSync(path.join(dir, 'a.yaml'), toYaml(first));
+      writeFileSync(path.join(dir, 'b.yaml'), toYaml(second));
+      const label = unique('stable-');
+      const runs = [];
+      for (let i = 0; i < 2; i++) {
+        const text = await tessera(['plan', '-f', dir, '--managed-by', label]);
+        const json = await tessera(['plan', '-f', dir, '--managed-by', label, '-o', 'json']);
+        expectStatus(text, 2);
+        expectStatus(json, 2);
+        runs.push({ text: text.stdout, json: json.stdout });
+      }
+      expect(runs[1].text).toBe(runs[0].text);
+      expect(runs[1].json).toBe(runs[0].json);
+      expect(runs[0].text).toContain('+ layout Phone');
+      for (const item of first.items) expect(runs[0].text).toContain(`+ item ${item.id} (clock)`);
+      expect(JSON.parse(runs[0].json).boards[1].changes.layouts.added).toEqual(['Base', 'Phone']);
+    },
+    slow,
+  );
+});
+
 describe('tessera pull then plan, every widget kind (FLEET-7)', () => {
   it(
     'FLEET-7: boards pull then boards plan, and after the set took the board, pull then plan -f and diff -f: exit 0, no changes, for every widget kind',
@@ -320,7 +351,7 @@ describe('tessera pull then plan, every widget kind (FLEET-7)', () => {
 
 describe('a repository started with boards export --all (FLEET-9)', () => {
   it(
-    'FLEET-9: export --all, edit, apply, edit, apply, plan: no 409 from the files\' source blocks; an API edit in between is the stale 409 (exit 1)',
+    'FLEET-9, FLEET-16: export --all, edit, apply, edit, apply, plan: no 409 from the files\' source blocks; an API edit in between is planned as a conflict (exit 2)',
     async () => {
       const name = unique('exported-');
       expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 4) }), 201);
@@ -345,9 +376,57 @@ describe('a repository started with boards export --all (FLEET-9)', () => {
       const { id } = await boardByName(name);
       const [first] = parseYaml(readFileSync(file, 'utf8')).items;
       expectOk(await server.call('PATCH', `/api/boards/${id}/items/${first.id}`, { body: { options: { is24HourFormat: false } } }));
+      // FLEET-16: the API edit in between is a conflict: planned (exit 2), refused by apply, overwritten with --force.
       const stale = await tessera(['plan', '-f', dir, '--managed-by', label]);
-      expectStatus(stale, 1);
-      expect(stale.stderr).toContain(`${file}: Board ${name}: This board was modified by another request.`);
+      expectStatus(stale, 2);
+      expect(stale.stdout).toContain(`Board ${name} (${id}, version`);
+      expect(stale.stdout).toContain('is in conflict: it changed on the server since its file\'s base');
+    },
+    slow,
+  );
+
+  it(
+    'FLEET-16: a hand edit of one board: plan shows the conflict with who changed what and the remedy (exit 2) and plans the other boards; apply refuses (exit 1, nothing written); apply --force writes',
+    async () => {
+      const { dir, names } = repository(2);
+      const label = unique('conflict-');
+      expectStatus(await tessera(['apply', '-f', dir, '--managed-by', label, '-y']), 0);
+      // The repository is taken again with export (files with a source block), then both files are edited.
+      for (const name of names) expectStatus(await tessera(['boards', 'pull', name, '-o', path.join(dir, `${name}.yaml`)]), 0);
+      const read = (name: string) => parseYaml(readFileSync(path.join(dir, `${name}.yaml`), 'utf8'));
+      const [edited, other] = names;
+      const [kept, dropped] = read(edited).items;
+      for (const name of names) writeFileSync(path.join(dir, `${name}.yaml`), toYaml({ ...read(name), items: read(name).items.slice(0, 1) }));
+      // Someone changes the first board through the API meanwhile.
+      const editor = await createActor(server, { permissions: ['board-modify-all'] });
+      const { id } = await boardByName(edited);
+      expectOk(await server.call('PATCH', `/api/boards/${id}/items/${kept.id}`, { body: { options: { is24HourFormat: false } }, key: editor.key }));
+      const before = await Promise.all(names.map(boardByName));
+
+      const plan = await tessera(['plan', '-f', dir, '--managed-by', label]);
+      expectStatus(plan, 2);
+      expect(plan.stdout).toContain(`Board ${edited} (${id}, version ${before[0].version}) is in conflict: it changed on the server since its file's base`);
+      expect(plan.stdout).toMatch(new RegExp(`Changed there by:\\n  ${editor.username} \\(updateBoardItem, revision \\d+, `));
+      expect(plan.stdout).toContain(`~ item ${kept.id} (clock)`);
+      expect(plan.stdout).toContain(`Applying the file with --force would make it:\n  - item ${dropped.id} (clock)`);
+      expect(plan.stdout).toContain(`Pull the board again (tessera boards pull ${edited} -o ${path.join(dir, `${edited}.yaml`)}) and redo your edit, or apply with --force to overwrite the changes made there.`);
+      expect(plan.stdout).toContain(`Board ${other} (`);
+      expect(plan.stdout).toContain(`Plan for ${label}: 0 to create, 1 to update, 0 to delete, 0 unchanged; 1 in conflict (changed on the server since its file's base).`);
+      const json = JSON.parse((await tessera(['plan', '-f', dir, '--managed-by', label, '-o', 'json'])).stdout);
+      expect(json.boards.map((b: any) => [b.name, b.action])).toEqual([[edited, 'conflict'], [other, 'update']].sort((a, b) => names.indexOf(a[0]) - names.indexOf(b[0])));
+
+      const refused = await tessera(['apply', '-f', dir, '--managed-by', label, '-y']);
+      expectStatus(refused, 1);
+      expect(refused.stderr).toContain(`Refusing to apply: 1 board changed on the server since its file's base: ${edited}. Pull it again and redo your edit, or apply with --force to overwrite the changes made there.`);
+      expect(await Promise.all(names.map(boardByName))).toEqual(before);
+
+      const forced = await tessera(['apply', '-f', dir, '--managed-by', label, '-y', '--force']);
+      expectStatus(forced, 0);
+      expect(forced.stdout).toContain(`will be updated, overwriting what changed on the server since its file's base`);
+      expect(forced.stdout).toMatch(new RegExp(`Applied ${label} at [0-9a-f]{12}: 0 created, 2 updated, 0 deleted, 0 unchanged\\.`));
+      const board = expectOk(await server.call('GET', `/api/boards/${id}`));
+      expect(board.items.map((i: any) => [i.id, i.options.is24HourFormat])).toEqual([[kept.id, true]]);
+      expectStatus(await tessera(['plan', '-f', dir, '--managed-by', label]), 0);
     },
     slow,
   );

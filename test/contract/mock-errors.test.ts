@@ -403,7 +403,7 @@ const specific: Record<string, Scenario> = {
   'POST /api/boards/import 409': (_op, fixture) => importOf(fixture, 'fail'),
 
   // A set apply (FLEET-4: the message names the board): a new board without board-create, a board the caller may not
-  // write, a file whose base is stale (FILE-6: exported before the board changed; the example's case, MOCK-1).
+  // write, a file whose base is stale (FLEET-16: exported before the board changed there; the example's case, MOCK-1).
   'POST /api/boards/apply 403': async (_op, fixture) => ({
     method: 'POST',
     path: '/api/boards/apply',
@@ -415,8 +415,9 @@ const specific: Record<string, Scenario> = {
     const board = await server.call('POST', '/api/boards', { body: { name: 'mock-errors-fleet', columnCount: 12, isPublic: false } });
     expect(board.status).toBe(201);
     const file = await server.call('GET', `/api/boards/${board.body.boardId}/export`);
-    // Someone saves the board through the API after the file was taken (the version moves on).
-    const saved = await server.call('PUT', `/api/boards/${board.body.boardId}`, { body: { sections: file.body.sections, items: [] } });
+    // Someone adds a section through the API after the file was taken (the version moves on, the board changes).
+    const added = { id: 'mockerrorsfleetcategory1', kind: 'category', name: 'Added', xOffset: 0, yOffset: 1, collapsed: false };
+    const saved = await server.call('PUT', `/api/boards/${board.body.boardId}`, { body: { sections: [...file.body.sections, added], items: [] } });
     expect(saved.status).toBe(200);
     return { method: 'POST', path: '/api/boards/apply', body: { managedBy: 'mock-errors', boards: [file.body] } };
   },

@@ -9,7 +9,7 @@ const boardFile = (name: string, clocks = 2) => clockBoardFile(name, clocks);
 
 const server = useTestServer();
 
-const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
+const remedy = (them: string, edits: string) => `Pull ${them} again and redo your ${edits}, or apply with force=true to overwrite the changes made there.`;
 
 const applySet = (body: unknown, query = '', key?: string) => server.call('POST', `/api/boards/apply${query}`, key ? { body, key } : { body });
 const boardByName = async (name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'revision', 'managedBy');
@@ -47,7 +47,7 @@ describe('set apply (FLEET-2)', () => {
     for (const name of names) expect(await boardByName(name)).toBeUndefined();
   });
 
-  it('FLEET-2, FILE-4: a dry run plans ids that an earlier new board of the set takes as the apply does (fresh ids)', async () => {
+  it('FLEET-2, FILE-4, FILE-7: a dry run plans ids that an earlier new board of the set takes as the apply does (other ids; the plan names them by the file\'s ids)', async () => {
     const label = unique('repo-');
     const first = boardFile(unique('a-'), 2);
     // The second new board repeats the first's section and item ids, and a board that exists holds a third id.
@@ -58,13 +58,39 @@ describe('set apply (FLEET-2)', () => {
     const added = (plan: any) => plan.boards.map((b: any) => ({ items: b.changes.items.added, sections: b.changes.sections.added }));
     const dry = added(expectOk(await applySet(set, '?dryRun=true')));
     const applied = added(expectOk(await applySet(set)));
-    for (const result of [dry, applied]) {
-      expect(result[0]).toEqual({ items: first.items.map((i) => i.id).sort(), sections: [first.sections[0].id] });
-      expect(result[1].items).toHaveLength(3);
-      for (const id of [...first.items.map((i) => i.id), existing.items[0].id]) expect(result[1].items).not.toContain(id);
-      expect(result[1].sections).toHaveLength(1);
-      expect(result[1].sections).not.toContain(first.sections[0].id);
-    }
+    for (const result of [dry, applied]) expect(result[0]).toEqual({ items: first.items.map((i) => i.id).sort(), sections: [first.sections[0].id] });
+    // FILE-7: the dry run names the elements it would give other ids by their ids in the file.
+    expect([...dry[1].items].sort()).toEqual(second.items.map((i) => i.id).sort());
+    expect(dry[1].sections).toEqual([first.sections[0].id]);
+    // The apply gave them other ids, and answers those.
+    expect(applied[1].items).toHaveLength(3);
+    for (const id of [...first.items.map((i) => i.id), existing.items[0].id]) expect(applied[1].items).not.toContain(id);
+    expect(applied[1].sections).toHaveLength(1);
+    expect(applied[1].sections).not.toContain(first.sections[0].id);
+  });
+
+  it('FLEET-2, FILE-7: planning the same files against the same server twice answers the same plan, byte for byte: new layouts by name, re-identified elements by the file\'s ids', async () => {
+    const label = unique('repo-');
+    const existing = boardFile(unique('taken-'), 2);
+    expectOk(await applySet({ managedBy: label, boards: [existing] }));
+    const twoLayouts = (file: ReturnType<typeof boardFile>) => ({
+      ...file,
+      layouts: [...file.layouts, { name: 'Phone', columnCount: 4, breakpoint: 600 }],
+      items: file.items.map((i) => ({ ...i, layouts: [...i.layouts, { ...i.layouts[0], layout: 'Phone', xOffset: 0 }] })),
+    });
+    // A new board with two new layouts whose ids are used on another board (FILE-4), and the existing board with a
+    // layout added.
+    const created = { ...twoLayouts(existing), name: unique('new-') };
+    const set = { managedBy: label, boards: [created, twoLayouts(existing)] };
+    const first = await applySet(set, '?dryRun=true');
+    const second = await applySet(set, '?dryRun=true');
+    expect(first.status).toBe(200);
+    expect(JSON.stringify(second.body)).toBe(JSON.stringify(first.body));
+    const [create, update] = first.body.boards;
+    expect(create.changes.layouts.added).toEqual(['Base', 'Phone']);
+    expect([...create.changes.items.added].sort()).toEqual(existing.items.map((i) => i.id).sort());
+    expect(create.changes.sections.added).toEqual([existing.sections[0].id]);
+    expect(update.changes.layouts.added).toEqual(['Phone']);
   });
 
   it('FLEET-2, FLEET-8: a real run creates every board, answers the same plan, and history shows the commit', async () => {
@@ -87,7 +113,7 @@ describe('set apply (FLEET-2)', () => {
     expectOk(await applySet({ managedBy: label, boards: files }));
     const before = await Promise.all(files.map(async (f) => ({ board: await boardByName(f.name), entries: (await historyOf((await boardByName(f.name)).id)).length })));
     const plan = expectOk(await applySet({ managedBy: label, boards: files }));
-    expect(plan.summary).toEqual({ create: 0, update: 0, unchanged: 2, delete: 0, changed: false });
+    expect(plan.summary).toEqual({ create: 0, update: 0, unchanged: 2, delete: 0, conflict: 0, changed: false });
     for (const [i, f] of files.entries()) {
       expect(await boardByName(f.name)).toEqual(before[i].board);
       expect(await historyOf(before[i].board.id)).toHaveLength(before[i].entries);
@@ -105,7 +131,7 @@ describe('set apply (FLEET-2)', () => {
     expect((await boardByName(file.name)).version).toBe(version + 1);
   });
 
-  it('FLEET-2, FLEET-4: one stale board in a set of ten writes none: 409 naming the board', async () => {
+  it('FLEET-2, FLEET-16: one stale board in a set of ten writes none: 409 naming the board and the remedy', async () => {
     const label = unique('repo-');
     const files = Array.from({ length: 10 }, () => boardFile(unique('ten-')));
     expectOk(await applySet({ managedBy: label, boards: files }));
@@ -117,8 +143,8 @@ describe('set apply (FLEET-2)', () => {
     const before = await Promise.all(files.map((f) => boardByName(f.name)));
     const edited = exported.map((f: any) => ({ ...f, items: f.items.slice(1) }));
     const result = await applySet({ managedBy: label, boards: edited });
-    expectError(result, 409, 'CONFLICT', `Board ${stale.name}: ${conflictMessage}`);
-    expect(result.body.data.board).toBe(stale.name);
+    expectError(result, 409, 'CONFLICT', `Board ${stale.name}: Changed on the server since its file's base. ${remedy('it', 'edit')}`);
+    expect(result.body.data).toMatchObject({ board: stale.name, boards: [stale.name] });
     expect(await Promise.all(files.map((f) => boardByName(f.name)))).toEqual(before);
   });
 
@@ -237,7 +263,7 @@ describe('a file exported with its source, applied by a set again and again (FLE
     expect((await boardByName(name)).version).toBe(version);
   });
 
-  it('FLEET-9: a hand edit through the API after the set wrote the board is still the stale 409; nothing written', async () => {
+  it('FLEET-9, FLEET-16: a hand edit through the API after the set wrote the board: the dry run answers 200 and plans it as a conflict (what changed there, who changed it); the apply is a 409; nothing written', async () => {
     const label = unique('repo-');
     const name = unique('exported-');
     expectOk(await server.call('POST', '/api/boards/import', { body: boardFile(name, 3) }), 201);
@@ -245,17 +271,75 @@ describe('a file exported with its source, applied by a set again and again (FLE
     const edited = { ...exported, items: exported.items.slice(1) };
     expectOk(await applySet({ managedBy: label, boards: [edited] }));
     const { id } = await boardByName(name);
-    expectOk(await server.call('PATCH', `/api/boards/${id}/items/${edited.items[0].id}`, { body: { options: { is24HourFormat: false } } }));
+    const setRevision = (await historyOf(id))[0].revision;
+    const editor = await createActor(server, { permissions: ['board-modify-all'] });
+    expectOk(await server.call('PATCH', `/api/boards/${id}/items/${edited.items[0].id}`, { body: { options: { is24HourFormat: false } }, key: editor.key }));
     const before = await boardByName(name);
-    for (const query of ['?dryRun=true', '']) {
-      const result = await applySet({ managedBy: label, boards: [edited] }, query);
-      expectError(result, 409, 'CONFLICT', `Board ${name}: ${conflictMessage}`);
-      expect(result.body.data.board).toBe(name);
-    }
+    const again = { ...edited, items: edited.items.slice(1) };
+
+    const plan = expectOk(await applySet({ managedBy: label, boards: [again] }, '?dryRun=true'));
+    expect(plan.summary).toEqual({ create: 0, update: 0, unchanged: 0, delete: 0, conflict: 1, changed: true });
+    const [entry] = plan.boards;
+    expect(entry).toMatchObject({ name, action: 'conflict', boardId: id, version: before.version, changes: { items: { removed: [edited.items[0].id] } } });
+    // The base is the set's own last write (FLEET-9), not the export: only the hand edit is the server's change.
+    expect(entry.conflict).toMatchObject({
+      baseRevision: setRevision,
+      version: before.version,
+      serverChanges: { items: { added: [], removed: [], updated: [edited.items[0].id] }, sections: { added: [], removed: [], updated: [] }, board: {} },
+    });
+    expect(entry.conflict.changedBy).toHaveLength(1);
+    expect(entry.conflict.changedBy[0]).toMatchObject({ revision: setRevision + 1, operation: 'updateBoardItem', actor: { userId: editor.userId, name: editor.username } });
+    // It is the history's own diff from the base revision.
+    const diff = expectOk(await server.call('GET', `/api/boards/${id}/diff?from=${setRevision}`));
+    expect(entry.conflict.serverChanges).toEqual(diff.changes);
+
+    const refused = await applySet({ managedBy: label, boards: [again] });
+    expectError(refused, 409, 'CONFLICT', `Board ${name}: Changed on the server since its file's base. ${remedy('it', 'edit')}`);
+    expect(refused.body.data).toMatchObject({ board: name, boards: [name], conflicts: [{ name, boardId: id, conflict: entry.conflict }] });
     expect(await boardByName(name)).toEqual(before);
-    // The way on: a file taken again after the edit (its source at the version now) applies.
-    const fresh = { ...(await exportOf(id)), items: edited.items };
-    expectOk(await applySet({ managedBy: label, boards: [fresh] }));
+    // The way on without force: a file taken again after the edit (its source at the version now) applies.
+    const fresh = { ...(await exportOf(id)), items: again.items };
+    expect(expectOk(await applySet({ managedBy: label, boards: [fresh] })).boards[0].action).toBe('update');
+  });
+
+  it('FLEET-16: one conflicting board does not fail the plan of the others; the apply names every conflicting board; force=true overwrites them', async () => {
+    const label = unique('repo-');
+    const files = [boardFile(unique('c1-')), boardFile(unique('c2-')), boardFile(unique('ok-'))];
+    expectOk(await applySet({ managedBy: label, boards: files }));
+    const exported = await Promise.all(files.map(async (f) => exportOf((await boardByName(f.name)).id)));
+    // Both first boards are edited through the API after the files were taken; the third is not.
+    for (const file of exported.slice(0, 2)) {
+      const { id } = await boardByName(file.name);
+      expectOk(await server.call('PATCH', `/api/boards/${id}/items/${file.items[0].id}`, { body: { options: { is24HourFormat: false } } }));
+    }
+    const changed = exported.map((f: any) => ({ ...f, items: f.items.slice(1) }));
+    const names = files.map((f) => f.name);
+
+    const plan = expectOk(await applySet({ managedBy: label, boards: changed }, '?dryRun=true'));
+    expect(plan.boards.map((b: any) => [b.name, b.action])).toEqual([[names[0], 'conflict'], [names[1], 'conflict'], [names[2], 'update']]);
+    expect(plan.summary).toMatchObject({ update: 1, conflict: 2, changed: true });
+    expect(plan.boards[2].conflict).toBeUndefined();
+
+    const before = await Promise.all(names.map(boardByName));
+    const refused = await applySet({ managedBy: label, boards: changed });
+    expectError(refused, 409, 'CONFLICT', `Boards ${names[0]}, ${names[1]}: Changed on the server since their files' base. ${remedy('them', 'edits')}`);
+    expect(refused.body.data.boards).toEqual(names.slice(0, 2));
+    expect(refused.body.data.conflicts.map((c: any) => c.name)).toEqual(names.slice(0, 2));
+    expect(refused.body.data.board).toBeUndefined();
+    expect(await Promise.all(names.map(boardByName))).toEqual(before);
+
+    const forcedPlan = expectOk(await applySet({ managedBy: label, boards: changed }, '?dryRun=true&force=true'));
+    expect(forcedPlan.boards.map((b: any) => b.action)).toEqual(['update', 'update', 'update']);
+    expect(forcedPlan.boards[0].conflict.serverChanges.items.updated).toEqual([exported[0].items[0].id]);
+    const forced = expectOk(await applySet({ managedBy: label, boards: changed }, '?force=true'));
+    expect(forced.summary).toMatchObject({ update: 3, conflict: 0, changed: true });
+    for (const [i, name] of names.entries()) {
+      const board = await boardByName(name);
+      expect(board.version).toBe(before[i].version + 1);
+      expect(expectOk(await server.call('GET', `/api/boards/${board.id}`)).items.map((it: any) => it.id)).toEqual(changed[i].items.map((it: any) => it.id));
+    }
+    // Overwritten, the boards are the set's again: the next plan has nothing to say.
+    expect(expectOk(await applySet({ managedBy: label, boards: changed }, '?dryRun=true')).summary).toMatchObject({ unchanged: 3, conflict: 0, changed: false });
   });
 });
 

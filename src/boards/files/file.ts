@@ -131,14 +131,14 @@ export function fileElementIds(file: BoardFile): { itemIds: string[]; sectionIds
 }
 
 /**
- * FILE-4: the file with the ids in `taken` replaced by fresh ones (`mint`), and every reference of the file to them
- * (positions' sections, dynamic sections' parents) following.
+ * FILE-4: the file with the ids in `taken` replaced by the ids `mint` gives them, and every reference of the file to
+ * them (positions' sections, dynamic sections' parents) following.
  */
-export function remapIds(file: BoardFile, taken: ReadonlySet<string>, mint: () => string): BoardFile {
+export function remapIds(file: BoardFile, taken: ReadonlySet<string>, mint: (id: string) => string): BoardFile {
   if (taken.size === 0) return file;
   const sectionIds = new Map<string, string>();
   const section = (id: string) => sectionIds.get(id) ?? id;
-  for (const s of file.sections) if (taken.has(s.id)) sectionIds.set(s.id, mint());
+  for (const s of file.sections) if (taken.has(s.id)) sectionIds.set(s.id, mint(s.id));
   return {
     ...file,
     sections: file.sections.map((s) => ({
@@ -148,7 +148,7 @@ export function remapIds(file: BoardFile, taken: ReadonlySet<string>, mint: () =
     })),
     items: file.items.map((item) => ({
       ...item,
-      id: taken.has(item.id) ? mint() : item.id,
+      id: taken.has(item.id) ? mint(item.id) : item.id,
       layouts: item.layouts.map((p) => ({ ...p, sectionId: section(p.sectionId) })),
     })),
   };

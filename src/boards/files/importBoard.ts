@@ -9,7 +9,7 @@ import { createOrReferenceApp } from '../../apps/apps';
 import { recordAppPlacements } from '../../apps/placements';
 import type { AppFields } from '../../apps/validation';
 import { badRequest, conflict } from '../../core/errors';
-import { newId } from '../../db/ids';
+import { derivedId, newId } from '../../db/ids';
 import { readInstanceId } from '../../db/instance';
 import { assertPermission, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
@@ -23,7 +23,7 @@ import { readableItems, type BoardState } from '../document/model';
 import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
 import { assertIdsFreeAmong, BoardCaches, inBoardTransaction, lockAndLoad, resultAfterWrite, RolledBack, unlessRolledBack } from '../document/save';
 import { stateAfterContentWrites } from '../document/stateAfter';
-import { applyReplacement, findExistingElementIds, versionConflictMessage, type ExistingElement } from '../document/store';
+import { applyReplacement, findExistingElementIds, type ExistingElement } from '../document/store';
 import type { BoardContent, LayoutRow } from '../document/types';
 import { listIds, validateContent } from '../document/validate';
 import { contentWarnings, loadWarningFacts, PlanWarning } from '../document/warnings';
@@ -33,6 +33,7 @@ import { latestOrigin } from '../history/store';
 import { assertMayRelabel } from '../management/labels';
 import { boardIdByName, nameConflictMessage, withNameConflictAs409 } from '../management/names';
 import { boardSettingsColumns } from '../settings';
+import { conflictSinceBase, type BoardConflict } from './baseConflict';
 import { assertFileContent, BoardFile, fileApps, fileBoardFields, fileContent, fileElementIds, remapIds, resolvedAppOptions } from './file';
 import { App, Board, Integration, User } from '../../db/models';
 
@@ -231,6 +232,45 @@ async function existingElements(
   return [...onBoard, ...elsewhere, ...pending.filter((row) => asked[row.element].has(row.id))];
 }
 
+/**
+ * FILE-7: the ids an import mints, each with the file's key for it: a new layout's name, and the file's id of an
+ * element FILE-4 gave another id (`source` is the file as given, `file` after FILE-4).
+ */
+function mintedKeys(current: BoardState, layouts: readonly LayoutRow[], source: BoardFile, file: BoardFile): Map<string, string> {
+  const keys = new Map<string, string>();
+  const existing = new Set(current.layouts.map((layout) => layout.id));
+  for (const layout of layouts) if (!existing.has(layout.id)) keys.set(layout.id, layout.name);
+  for (const [i, section] of file.sections.entries()) if (section.id !== source.sections[i].id) keys.set(section.id, source.sections[i].id);
+  for (const [i, item] of file.items.entries()) if (item.id !== source.items[i].id) keys.set(item.id, source.items[i].id);
+  return keys;
+}
+
+/**
+ * FILE-7: the plan with the minted ids `keys` names replaced by the file's keys, in its changes and its warnings.
+ * Sections and items are listed in the order of their ids, as a board holds them: renamed, they are sorted again so
+ * that the minted ids leave no trace in the order either (and the warnings by their path in the file); layouts keep
+ * their order (breakpoints).
+ */
+export function withFileKeys(plan: ImportPlan, keys: ReadonlyMap<string, string>): ImportPlan {
+  if (keys.size === 0) return plan;
+  const key = (id: string) => keys.get(id) ?? id;
+  const renamed = (ids: string[], sort: boolean) => (sort ? ids.map(key).sort() : ids.map(key));
+  const elements = (changes: BoardChanges['items'], sort: boolean) => ({
+    added: renamed(changes.added, sort),
+    removed: renamed(changes.removed, sort),
+    updated: renamed(changes.updated, sort),
+  });
+  const minted = new RegExp([...keys.keys()].join('|'), 'g');
+  const text = (value: string) => value.replace(minted, key);
+  return {
+    ...plan,
+    changes: { ...plan.changes, sections: elements(plan.changes.sections, true), items: elements(plan.changes.items, true), layouts: elements(plan.changes.layouts, false) },
+    warnings: plan.warnings
+      .map((warning) => ({ ...warning, path: text(warning.path), message: text(warning.message) }))
+      .sort((a, b) => a.path.localeCompare(b.path, 'en', { numeric: true }) || a.code.localeCompare(b.code) || a.message.localeCompare(b.message)),
+  };
+}
+
 /** One board file applied inside a caller's transaction: what it did, its plan, and the board it left. */
 export interface ImportStep {
   outcome: { kind: 'created' | 'replaced' | 'unchanged'; boardId: string; name: string };
@@ -240,6 +280,11 @@ export interface ImportStep {
   after: BoardState;
   /** A create planned but not written (UnwrittenCreates): the rows its sections and items would be. */
   unwritten?: ExistingElement[];
+  /**
+   * FLEET-16: another writer changed the board since the file's base. Without `force` nothing was written (the set
+   * refuses, or plans a conflict); with it, the file was applied over those changes.
+   */
+  conflict?: BoardConflict;
 }
 
 /**
@@ -263,6 +308,8 @@ export interface ImportOwner {
    * writer's change is drift); a set apply reads it as FLEET-9 says.
    */
   ignoreSource?: boolean;
+  /** FLEET-16: a board another writer changed since the file's base is overwritten rather than left as a conflict. */
+  force?: boolean;
 }
 
 /**
@@ -281,6 +328,12 @@ export async function importInTransaction(
     /** The boards of the file names the caller looked up (a name not in it has no board). */
     boardIds?: ReadonlyMap<string, string>;
     unwritten?: UnwrittenCreates;
+    /**
+     * FILE-7, FLEET-2: the plan is answered and not written (a dry run): the ids the import mints (new layouts, the
+     * ids FILE-4 gives foreign elements) are named in it by the file's keys (layout names, the file's ids), so that
+     * planning the same file twice answers the same plan.
+     */
+    plannedOnly?: boolean;
   },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
@@ -302,9 +355,9 @@ export async function importInTransaction(
   // FLEET-9: a set's guard is decided under the lock, with the board's newest history entry.
   const expectedVersion = options.owner ? undefined : guard;
   const current = await lockAndLoad(trx, boardId, principal, { bumpVersion: false, expectedVersion, caches: options.caches, inserted: !replace });
-  if (options.owner && guard !== undefined && guard !== current.board.version) {
-    if (!lastWrittenBySet(await latestOrigin(trx, boardId), current.board.version, options.owner.managedBy)) throw conflict(versionConflictMessage);
-  }
+  // FLEET-9, FLEET-16: in a set, a board another writer moved since the file's base is a conflict the set decides on.
+  const stale =
+    options.owner && guard !== undefined && guard !== current.board.version && !lastWrittenBySet(await latestOrigin(trx, boardId), current.board.version, options.owner.managedBy);
   const owner = current.board.managedBy ?? null;
   if (replace && options.owner && owner !== null && owner !== options.owner.managedBy) {
     throw conflict(`Board is managed by ${owner}`, { managedBy: owner });
@@ -314,9 +367,10 @@ export async function importInTransaction(
   // (options.owner) checked its label once for all its files, and FLEET-3 keeps its boards on it or on none.
   if (!options.owner) await assertMayRelabel(trx, { principal }, replace ? (current.board.managedBy ?? null) : null, source.managedBy ?? null);
 
-  // FILE-4: ids used on another board are replaced by fresh ones.
+  // FILE-4: ids used on another board are replaced by ids derived from this board's id and the file's id, so that
+  // importing the same file again maps them to the same ids (and changes nothing).
   const taken = await existingElements(trx, current, fileElementIds(source), options.unwritten?.pending);
-  const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), newId);
+  const file = remapIds(source, new Set(taken.filter((row) => row.boardId !== boardId).map((row) => row.id)), (id) => derivedId(boardId, id));
 
   const layouts = fileLayouts(file, current);
   const content = fileContent(file, {
@@ -338,7 +392,7 @@ export async function importInTransaction(
   // LIMIT-1: a file that writes nothing leaves the board as it is, which no limit refuses (LIMIT-2).
   if (changed) resultAfterWrite(current, computed);
 
-  const plan: ImportPlan = {
+  const planned: ImportPlan = {
     action: replace ? 'replace' : 'create',
     boardId: replace ? boardId : null,
     name,
@@ -347,20 +401,26 @@ export async function importInTransaction(
     ignored: [],
     warnings: contentWarnings(computed, content, await loadWarningFacts(trx, principal, content)),
   };
+  // FILE-7: a plan that is not written names what the import would mint by the file's own keys.
+  const plan = options.plannedOnly ? withFileKeys(planned, mintedKeys(current, layouts, source, file)) : planned;
   const outcome = { kind: replace ? (changed ? 'replaced' : 'unchanged') : 'created', boardId, name } as const;
-  if (!options.write || !changed) return { outcome, plan, changed, after: current };
+  // FLEET-16: a file that leaves the board as it is puts nothing made on the server at stake.
+  const baseConflict = stale && changed ? await conflictSinceBase(trx, current, { version: guard!, revision: options.file.source?.revision ?? null }, options.owner!.managedBy) : null;
+  if (baseConflict && !options.owner!.force) return { outcome, plan, changed, after: current, conflict: baseConflict };
+  const overwritten = baseConflict ? { conflict: baseConflict } : {};
+  if (!options.write || !changed) return { outcome, plan, changed, after: current, ...overwritten };
   if (!replace && options.unwritten) {
     const unwritten = [
       ...replacement.content.items.insert.map((i): ExistingElement => ({ id: i.id, boardId, element: 'item' })),
       ...replacement.content.sections.insert.map((s): ExistingElement => ({ id: s.id, boardId, element: 'section' })),
     ];
-    return { outcome, plan, changed, after: current, unwritten };
+    return { outcome, plan, changed, after: current, unwritten, ...overwritten };
   }
   const revision = await applyReplacement(trx, boardId, replacement, current.board.revision);
   const after = { ...computed, board: { ...computed.board, revision } };
   await recordAppPlacements(trx, principal, [...replacement.content.items.insert, ...replacement.content.items.update]);
   await recordStateChange(trx, { principal, history: options.history, before: replace ? current : null, after });
-  return { outcome, plan, changed, after };
+  return { outcome, plan, changed, after, ...overwritten };
 }
 
 export async function importBoardFile(db: Knex, options: ImportOptions): Promise<ImportOutcome> {
@@ -369,7 +429,7 @@ export async function importBoardFile(db: Knex, options: ImportOptions): Promise
   return unlessRolledBack(() =>
     withNameConflictAs409(() =>
       inBoardTransaction(db, { caches: dryRun ? undefined : options.caches, principal: options.principal }, async (trx) => {
-        const step = await importInTransaction(trx, { ...options, write: !dryRun });
+        const step = await importInTransaction(trx, { ...options, write: !dryRun, plannedOnly: dryRun });
         if (dryRun) throw new RolledBack<ImportOutcome>({ kind: 'plan', plan: step.plan });
         // FILE-3: nothing changes, so nothing is written: the lock's revision bump is rolled back too.
         if (!step.changed) throw new RolledBack<ImportOutcome>(step.outcome);

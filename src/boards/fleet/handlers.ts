@@ -20,6 +20,7 @@ export const boardFleetHandlers = ({ caches }: { caches: BoardCaches }) =>
         files: body.boards,
         dryRun: query.dryRun ?? false,
         prune: query.prune ?? false,
+        force: query.force ?? false,
         audit: { source: ctx, action: 'board.set.apply' },
         caches,
         // FLEET-8

@@ -21,8 +21,8 @@ import { importInTransaction, type ImportStep } from '../files/importBoard';
 import type { HistoryContext } from '../history/record';
 import { deleteBoard } from '../management/boards';
 import { assertMayWriteLabel } from '../management/labels';
-import { boardNameIndex, nameConflictMessage, withNameConflictAs409 } from '../management/names';
-import { assertDistinctNames, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
+import { boardIdsByNames, boardNameIndex, nameConflictMessage, withNameConflictAs409 } from '../management/names';
+import { assertDistinctNames, conflictsRefusal, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
 import { Board } from '../../db/models';
 import { recordAudit, type AuditSource, type AuditAction } from '../../observability/audit';
 import { metrics } from '../../observability/metrics';
@@ -37,6 +37,8 @@ export interface SetApplyOptions {
   files: BoardFile[];
   dryRun: boolean;
   prune: boolean;
+  /** FLEET-16: overwrite boards another writer changed since their files' base (else they refuse the set). */
+  force?: boolean;
   /** The operation, retention and origin (FLEET-8: commit id and subject) every entry written keeps. */
   history: HistoryContext;
   /**
@@ -132,13 +134,15 @@ async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: 
         // A dry run's writes are rolled back: their history entries (limit 0: none) would be too, and nothing of the
         // set reads them.
         history: options.dryRun ? { ...options.history, limit: 0 } : options.history,
-        owner: { managedBy: options.managedBy, ignoreSource: options.ignoreSource },
+        owner: { managedBy: options.managedBy, ignoreSource: options.ignoreSource, force: options.force },
         caches: options.caches,
         instanceId: set.instanceId,
         boardIds: set.boardIds,
         unwritten: options.dryRun ? { pending: set.pending } : undefined,
+        plannedOnly: options.dryRun,
       });
-      if (!step.changed) throw new RolledBack(step);
+      // FLEET-16: a conflict without force wrote nothing; its savepoint goes too (the lock's revision bump).
+      if (!step.changed || (step.conflict && !options.force)) throw new RolledBack(step);
       return step;
     }),
   );
@@ -251,9 +255,13 @@ async function applySetOnce(db: Knex, options: SetApplyOptions): Promise<SetPlan
           if (step.unwritten) set.pending.push(...step.unwritten);
           appliedIds.add(step.outcome.boardId);
           applied.push({ file, boardId: step.outcome.boardId });
-          if (step.changed) written.push(step.after);
-          entries.push(entryOfImport(step.plan, step.changed, options.dryRun ? step.plan.boardId : step.outcome.boardId));
+          if (step.changed && !(step.conflict && !options.force)) written.push(step.after);
+          const conflict = step.conflict ? { details: step.conflict, force: options.force ?? false } : undefined;
+          entries.push(entryOfImport(step.plan, step.changed, options.dryRun ? step.plan.boardId : step.outcome.boardId, conflict));
         }
+        // FLEET-16: a real apply refuses boards changed on the server since their files' base, naming every one.
+        const refusal = options.dryRun ? null : conflictsRefusal(entries);
+        if (refusal) throw refusal;
         if (options.prune) entries.push(...(await pruneBoards(trx, options, appliedIds)));
         const plan = summarize(options.managedBy, options.dryRun, entries);
         if (options.dryRun) throw new RolledBack(plan);

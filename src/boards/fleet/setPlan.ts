@@ -2,14 +2,15 @@
  * Pure rules of a set apply (FLEET-2..7): the set's own checks, the plan entries and their summary, which boards a
  * prune removes. No I/O: setApply.ts loads the state these functions decide on.
  */
-import { ApiError, badRequest } from '../../core/errors';
+import { ApiError, badRequest, conflict } from '../../core/errors';
 import type { BoardChanges } from '../document/changes';
 import type { PlanWarning } from '../document/warnings';
+import type { BoardConflict } from '../files/baseConflict';
 import type { BoardFile } from '../files/file';
 import type { ImportPlan } from '../files/importBoard';
 import { listIds } from '../document/validate';
 
-export type SetAction = 'create' | 'update' | 'unchanged' | 'delete';
+export type SetAction = 'create' | 'update' | 'unchanged' | 'delete' | 'conflict';
 
 export interface SetPlanEntry {
   name: string;
@@ -20,6 +21,8 @@ export interface SetPlanEntry {
   changes: BoardChanges;
   ignored: never[];
   warnings: PlanWarning[];
+  /** FLEET-16: what another writer changed since the file's base (action `conflict`, or an `update` with force). */
+  conflict?: BoardConflict;
 }
 
 export interface SetPlan {
@@ -41,17 +44,42 @@ export function assertDistinctNames(files: readonly BoardFile[]): void {
   if (repeated.size > 0) throw badRequest(`Board names must be unique in a set: ${listIds([...repeated])}`, { names: [...repeated] });
 }
 
-/** FLEET-2: a board's entry of the set plan, from the per-board import plan and whether the file changes it. */
-export function entryOfImport(plan: ImportPlan, changed: boolean, boardId: string | null): SetPlanEntry {
+/**
+ * FLEET-2: a board's entry of the set plan, from the per-board import plan and whether the file changes it. FLEET-16:
+ * a board another writer changed since the file's base is a `conflict`, or with `force` an `update` that says what it
+ * overwrites.
+ */
+export function entryOfImport(plan: ImportPlan, changed: boolean, boardId: string | null, conflict?: { details: BoardConflict; force: boolean }): SetPlanEntry {
   return {
     name: plan.name,
-    action: plan.action === 'create' ? 'create' : changed ? 'update' : 'unchanged',
+    action: plan.action === 'create' ? 'create' : conflict && !conflict.force ? 'conflict' : changed ? 'update' : 'unchanged',
     boardId,
     version: plan.version,
     changes: plan.changes,
     ignored: plan.ignored,
     warnings: plan.warnings,
+    ...(conflict ? { conflict: conflict.details } : {}),
   };
+}
+
+/**
+ * FLEET-16: the 409 of a set apply (without force) over boards another writer changed since their files' base: it
+ * names every such board and the remedy, and carries what changed on each and who changed it.
+ */
+export function conflictsRefusal(entries: readonly SetPlanEntry[]): ApiError | null {
+  const conflicts = entries.filter((entry) => entry.action === 'conflict');
+  if (conflicts.length === 0) return null;
+  const names = conflicts.map((entry) => entry.name);
+  // FLEET-4's form (`Board <name>: …`), with every name when there are several.
+  const [these, whose, them, edits] = names.length === 1 ? ['Board', "its file's", 'it', 'edit'] : ['Boards', "their files'", 'them', 'edits'];
+  return conflict(
+    `${these} ${names.join(', ')}: Changed on the server since ${whose} base. Pull ${them} again and redo your ${edits}, or apply with force=true to overwrite the changes made there.`,
+    {
+      ...(names.length === 1 ? { board: names[0] } : {}),
+      boards: names,
+      conflicts: conflicts.map((entry) => ({ name: entry.name, boardId: entry.boardId, conflict: entry.conflict })),
+    },
+  );
 }
 
 /** FLEET-6: the boards a prune removes: those of the set's label that no file of the set names. */
@@ -59,10 +87,11 @@ export function pruneCandidates<T extends { id: string }>(labelled: readonly T[]
   return labelled.filter((board) => !appliedIds.has(board.id));
 }
 
+/** FLEET-2, FLEET-16: a conflict counts as a change (`force` would write it; without, `plan` has something to show). */
 export function summarize(managedBy: string, dryRun: boolean, boards: SetPlanEntry[]): SetPlan {
-  const summary = { create: 0, update: 0, unchanged: 0, delete: 0 };
+  const summary = { create: 0, update: 0, unchanged: 0, delete: 0, conflict: 0 };
   for (const entry of boards) summary[entry.action]++;
-  return { managedBy, dryRun, boards, summary: { ...summary, changed: summary.create + summary.update + summary.delete > 0 } };
+  return { managedBy, dryRun, boards, summary: { ...summary, changed: summary.create + summary.update + summary.delete + summary.conflict > 0 } };
 }
 
 /** FLEET-4: an error of one board of the set, naming the board (message prefix and `data.board`). */

@@ -102,7 +102,7 @@ export class TesseraApi {
   }
 
   /** FLEET-2: a set of board files applied as one (or planned, with `dryRun`). */
-  async applySet(body: BoardSetRequest, query: { dryRun: boolean; prune: boolean }): Promise<BoardSetPlan> {
+  async applySet(body: BoardSetRequest, query: { dryRun: boolean; prune: boolean; force?: boolean }): Promise<BoardSetPlan> {
     return (await this.answer(this.client.POST('/api/boards/apply', { params: { query }, body }))).data;
   }
 

@@ -220,12 +220,14 @@ function setCommand(program: Command, name: string, description: string, { label
 export function addFleetCommands(program: Command, run: Runner): void {
   setCommand(program, 'plan', 'show what applying the board files as one set would change (exit 0: nothing, 2: changes, 1: error)', { labelled: true })
     .option('--prune', 'also plan deleting the boards of the label that no file names')
+    .option('--force', 'plan as apply --force would apply: over boards changed on the server since their files\' base')
     .option('--message <text>', 'the change message recorded (default: the subject of the git commit)')
     .action((options) => run(() => exitOneOnError(() => planSet(connect(options), options))));
 
   setCommand(program, 'apply', 'apply the board files as one set, all or nothing: plan, confirm, apply', { labelled: true })
     .option('--prune', 'also delete the boards of the label that no file names')
     .option('--dry-run', 'only show the plan (exit 0: nothing, 2: changes, as plan)')
+    .option('--force', 'apply over boards changed on the server since their files\' base, overwriting those changes')
     .option('-y, --yes', 'apply without asking (required when stdin is not a terminal)')
     .option('--message <text>', 'the change message recorded in history (default: the subject of the git commit)')
     .action((options) => run(() => applySet(connect(options), options)));

@@ -12,7 +12,7 @@ import { boardFileNamesIn } from '../../boards/files/directory';
 import { inFileTerms, parsedOrThrow } from './fileErrors';
 import { diffBoardFiles, FieldDiff, renderFieldDiffs } from './fileDiff';
 import { colors, confirmed, printJson, printLine } from './output';
-import { labelsFromFile, renderPlan } from './planRender';
+import { labelsFromDocument, labelsFromFile, mergeLabels, renderDiff, renderPlan, type Labels } from './planRender';
 
 export interface FleetFile {
   path: string;
@@ -88,6 +88,8 @@ export interface SetOptions {
   file: string[];
   managedBy?: string;
   prune?: boolean;
+  /** FLEET-16: overwrite boards changed on the server since their files' base. */
+  force?: boolean;
   message?: string;
   output?: 'json' | 'text';
 }
@@ -103,7 +105,7 @@ function withFile(error: unknown, files: FleetFile[]): unknown {
   return file ? new RemoteError(`${file.path}: ${error.message}`, error.code, error.status, error.data, error.details) : error;
 }
 
-async function sendSet(api: TesseraApi, files: FleetFile[], request: BoardSetRequest, query: { dryRun: boolean; prune: boolean }): Promise<BoardSetPlan> {
+async function sendSet(api: TesseraApi, files: FleetFile[], request: BoardSetRequest, query: { dryRun: boolean; prune: boolean; force: boolean }): Promise<BoardSetPlan> {
   try {
     return await api.applySet(request, query);
   } catch (error) {
@@ -112,7 +114,39 @@ async function sendSet(api: TesseraApi, files: FleetFile[], request: BoardSetReq
   }
 }
 
-function printSetPlan(plan: BoardSetPlan, files: FleetFile[]): void {
+type SetEntry = BoardSetPlan['boards'][number];
+
+const plural = (n: number, one: string, many: string) => (n === 1 ? one : many);
+
+/** `alice (updateBoardItem, revision 12, 2026-11-23T10:15:00.000Z)`: who wrote a history entry, and what. */
+function entryLine(entry: NonNullable<SetEntry['conflict']>['changedBy'][number]): string {
+  const who = entry.actor.name ?? entry.actor.userId ?? 'someone';
+  const commit = entry.origin?.commit ? `, ${entry.origin.managedBy ?? 'a set'} at ${entry.origin.commit.slice(0, 12)}` : '';
+  return `  ${who} (${entry.operation}, revision ${entry.revision}${commit}, ${entry.at})`;
+}
+
+/**
+ * FLEET-16: a board changed on the server since its file's base: who changed it, what changed there (the revision
+ * diff, with the labels of the file and the board as it stands), and, without --force, the remedy.
+ */
+function conflictLines(entry: SetEntry, labels: Labels, forced: boolean): string[] {
+  const conflict = entry.conflict!;
+  const c = colors;
+  const base = `version ${conflict.baseVersion}${conflict.baseRevision === null ? '' : `, revision ${conflict.baseRevision}`}`;
+  const lines = [
+    forced
+      ? `Board ${c.bold(entry.name)} (${entry.boardId}, version ${entry.version}) will be ${c.yellow('updated')}, ${c.red('overwriting')} what changed on the server since its file's base (${base}):`
+      : `Board ${c.bold(entry.name)} (${entry.boardId}, version ${entry.version}) is in ${c.red('conflict')}: it changed on the server since its file's base (${base}).`,
+  ];
+  if (conflict.changedBy.length > 0) lines.push(`Changed there by:`, ...conflict.changedBy.map(entryLine));
+  if (conflict.serverChanges && conflict.baseRevision !== null) {
+    lines.push(...renderDiff(entry.name, { from: conflict.baseRevision, to: null, changes: conflict.serverChanges }, labels, c).filter((l) => l !== '' && !/^\d+ added, /.test(l)));
+  } else lines.push('What changed there cannot be shown: the base revision is not in the board\'s history.');
+  lines.push(forced ? 'The file makes it:' : 'Applying the file with --force would make it:');
+  return lines;
+}
+
+async function printSetPlan(api: TesseraApi, plan: BoardSetPlan, files: FleetFile[]): Promise<void> {
   const byName = new Map(files.map((f) => [f.content.name?.toLowerCase(), f]));
   for (const entry of plan.boards) {
     if (entry.action === 'unchanged') continue;
@@ -125,21 +159,44 @@ function printSetPlan(plan: BoardSetPlan, files: FleetFile[]): void {
     // A new board's name is in the heading: its change from "" is not shown again.
     const { name: _name, ...board } = entry.changes.board;
     const changes = entry.action === 'create' ? { ...entry.changes, board } : entry.changes;
-    const lines = renderPlan({ ...entry, changes, action: entry.action === 'create' ? 'create' : 'replace' } as never, labelsFromFile(file?.content ?? null), colors);
-    for (const line of lines.filter((l) => !l.startsWith('Plan: '))) printLine(line);
+    const fileLabels = labelsFromFile(file?.content ?? null);
+    // A conflict's elements are named with the board as it stands too (what the server added, what the file removes).
+    const labels = entry.conflict && entry.boardId ? mergeLabels(labelsFromDocument(await api.board(entry.boardId)), fileLabels) : fileLabels;
+    const lines = renderPlan({ ...entry, changes, action: entry.action === 'create' ? 'create' : 'replace' } as never, labels, colors);
+    const planned = lines.filter((l) => !l.startsWith('Plan: '));
+    if (entry.conflict) {
+      for (const line of conflictLines(entry, labels, entry.action !== 'conflict')) printLine(line);
+      planned.shift(); // the heading: said above
+    }
+    for (const line of planned) printLine(line);
+    if (entry.action === 'conflict') {
+      printLine(`Pull the board again (tessera boards pull ${entry.name}${file ? ` -o ${file.path}` : ''}) and redo your edit, or apply with --force to overwrite the changes made there.`);
+      printLine('');
+    }
   }
-  const { create, update, unchanged, delete: deleted } = plan.summary;
+  const { create, update, unchanged, delete: deleted, conflict = 0 } = plan.summary;
+  const conflicts = conflict > 0 ? `; ${conflict} in conflict (changed on the server since ${plural(conflict, "its file's", "their files'")} base)` : '';
   if (!plan.summary.changed) printLine(`No changes: ${unchanged} board${unchanged === 1 ? '' : 's'} of ${plan.managedBy} already match the files.`);
-  else printLine(`Plan for ${plan.managedBy}: ${create} to create, ${update} to update, ${deleted} to delete, ${unchanged} unchanged.`);
+  else printLine(`Plan for ${plan.managedBy}: ${create} to create, ${update} to update, ${deleted} to delete, ${unchanged} unchanged${conflicts}.`);
 }
 
-/** FLEET-7: `tessera plan`: exit 0 when nothing changes, 2 when something does. */
+/** FLEET-7, FLEET-16: `tessera plan`: exit 0 when nothing changes, 2 when something does (a conflict included). */
 export async function planSet(api: TesseraApi, options: SetOptions): Promise<number> {
   const files = readFleetFiles(options.file);
-  const plan = await sendSet(api, files, setRequest(files, options), { dryRun: true, prune: options.prune ?? false });
+  const plan = await sendSet(api, files, setRequest(files, options), { dryRun: true, prune: options.prune ?? false, force: options.force ?? false });
   if (options.output === 'json') printJson(plan);
-  else printSetPlan(plan, files);
+  else await printSetPlan(api, plan, files);
   return plan.summary.changed ? 2 : 0;
+}
+
+/** FLEET-16: `apply` without --force over boards in conflict refuses, naming them and the remedy, before writing. */
+function refuseConflicts(plan: BoardSetPlan): void {
+  const names = plan.boards.filter((entry) => entry.action === 'conflict').map((entry) => entry.name);
+  if (names.length === 0) return;
+  const [these, them, edits] = names.length === 1 ? ['board changed', 'it', 'edit'] : ['boards changed', 'them', 'edits'];
+  throw new Error(
+    `Refusing to apply: ${names.length} ${these} on the server since ${plural(names.length, "its file's", "their files'")} base: ${names.join(', ')}. Pull ${them} again and redo your ${edits}, or apply with --force to overwrite the changes made there.`,
+  );
 }
 
 /**
@@ -149,16 +206,19 @@ export async function planSet(api: TesseraApi, options: SetOptions): Promise<num
 export async function applySet(api: TesseraApi, options: SetOptions & { yes?: boolean; dryRun?: boolean }): Promise<number> {
   const files = readFleetFiles(options.file);
   const request = setRequest(files, options);
-  const query = { prune: options.prune ?? false };
+  const query = { prune: options.prune ?? false, force: options.force ?? false };
   const json = options.output === 'json';
   const plan = await sendSet(api, files, request, { ...query, dryRun: true });
   if (!plan.summary.changed || options.dryRun) {
     if (json) printJson(plan);
-    else printSetPlan(plan, files);
+    else await printSetPlan(api, plan, files);
     // FLEET-7: a dry run exits as `plan` does.
     return plan.summary.changed ? 2 : 0;
   }
-  if (!json) printSetPlan(plan, files);
+  if (json) {
+    if ((plan.summary.conflict ?? 0) > 0) printJson(plan);
+  } else await printSetPlan(api, plan, files);
+  refuseConflicts(plan);
   if (!options.yes && !(await confirmed('Apply these changes?', 'apply'))) {
     printLine('Apply cancelled.');
     return 1;
