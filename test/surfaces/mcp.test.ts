@@ -115,6 +115,36 @@ describe('MCP tools (MCP-1..4)', () => {
     expect((bad.structuredContent as any).code).toBe('BAD_REQUEST');
   });
 
+  it('MCP-7: a tool error names each validation issue in its text, at the path of the tool\'s own arguments (not /requestBody)', async () => {
+    const client = await open(server.adminKey);
+    // A flat body: the arguments are the body's properties.
+    const created = await client.callTool({ name: 'create_board', arguments: { name: 'not a name', columnCount: 99, isPublic: false } });
+    expect(created.isError).toBe(true);
+    const createdText = (created.content as any)[0].text as string;
+    expect(createdText).toMatch(/^Input validation failed \(BAD_REQUEST\): /);
+    expect(createdText).toContain('/name ');
+    expect(createdText).toContain('/columnCount must be <= ');
+    expect(createdText).not.toContain('requestBody');
+    const issues = (created.structuredContent as any).data.issues as { instancePath: string; message: string }[];
+    expect(issues.map((issue) => issue.instancePath).sort()).toEqual(['/columnCount', '/name']);
+    for (const issue of issues) expect(createdText).toContain(`${issue.instancePath} ${issue.message}`);
+    // A path parameter and a body under one argument (add_section's `section`).
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name: unique('mcp-issues-'), columnCount: 12, isPublic: false } }), 201);
+    const section = await client.callTool({ name: 'add_section', arguments: { id: boardId, section: { kind: 'category', id: 'x', name: 5 } } });
+    expect(section.isError).toBe(true);
+    const sectionIssues = (section.structuredContent as any).data.issues as { instancePath: string; message: string }[];
+    expect(sectionIssues.length).toBeGreaterThan(0);
+    for (const issue of sectionIssues) {
+      expect(issue.instancePath).toMatch(/^\/section(\/|$)/);
+      expect((section.content as any)[0].text).toContain(`${issue.instancePath} ${issue.message}`);
+    }
+    // A domain rule's issue (the app's trimmed icon address), said in the body's terms as well.
+    const app = await client.callTool({ name: 'create_app', arguments: { name: 'x', iconUrl: '   ' } });
+    expect(app.isError).toBe(true);
+    expect((app.structuredContent as any).data.issues.map((issue: any) => issue.instancePath)).toEqual(['/iconUrl']);
+    expect((app.content as any)[0].text).toContain('/iconUrl must not be empty');
+  });
+
   it('MCP-5: without a key, or with a bad one, 401 with an ApiKey challenge only: no Bearer challenge, no OAuth metadata to discover', async () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { Accept: 'application/json, text/event-stream' };
