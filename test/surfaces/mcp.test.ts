@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createActor } from '../support/actors';
@@ -46,6 +48,15 @@ describe('MCP tools (MCP-1..4)', () => {
     expect(save.inputSchema.required).toEqual(['id', 'sections', 'items']);
     expect(save.description).toMatch(/expectedVersion/);
     expect(save.description).toMatch(/409/);
+  });
+
+  it('MCP-2: docs/using-the-api.md lists exactly the tools the server lists, in its order', async () => {
+    const client = await open(server.adminKey);
+    const { tools } = await client.listTools();
+    const guide = readFileSync(path.resolve(__dirname, '../../docs/using-the-api.md'), 'utf8');
+    const paragraph = /\*\*MCP\*\*[^]*?:\s+tools ([^]*?)\.\s+Their input schemas/.exec(guide)?.[1] ?? '';
+    const documented = [...paragraph.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]);
+    expect(documented).toEqual(tools.map((tool) => tool.name));
   });
 
   it('MCP-6: every tool input schema is in the portable subset: no type arrays, no $ref, a description on every property', async () => {
