@@ -149,11 +149,14 @@ describe('MCP tools (MCP-1..4)', () => {
       expect(issue.instancePath).toMatch(/^\/section(\/|$)/);
       expect((section.content as any)[0].text).toContain(`${issue.instancePath} ${issue.message}`);
     }
-    // A domain rule's issue (the app's trimmed icon address), said in the body's terms as well.
-    const app = await client.callTool({ name: 'create_app', arguments: { name: 'x', iconUrl: '   ' } });
+    // A domain rule's issue (an address that does not parse, named `/body/href` by the rule), in the tool's terms.
+    const app = await client.callTool({ name: 'create_app', arguments: { name: 'x', iconUrl: 'https://cdn.example.com/x.svg', href: 'https://[::1' } });
     expect(app.isError).toBe(true);
-    expect((app.structuredContent as any).data.issues.map((issue: any) => issue.instancePath)).toEqual(['/iconUrl']);
-    expect((app.content as any)[0].text).toContain('/iconUrl must not be empty');
+    expect((app.structuredContent as any).data.issues.map((issue: any) => issue.instancePath)).toEqual(['/href']);
+    expect((app.content as any)[0].text).toMatch(/\/href must be .*does not parse/);
+    // A schema issue said in words (CONTRACT-3).
+    const blank = await client.callTool({ name: 'create_app', arguments: { name: 'x', iconUrl: '   ' } });
+    expect((blank.content as any)[0].text).toBe('Input validation failed (BAD_REQUEST): /iconUrl must not be empty or whitespace alone');
   });
 
   it('MCP-5: without a key, or with a bad one, 401 with an ApiKey challenge only: no Bearer challenge, no OAuth metadata to discover', async () => {
