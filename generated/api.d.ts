@@ -3708,6 +3708,17 @@ export interface components {
             from: unknown;
             to: unknown;
         };
+        /** @description One procedure's input in the superjson envelope: `json` the input (each procedure validates it as the REST operation it stands for), `meta` superjson's annotations (`{"values": ["undefined"], "v": 1}` marks no input). */
+        TrpcEnvelope: {
+            /** @description The procedure's input. */
+            json: unknown;
+            /** @description superjson's annotations of `json`. */
+            meta?: Record<string, never>;
+        };
+        /** @description The `input` of a tRPC query: one envelope, or with `batch=1` an object of envelopes keyed by position (`"0"`, `"1"`, …). */
+        TrpcQueryInput: components["schemas"]["TrpcEnvelope"] | {
+            [key: string]: components["schemas"]["TrpcEnvelope"];
+        };
         TrpcErrorBody: {
             json: {
                 /** @description The REST message (`Board not found`, the 409 and 403 texts, …). */
@@ -3764,6 +3775,7 @@ export interface components {
         McpRequestMessage: {
             jsonrpc: components["schemas"]["JsonRpcVersion"];
             id?: components["schemas"]["JsonRpcId"];
+            /** @description The method; no NUL (INPUT-1: text PostgreSQL can store; a lone UTF-16 surrogate is refused as well, which a pattern the common validators compile cannot say). */
             method: string;
             params?: Record<string, never>;
         };
@@ -3984,6 +3996,8 @@ export interface components {
             /** @description Positions of a dynamic section, one per layout, keyed by layout name. */
             layouts?: components["schemas"]["FileSectionPosition"][];
         };
+        /** @description Empty or whitespace alone: what trimming leaves nothing of (the whitespace of String.prototype.trim, spelled out). Text that must keep a character after trimming is `not` this. */
+        Blank: string;
         /**
          * @description 1 to 64 characters after trimming surrounding whitespace (the raw value is at most 64 characters).
          * @example Jellyfin
@@ -3995,7 +4009,7 @@ export interface components {
          */
         AppDescription: string | null;
         /**
-         * @description Icon address, 1 to 2048 characters after trimming: an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL and the host of an http(s) URL may not hold).
+         * @description Icon address, 1 to 2048 characters after trimming (so not whitespace alone): an `http://` or `https://` URL, a `data:image/` URL or a relative URL (APP-6; see AppHref for what a relative URL and the host of an http(s) URL may not hold).
          * @example https://cdn.jsdelivr.net/gh/homarr-labs/dashboard-icons/svg/jellyfin.svg
          */
         AppIconUrl: string;
@@ -4024,7 +4038,7 @@ export interface components {
             id: components["schemas"]["Id"];
         };
         /**
-         * @description 1 to 64 characters after trimming surrounding whitespace.
+         * @description 1 to 64 characters after trimming surrounding whitespace (so not whitespace alone).
          * @example Living room Jellyfin
          */
         IntegrationName: string;
@@ -4670,7 +4684,7 @@ export interface components {
          */
         AppPermissionLevel: "use" | "modify" | "full";
         /**
-         * @description Base address of the service, `http://` or `https://`.
+         * @description Base address of the service: an `http://` or `https://` URL (INTEG-2), surrounding whitespace trimmed. The host is a name of ASCII letters, digits, `-` and `_` labels (none starting with `xn--`; the last one starting with a letter, `-` or `_`), an IPv4 address or a bracketed IPv6 address; an optional port up to 65535, optional `user:password@`, and a path, query or fragment of printable characters (no whitespace, control characters or characters beyond the Basic Multilingual Plane). The server checks this very pattern, and everything it matches parses as a URL.
          * @example http://jellyfin.internal:8096
          */
         IntegrationUrl: string;
@@ -7410,7 +7424,7 @@ export interface operations {
             query?: {
                 /** @description `1`: the path names several procedures and `input` is `{"0": …, "1": …}`. */
                 batch?: "0" | "1" | "true";
-                /** @description At most 4096 characters, so that the request line fits the server's 64 KiB limit for the request head however the characters are URL-encoded; larger inputs go in a mutation's body. */
+                /** @description JSON (URL-encoded): the superjson envelope `{"json": <input>, "meta"?: …}`, or with `batch=1` one per procedure, `{"0": {"json": …}, "1": …}`. Keep it short (a few KiB): the request head, request line included, may not pass the server's 64 KiB limit; larger inputs go in a mutation's body. */
                 input?: string;
             };
             header?: never;

@@ -10,9 +10,15 @@
  * together with the request that provokes the error on a real server (a stale version, a missing board, a key
  * without the permission): the mock plays the error, the server meets the cause, and a server ignores `Prefer`.
  * Assertions use only what both give: statuses, messages, codes and the shapes of bodies, never example values.
+ * The tRPC and MCP calls at the end reach the same operations: the mock answers them with the REST operations'
+ * examples in their envelopes (MOCK-7).
  */
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { createTRPCUntypedClient, httpBatchLink } from '@trpc/client';
+import superjson from 'superjson';
 import { createTesseraClient, type components } from 'tessera-boards/client';
 
 const baseUrl = process.env.TESSERA_URL ?? 'http://127.0.0.1:4010';
@@ -97,4 +103,39 @@ test('a key without board-create gets a 403', async () => {
     revoked = await tessera.DELETE('/api/api-keys/{keyId}', { params: { path: { keyId: key.data!.id } } });
   }
   assert.ok(revoked.response.ok, `the key was not revoked: ${revoked.response.status} ${revoked.error?.message ?? ''}`);
+});
+
+/**
+ * The tRPC surface (the official client with the superjson transformer): the mock answers each procedure with the
+ * example of the REST operation it stands for, in the tRPC envelope; a server runs that operation.
+ */
+test('a tRPC query and mutation', async () => {
+  const trpc = createTRPCUntypedClient({
+    links: [httpBatchLink({ url: `${baseUrl}/api/trpc`, transformer: superjson, headers: { ApiKey: apiKey } })],
+  });
+  const boards = (await trpc.query('board.getAllBoards', undefined)) as { id: string; name: string }[];
+  assert.ok(Array.isArray(boards) && boards.length > 0);
+  assert.equal(typeof boards[0].id, 'string');
+  const { boardId: created } = (await trpc.mutation('board.createBoard', { name: `mock-first-trpc-${Date.now().toString(36)}`, columnCount: 12, isPublic: false })) as {
+    boardId: string;
+  };
+  assert.equal(typeof created, 'string');
+  await trpc.mutation('board.deleteBoard', { id: created });
+});
+
+/** The MCP surface (the official SDK's client over Streamable HTTP): the tools a server lists, and a tool call. */
+test('an MCP tool call', async () => {
+  const mcp = new Client({ name: 'mock-first', version: '1.0.0' });
+  await mcp.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), { requestInit: { headers: { ApiKey: apiKey } } }));
+  try {
+    const { tools } = await mcp.listTools();
+    assert.ok(tools.some((tool) => tool.name === 'get_board'));
+    const read = await mcp.callTool({ name: 'get_board', arguments: { id: boardId } });
+    assert.ok(!read.isError, JSON.stringify(read.content));
+    const board = read.structuredContent as { name: unknown; version: unknown };
+    assert.equal(typeof board.name, 'string');
+    assert.ok(Number.isInteger(board.version));
+  } finally {
+    await mcp.close();
+  }
 });

@@ -42,12 +42,15 @@ export function buildRequestValidator(definition: Document, router: OpenAPIRoute
 
 /**
  * The issues of a refused request as the client gets them: Ajv's errors without what `verbose` adds (the schema and
- * the value), a failed pattern said in words where its schema has an `x-pattern-message` (APP-6).
+ * the value), a failed pattern said in words where its schema has an `x-pattern-message` (APP-6), a failed `not` where
+ * it has an `x-not-message` (CONTRACT-3).
  */
 function issuesOf(errors: ErrorObject[]): ErrorObject[] {
   return errors.map(({ schema: _schema, parentSchema, data: _data, ...issue }) => {
-    const message = (parentSchema as { 'x-pattern-message'?: unknown } | undefined)?.['x-pattern-message'];
-    return issue.keyword === 'pattern' && typeof message === 'string' ? { ...issue, message } : issue;
+    const said = parentSchema as { 'x-pattern-message'?: unknown; 'x-not-message'?: unknown } | undefined;
+    // CONTRACT-3: a `not` (text that is `not` a Blank string) said in words too.
+    const message = issue.keyword === 'pattern' ? said?.['x-pattern-message'] : issue.keyword === 'not' ? said?.['x-not-message'] : undefined;
+    return typeof message === 'string' ? { ...issue, message } : issue;
   });
 }
 

@@ -1,3 +1,4 @@
+import { isIntegrationUrl } from './url';
 import type { Db } from '../db/database';
 import { recordIntegrationUnbound } from '../boards/document/bindings';
 import type { HistoryContext } from '../boards/history/record';
@@ -79,19 +80,14 @@ export async function assertIntegrationFullAccess(db: Db, principal: Principal, 
   if (!flags.hasFullAccess) throw forbidden();
 }
 
-/** Trims the name and url; the url must parse as an http(s) URL and the trimmed name must keep 1-64 characters. */
+/** Trims the name and url; the url must be an http(s) URL of INTEG-2 and the trimmed name must keep 1-64 characters. */
 export function normalizeIntegrationInput(input: { name: string; kind: IntegrationKind; url: string }): { name: string; kind: IntegrationKind; url: string } {
   const issues: { instancePath: string; message: string }[] = [];
   const name = input.name.trim();
   const url = input.url.trim();
   if (name.length === 0) issues.push({ instancePath: '/body/name', message: 'must be 1 to 64 characters after trimming' });
-  let parsed = false;
-  try {
-    parsed = /^https?:\/\//.test(url) && new URL(url) !== undefined;
-  } catch {
-    parsed = false;
-  }
-  if (!parsed) issues.push({ instancePath: '/body/url', message: 'must be an http:// or https:// URL' });
+  // INTEG-2: the pattern of the schema IntegrationUrl, every match of which parses as a URL.
+  if (!isIntegrationUrl(input.url)) issues.push({ instancePath: '/body/url', message: 'must be an http:// or https:// URL' });
   if (issues.length > 0) throw badRequest('Input validation failed', { issues });
   return { name, kind: input.kind, url };
 }

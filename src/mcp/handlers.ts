@@ -9,7 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../core/errors';
 import type { HandlerMap, RequestContext } from '../core/operation';
 import { ResponseTakeover } from '../core/operation';
-import { invocationOf, tools } from './tools';
+import { dataInArguments, invocationOf, tools } from './tools';
 
 const version: string = require('../../package.json').version;
 
@@ -33,23 +33,29 @@ function resultOf(body: unknown): CallToolResult {
   return { content: [{ type: 'text', text: JSON.stringify(body ?? null) }], structuredContent: structured };
 }
 
-function errorOf(error: ApiError): CallToolResult {
+/**
+ * MCP-3, MCP-7: an error as text and as `{message, code, data}`. Validation issues are in both (a client that shows a
+ * model only the text gives it what to fix): `<message> (<CODE>): <path> <issue>; …`.
+ */
+function errorOf(error: ApiError, data: unknown = error.data): CallToolResult {
+  const issues = (data as { issues?: { instancePath?: unknown; message?: unknown }[] } | null)?.issues;
+  const details = Array.isArray(issues) && issues.length > 0 ? `: ${issues.map((issue) => `${issue.instancePath || '(arguments)'} ${issue.message}`).join('; ')}` : '';
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.message} (${error.code})` }],
-    structuredContent: { message: error.message, code: error.code, data: error.data },
+    content: [{ type: 'text', text: `${error.message} (${error.code})${details}` }],
+    structuredContent: { message: error.message, code: error.code, data },
   };
 }
 
 async function callTool(ctx: RequestContext, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
   const tool = tools().find((candidate) => candidate.name === name);
   if (!tool) return errorOf(new ApiError('NOT_FOUND', `Unknown tool: ${name}`));
+  const { operationId, input } = invocationOf(tool, args);
   try {
-    const { operationId, input } = invocationOf(tool, args);
     return resultOf((await ctx.invoke(operationId, input)).body);
   } catch (thrown) {
     const error = asApiError(thrown);
-    if (error instanceof ApiError) return errorOf(error);
+    if (error instanceof ApiError) return errorOf(error, dataInArguments(tool, operationId, error.data));
     ctx.logger.error({ err: error, tool: name }, 'MCP tool failed');
     return errorOf(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', { requestId: ctx.requestId }));
   }

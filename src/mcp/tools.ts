@@ -171,3 +171,34 @@ export function invocationOf(tool: Tool, args: Record<string, unknown>): { opera
   }
   return { operationId, input: { params, query, body } };
 }
+
+interface Issue {
+  instancePath: string;
+  message?: string;
+  [key: string]: unknown;
+}
+
+const isIssue = (value: unknown): value is Issue =>
+  typeof value === 'object' && value !== null && typeof (value as Issue).instancePath === 'string';
+
+/**
+ * MCP-7: a validation issue of the operation a tool ran, at the path of the tool's own arguments. Request validation
+ * names the body `/requestBody` and parameters `/path/<name>` or `/query/<name>`, and domain rules name the body
+ * `/body`; a tool's arguments are the parameters and the body's properties side by side, or the body under one
+ * argument (`bodyKey`).
+ */
+export function argumentPath(tool: Tool, operationId: OperationId, instancePath: string): string {
+  const plan = tool.arguments[operationId];
+  const match = /^\/(requestBody|body|path|query)(\/.*)?$/.exec(instancePath);
+  if (!plan || !match) return instancePath;
+  const rest = match[2] ?? '';
+  if (match[1] === 'path' || match[1] === 'query') return rest;
+  return plan.body && 'key' in plan.body ? `/${plan.body.key}${rest}` : rest;
+}
+
+/** MCP-7: the issues of an error's `data`, their paths in the tool's arguments; other data as it is. */
+export function dataInArguments(tool: Tool, operationId: OperationId, data: unknown): unknown {
+  const issues = (data as { issues?: unknown } | null)?.issues;
+  if (!Array.isArray(issues) || !issues.every(isIssue)) return data;
+  return { ...(data as object), issues: issues.map((issue) => ({ ...issue, instancePath: argumentPath(tool, operationId, issue.instancePath) })) };
+}

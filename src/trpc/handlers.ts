@@ -41,8 +41,12 @@ async function answer(ctx: RequestContext, kind: Kind, path: string, batch: bool
   return { status: batchStatus(results.map((result) => result.status)), body: results.map((result) => result.body) };
 }
 
-function parseQueryInput(input: string | undefined): unknown {
-  if (input === undefined) return undefined;
+/**
+ * The `input` query parameter: JSON, declared `content: application/json`, so request validation has parsed it
+ * already; a value that is no JSON stays the text it was.
+ */
+function parseQueryInput(input: unknown): unknown {
+  if (typeof input !== 'string') return input;
   try {
     return JSON.parse(input);
   } catch {

@@ -17,6 +17,8 @@ export interface Parameter {
   in: 'path' | 'query' | 'header' | 'cookie';
   required: boolean;
   schema: Schema;
+  /** A parameter declared with `content: application/json` (tRPC's `input`): its value is JSON text of `schema`. */
+  json?: boolean;
 }
 
 export interface Operation {
@@ -78,7 +80,14 @@ export function listOperations(document: any): Operation[] {
       if (!op) continue;
       const parameters = new Map<string, Parameter>();
       for (const p of [...(item.parameters ?? []), ...(op.parameters ?? [])]) {
-        parameters.set(`${p.in}:${p.name}`, { name: p.name, in: p.in, required: p.in === 'path' || !!p.required, schema: p.schema ?? {} });
+        const content = p.content?.['application/json'];
+        parameters.set(`${p.in}:${p.name}`, {
+          name: p.name,
+          in: p.in,
+          required: p.in === 'path' || !!p.required,
+          schema: p.schema ?? content?.schema ?? {},
+          ...(p.schema === undefined && content ? { json: true } : {}),
+        });
       }
       const json = op.requestBody?.content?.['application/json'];
       const security: unknown[] = op.security ?? doc.security ?? [];

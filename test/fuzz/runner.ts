@@ -314,7 +314,7 @@ export async function runFuzz(options: FuzzOptions): Promise<FuzzReport> {
         if (negative) {
           const candidates = [
             ...op.parameters.flatMap((p) =>
-              params[paramKey(p)] === undefined
+              params[paramKey(p)] === undefined || p.json
                 ? []
                 : mutationsFor(p.in === 'header' ? headerSafe(p.schema) : p.schema, params[paramKey(p)]).map((m) => ({
                     description: `${p.in} ${p.name}: ${m.description}`,
@@ -401,6 +401,7 @@ export function requestArbitrary(op: Operation): fc.Arbitrary<RawRequest> {
     if (p.in === 'cookie') continue;
     const schema = p.in === 'header' ? headerSafe(p.schema) : p.schema;
     let arb = arbitraryFor(schema, { idFamilyOf: idFamilyOfProperty });
+    if (p.json) arb = arb.map((value) => JSON.stringify(value));
     if (p.in === 'path') {
       arb = fc.oneof({ weight: 4, arbitrary: knownId(idFamilyOfPathParameter(op.path, p.name), arb) }, { weight: 1, arbitrary: arb });
     } else if (idFamilyOfProperty(p.name)) {
@@ -421,6 +422,16 @@ export function classify(validators: Validators, op: Operation, params: Record<s
     const value = params[paramKey(p)];
     if (value === undefined) {
       if (p.required) return `${p.in} ${p.name} missing`;
+      continue;
+    }
+    if (p.json) {
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(String(value));
+      } catch {
+        return `${p.in} ${p.name} not JSON`;
+      }
+      if (!validators.body.valid(p.schema, parsed)) return `${p.in} ${p.name} invalid`;
       continue;
     }
     if (!validators.params.valid(p.schema, p.in === 'query' || p.in === 'path' || p.in === 'header' ? String(value) : value)) {

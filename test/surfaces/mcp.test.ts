@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { createActor } from '../support/actors';
@@ -46,6 +48,15 @@ describe('MCP tools (MCP-1..4)', () => {
     expect(save.inputSchema.required).toEqual(['id', 'sections', 'items']);
     expect(save.description).toMatch(/expectedVersion/);
     expect(save.description).toMatch(/409/);
+  });
+
+  it('MCP-2: docs/using-the-api.md lists exactly the tools the server lists, in its order', async () => {
+    const client = await open(server.adminKey);
+    const { tools } = await client.listTools();
+    const guide = readFileSync(path.resolve(__dirname, '../../docs/using-the-api.md'), 'utf8');
+    const paragraph = /\*\*MCP\*\*[^]*?:\s+tools ([^]*?)\.\s+Their input schemas/.exec(guide)?.[1] ?? '';
+    const documented = [...paragraph.matchAll(/`([a-z_]+)`/g)].map((match) => match[1]);
+    expect(documented).toEqual(tools.map((tool) => tool.name));
   });
 
   it('MCP-6: every tool input schema is in the portable subset: no type arrays, no $ref, a description on every property', async () => {
@@ -113,6 +124,39 @@ describe('MCP tools (MCP-1..4)', () => {
     const bad = await client.callTool({ name: 'create_board', arguments: { name: 'not a name', columnCount: 12, isPublic: false } });
     expect(bad.isError).toBe(true);
     expect((bad.structuredContent as any).code).toBe('BAD_REQUEST');
+  });
+
+  it('MCP-7: a tool error names each validation issue in its text, at the path of the tool\'s own arguments (not /requestBody)', async () => {
+    const client = await open(server.adminKey);
+    // A flat body: the arguments are the body's properties.
+    const created = await client.callTool({ name: 'create_board', arguments: { name: 'not a name', columnCount: 99, isPublic: false } });
+    expect(created.isError).toBe(true);
+    const createdText = (created.content as any)[0].text as string;
+    expect(createdText).toMatch(/^Input validation failed \(BAD_REQUEST\): /);
+    expect(createdText).toContain('/name ');
+    expect(createdText).toContain('/columnCount must be <= ');
+    expect(createdText).not.toContain('requestBody');
+    const issues = (created.structuredContent as any).data.issues as { instancePath: string; message: string }[];
+    expect(issues.map((issue) => issue.instancePath).sort()).toEqual(['/columnCount', '/name']);
+    for (const issue of issues) expect(createdText).toContain(`${issue.instancePath} ${issue.message}`);
+    // A path parameter and a body under one argument (add_section's `section`).
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name: unique('mcp-issues-'), columnCount: 12, isPublic: false } }), 201);
+    const section = await client.callTool({ name: 'add_section', arguments: { id: boardId, section: { kind: 'category', id: 'x', name: 5 } } });
+    expect(section.isError).toBe(true);
+    const sectionIssues = (section.structuredContent as any).data.issues as { instancePath: string; message: string }[];
+    expect(sectionIssues.length).toBeGreaterThan(0);
+    for (const issue of sectionIssues) {
+      expect(issue.instancePath).toMatch(/^\/section(\/|$)/);
+      expect((section.content as any)[0].text).toContain(`${issue.instancePath} ${issue.message}`);
+    }
+    // A domain rule's issue (an address that does not parse, named `/body/href` by the rule), in the tool's terms.
+    const app = await client.callTool({ name: 'create_app', arguments: { name: 'x', iconUrl: 'https://cdn.example.com/x.svg', href: 'https://[::1' } });
+    expect(app.isError).toBe(true);
+    expect((app.structuredContent as any).data.issues.map((issue: any) => issue.instancePath)).toEqual(['/href']);
+    expect((app.content as any)[0].text).toMatch(/\/href must be .*does not parse/);
+    // A schema issue said in words (CONTRACT-3).
+    const blank = await client.callTool({ name: 'create_app', arguments: { name: 'x', iconUrl: '   ' } });
+    expect((blank.content as any)[0].text).toBe('Input validation failed (BAD_REQUEST): /iconUrl must not be empty or whitespace alone');
   });
 
   it('MCP-5: without a key, or with a bad one, 401 with an ApiKey challenge only: no Bearer challenge, no OAuth metadata to discover', async () => {

@@ -1,5 +1,8 @@
 import { createTRPCUntypedClient, httpBatchLink, httpLink, TRPCClientError } from '@trpc/client';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import superjson from 'superjson';
+import { procedures } from '../../src/trpc/procedures';
 import { createActor } from '../support/actors';
 import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
@@ -58,6 +61,14 @@ describe('tRPC-compatible endpoints (TRPC-1..4)', () => {
     const { boardId: copyId } = (await trpc.mutation('board.duplicateBoard', { id: boardId, name: unique('trpc-copy-') })) as any;
     await trpc.mutation('board.deleteBoard', { id: copyId });
     expect((await server.call('GET', `/api/boards/${copyId}`)).status).toBe(404);
+  });
+
+  it('TRPC-4: docs/using-the-api.md names exactly the procedures there are, queries as queries and mutations as mutations', () => {
+    const guide = readFileSync(path.resolve(__dirname, '../../docs/using-the-api.md'), 'utf8');
+    const paragraph = /\*\*tRPC\*\*([^]*?)Errors are tRPC errors/.exec(guide)?.[1] ?? '';
+    const [queries, mutations] = paragraph.split('Mutations:').map((part) => [...part.matchAll(/`([a-z]+\.[A-Za-z]+)/g)].map((match) => match[1]).sort());
+    const ofType = (type: string) => Object.keys(procedures).filter((name) => procedures[name].type === type).sort();
+    expect({ queries, mutations }).toEqual({ queries: ofType('query'), mutations: ofType('mutation') });
   });
 
   it('BOARD-9: board.getHomeBoard falls back to the server default home board; without either it is Board not found', async () => {
