@@ -106,7 +106,7 @@ async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options
 
   const checked: ReturnType<typeof checkedFile>[] = [];
   for (const { file, content } of read.files) {
-    // PERF-1: a file at a time, the event loop serving requests between them.
+    // DB-3: a file at a time, the event loop serving requests between them.
     await yieldToRequests();
     checked.push(checkedFile(file, content));
   }
