@@ -34,6 +34,11 @@ export interface RunningServer {
   bootstrap: BootstrapResult;
   /** METRIC-4: the port of the metrics listener (METRICS_PORT), null when there is none. */
   metricsPort: number | null;
+  /**
+   * PROV-2, PROV-7: settles once provisioning (which starts after the server listens) has applied every source once and
+   * watches them; at once when nothing is provisioned.
+   */
+  provisioning: Promise<void>;
   /** Graceful stop: refuse new connections, finish in-flight requests, then close the database. */
   stop(): Promise<void>;
 }
@@ -165,6 +170,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     lifecycle,
     bootstrap,
     metricsPort: metricsServer?.port ?? null,
+    provisioning: provisioner?.started ?? Promise.resolve(),
     stop,
   };
 }

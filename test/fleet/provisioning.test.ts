@@ -33,9 +33,9 @@ const open = useTestServer({ PROVISIONING_CONFIG: configFile, PROVISIONING_DEBOU
 
 const boardNamed = async (server: TestServer, name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'managedBy');
 const documentOf = async (server: TestServer, name: string) => expectOk(await server.call('GET', `/api/boards/by-name/${name}`));
-/** PROV-7: the servers apply their directories once they listen: each test starts when the first apply is done. */
+/** PROV-7: the servers apply their directories once they listen: the tests start when they have and watch them. */
 beforeAll(async () => {
-  for (const server of [locked, open]) await eventually(async () => expect((await statusOf(server)).length).toBe(1));
+  for (const server of [locked, open]) await server.provisioning;
 });
 const statusOf = async (server: TestServer) => expectOk(await server.call('GET', '/api/provisioning')).sources;
 
@@ -187,6 +187,7 @@ describe('provisioning from a directory (PROV-*)', () => {
   onPostgres('PROV-6: two instances on one PostgreSQL: one applies a change, the other finds nothing to do; both answer the result', async () => {
     const sibling = await locked.startSibling();
     try {
+      await sibling.provisioning;
       const board = await boardNamed(locked, homeName);
       const entries = async () => expectOk(await locked.call('GET', `/api/boards/${board.id}/history?limit=500`)).entries;
       const before = (await entries()).length;
