@@ -91,4 +91,17 @@ describe('provisioning under attack (PROV-7)', () => {
     for (const file of sorted.slice(0, 3)) expect(await boardNamed(manyServer, file.replace(/\.yaml$/, ''))).toBeDefined();
     for (const file of sorted.slice(3)) expect(await boardNamed(manyServer, file.replace(/\.yaml$/, ''))).toBeUndefined();
   });
+
+  it('PROV-7, DRIFT-1: a provisioned board whose file became a FIFO: the drift read refuses it with a 409 instead of hanging', async () => {
+    const [first] = manyNames.map((name) => `${name}.yaml`).sort();
+    const board = await boardNamed(manyServer, first.replace(/\.yaml$/, ''));
+    unlinkSync(path.join(many, first));
+    execFileSync('mkfifo', [path.join(many, first)]);
+    const drift = await manyServer.call('GET', `/api/boards/${board.id}/drift`);
+    expect(drift.status).toBe(409);
+    expect(drift.body).toEqual({ message: `Board file cannot be read: ${first} of provisioning:many`, code: 'CONFLICT', data: { file: first, source: 'provisioning:many' } });
+    // The next apply refuses the FIFO and keeps the board (nothing is pruned while an entry is refused).
+    await eventually(async () => expect((await statusOf(manyServer))[0].refused.map((entry: { file: string }) => path.basename(entry.file))).toContain(first));
+    expect(await boardNamed(manyServer, first.replace(/\.yaml$/, ''))).toBeDefined();
+  });
 });
