@@ -11,7 +11,7 @@ import path from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { useTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
-import { expectOk } from '../boards-document/helpers';
+import { expectError, expectOk } from '../boards-document/helpers';
 import { clockBoardFile } from '../support/boardFiles';
 import { eventually } from '../support/eventually';
 
@@ -103,5 +103,7 @@ describe('provisioning under attack (PROV-7)', () => {
     // The next apply refuses the FIFO and keeps the board (nothing is pruned while an entry is refused).
     await eventually(async () => expect((await statusOf(manyServer))[0].refused.map((entry: { file: string }) => path.basename(entry.file))).toContain(first));
     expect(await boardNamed(manyServer, first.replace(/\.yaml$/, ''))).toBeDefined();
+    // It stays provisioned (PROV-5, PROV-7): its drift is still read from its file, which is still refused.
+    expectError(await manyServer.call('GET', `/api/boards/${board.id}/drift`), 409, 'CONFLICT', `Board file cannot be read: ${first} of provisioning:many`);
   });
 });

@@ -142,7 +142,8 @@ async function provisionSourceOnce(db: Knex, source: ProvisioningSource, options
         },
         async after(trx, applied, plan) {
           const ids = applied.map((a) => a.boardId);
-          await ProvisionedBoard.query(trx).where({ source: source.managedBy }).whereNotIn('boardId', ids.length > 0 ? ids : ['']).delete();
+          // PROV-7: while an entry is refused, the boards not applied keep their record as they keep their place.
+          if (read.refused.length === 0) await ProvisionedBoard.query(trx).where({ source: source.managedBy }).whereNotIn('boardId', ids.length > 0 ? ids : ['']).delete();
           for (const { file, boardId } of applied) {
             await ProvisionedBoard.query(trx)
               .insert({ boardId, source: source.managedBy, file: fileOf.get(file.name.toLowerCase())!, allowApiUpdates: source.allowApiUpdates, drifted: false })
