@@ -4592,6 +4592,13 @@ export interface components {
          *               "line": 12,
          *               "message": "Nested mappings are not allowed in compact mappings"
          *             }
+         *           ],
+         *           "refused": [
+         *             {
+         *               "file": "/etc/tessera/boards/huge.yaml",
+         *               "line": null,
+         *               "message": "huge.yaml is larger than 2097152 bytes: refused, not read"
+         *             }
          *           ]
          *         }
          *       ]
@@ -4611,6 +4618,8 @@ export interface components {
                 boards: number;
                 summary: components["schemas"]["summary"] | null;
                 problems: components["schemas"]["FileProblem"][];
+                /** @description PROV-7: the directory's entries the last check refused to read, each skipped (the rest of the directory applied, without pruning): a link leading out of the directory, a FIFO, device or other file that is not a regular file, a file larger than PROVISIONING_MAX_FILE_BYTES or slower to read and parse than YAML_PARSE_TIMEOUT_MS, and the files past PROVISIONING_MAX_FILES (one entry). */
+                refused: components["schemas"]["FileProblem"][];
             }[];
         };
         /**

@@ -23,7 +23,7 @@ import { pruneAudit } from './observability/audit';
 import { pruneBuckets } from './ratelimit/buckets';
 import { startMetricsServer } from './http/metricsServer';
 import { Provisioner } from './boards/fleet/provisioner';
-import { provisioningSources } from './boards/fleet/provisioningSources';
+import { provisioningReadLimits, provisioningSources } from './boards/fleet/provisioningSources';
 
 export interface RunningServer {
   url: string;
@@ -34,6 +34,11 @@ export interface RunningServer {
   bootstrap: BootstrapResult;
   /** METRIC-4: the port of the metrics listener (METRICS_PORT), null when there is none. */
   metricsPort: number | null;
+  /**
+   * PROV-2, PROV-7: settles once provisioning (which starts after the server listens) has applied every source once and
+   * watches them; at once when nothing is provisioned.
+   */
+  provisioning: Promise<void>;
   /** Graceful stop: refuse new connections, finish in-flight requests, then close the database. */
   stop(): Promise<void>;
 }
@@ -98,12 +103,17 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
   logger.info({ migrationsApplied: migrations, ms: Math.round(performance.now() - opening) }, 'database ready');
   const bootstrap = await bootstrapAdmin(db, { apiKey: config.bootstrapAdminApiKey, password: config.bootstrapAdminPassword });
   const { app, close: closeStreams } = await buildApp({ db, config, logger, lifecycle });
-  // PROV-1, PROV-2: the provisioning directories are applied before the instance takes requests, then watched.
+  // PROV-1: the provisioning sources (a configuration error stops the start); they are applied once the instance listens.
   const sources = provisioningSources(config);
   const provisioner = sources.length > 0
-    ? new Provisioner(db, sources, { username: config.provisioningUser, historyLimit: config.boardHistoryLimit, logger, debounceMs: config.provisioningDebounceMs })
+    ? new Provisioner(db, sources, {
+        username: config.provisioningUser,
+        historyLimit: config.boardHistoryLimit,
+        logger,
+        debounceMs: config.provisioningDebounceMs,
+        limits: provisioningReadLimits(config),
+      })
     : null;
-  await provisioner?.start();
 
   // AUDIT-5: entries past AUDIT_RETENTION_DAYS go at start and then hourly (every instance may do it: deleting
   // the same old rows twice is harmless); so do the rate limiter's buckets that have refilled (RATE-2).
@@ -130,6 +140,8 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     server.listen(config.port, config.host, () => resolve());
   });
   lifecycle.ready = true;
+  // PROV-2, PROV-7: the directories are applied in the background, then watched: start-up never waits on them.
+  provisioner?.start();
   const port = (server.address() as AddressInfo).port;
   const host = config.host === '0.0.0.0' || config.host === '::' ? '127.0.0.1' : config.host;
 
@@ -158,6 +170,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     lifecycle,
     bootstrap,
     metricsPort: metricsServer?.port ?? null,
+    provisioning: provisioner?.started ?? Promise.resolve(),
     stop,
   };
 }

@@ -34,7 +34,7 @@ export interface YamlRow {
  * latency in ms on a line of stdout, until its stdin closes. A process of its own, so that sending the load does not
  * delay the probes on the client side.
  */
-const proberSource = `
+export const proberSource = `
 const http = require('node:http');
 let open = true;
 process.stdin.on('end', () => { open = false; }).resume();
@@ -51,7 +51,7 @@ const probe = () => new Promise((resolve, reject) => {
 })();
 `;
 
-const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
+export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
 const round = (ms: number) => Math.round(ms * 10) / 10;
 
 /** Small flow mappings up to `bytes`. */

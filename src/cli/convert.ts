@@ -4,7 +4,8 @@
  * report. Reads only inside the input directory (symbolic links that lead out of it are refused), writes only inside
  * the output directory.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { readConfinedFile } from '../core/confinedFile';
 import path from 'node:path';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { stringify as toYaml } from 'yaml';
@@ -45,18 +46,15 @@ function inputsOf(paths: string[]): Inputs {
   return { directory, files };
 }
 
-/** Reads `relative` inside `directory` only: after following links, a path that leaves it is refused unread. */
+/**
+ * Reads `relative` inside `directory` only (CONV-6), with the reader provisioning uses (PROV-7): a regular file whose
+ * real path lies inside it, at most the converter's byte cap; anything else is refused unread.
+ */
 function confinedReader(directory: string) {
-  const root = realpathSync(directory);
   return (relative: string): string | null => {
-    const target = path.resolve(root, relative);
-    if (!existsSync(target)) return null;
-    const real = realpathSync(target);
-    if (real !== root && !real.startsWith(root + path.sep)) throw new ConvertError(relative, null, null, 'leads outside the input directory (a link): refused, not read');
-    const stat = statSync(real);
-    if (!stat.isFile()) return null;
-    if (stat.size > convertLimits.fileBytes) throw new ConvertError(relative, null, null, `larger than ${convertLimits.fileBytes} bytes`);
-    return readFileSync(real, 'utf8');
+    const read = readConfinedFile(directory, relative, convertLimits.fileBytes, 'the input directory');
+    if (read.refused !== undefined) throw new ConvertError(relative, null, null, read.refused);
+    return read.missing ? null : read.text;
   };
 }
 

@@ -62,6 +62,10 @@ export interface Config {
   provisioningUser: string;
   /** PROV-2: how long file changes settle before the directory is applied again. */
   provisioningDebounceMs: number;
+  /** PROV-7: the most board files one source directory applies (PROVISIONING_MAX_FILES, at most a set's 200). */
+  provisioningMaxFiles: number;
+  /** PROV-7: the largest board file provisioning reads (PROVISIONING_MAX_FILE_BYTES); a larger one is refused unread. */
+  provisioningMaxFileBytes: number;
 }
 
 /** A token bucket: `quota` requests per `windowSeconds`, as a burst of `quota` refilled evenly over the window. */
@@ -241,5 +245,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     provisioningConfig: env.PROVISIONING_CONFIG ? path.resolve(env.PROVISIONING_CONFIG) : null,
     provisioningUser: env.PROVISIONING_USER || 'admin',
     provisioningDebounceMs: intFrom(env, 'PROVISIONING_DEBOUNCE_MS', 500, 0, 600_000),
+    provisioningMaxFiles: intFrom(env, 'PROVISIONING_MAX_FILES', 200, 1, 200),
+    provisioningMaxFileBytes: bytesFrom(env, 'PROVISIONING_MAX_FILE_BYTES', 2 * 1024 * 1024),
   };
 }

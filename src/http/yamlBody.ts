@@ -5,7 +5,7 @@ import { yamlMediaTypes } from '../core/mediaTypes';
 import { WorkerPool, WorkerTimeout } from '../core/workerPool';
 import { isExactNumber } from './exactNumbers';
 import { bodyRefusal } from './jsonBody';
-import { yamlToData, type YamlData } from './yamlParse';
+import { maxAliasCount, yamlToData, type YamlData } from '../core/yamlParse';
 
 export interface YamlLimits {
   /** Largest YAML body in bytes (YAML_BODY_LIMIT): YAML costs far more to parse than JSON. */
@@ -15,9 +15,6 @@ export interface YamlLimits {
   /** Characters of JSON the body may stand for once its aliases are expanded: the JSON body limit. */
   expandedBytes: number;
 }
-
-/** At most this many aliases in a body (the yaml library counts an alias of a collection by the collection's nodes). */
-const maxAliasCount = 100;
 
 /** The data of a parse, or the 400 it earns: unparsable YAML with the parser's first complaint, or an inexact number (INPUT-3). */
 function dataOrRefusal(parsed: YamlData, expandedBytes: number): unknown {
@@ -43,10 +40,10 @@ export function parseYamlBody(text: string, expandedBytes = Number.MAX_SAFE_INTE
   return dataOrRefusal(yamlToData(text, { maxAliasCount, maxExpandedSize: expandedBytes }), expandedBytes);
 }
 
-/** The worker's code, plain JavaScript, with yamlParse.js resolved from here (src/ or build/ alike). */
+/** The worker's code, plain JavaScript, with core/yamlParse.js resolved from here (src/ or build/ alike). */
 const workerSource = `
 const { parentPort } = require('node:worker_threads');
-const { yamlToData } = require(${JSON.stringify(path.join(__dirname, 'yamlParse.js'))});
+const { yamlToData } = require(${JSON.stringify(path.join(__dirname, '..', 'core', 'yamlParse.js'))});
 parentPort.on('message', (job) => {
   try {
     parentPort.postMessage({ result: yamlToData(job.text, job.limits) });

@@ -29,6 +29,7 @@ import { Request, validRequest } from '../fuzz/runner';
 import { createActor } from '../support/actors';
 import { RunningPrism, specFile, startPrism } from '../support/prism';
 import { call, CallOptions, CallResult, useTestServer } from '../support/server';
+import { eventually } from '../support/eventually';
 
 const document = JSON.parse(readFileSync(specFile, 'utf8'));
 const operations = listOperations(document);
@@ -103,8 +104,12 @@ async function mediaFile(): Promise<Record<string, unknown>> {
 /** The provisioned board as the third server reads it. */
 async function mediaBoard() {
   if (!provisionedBoard) {
-    const board = await provisioned.call('GET', '/api/boards/by-name/media');
-    expect(board.status).toBe(200);
+    // PROV-7: the server applies its directory once it listens.
+    const board = await eventually(async () => {
+      const found = await provisioned.call('GET', '/api/boards/by-name/media');
+      expect(found.status).toBe(200);
+      return found;
+    });
     provisionedBoard = board.body;
   }
   return provisionedBoard!;

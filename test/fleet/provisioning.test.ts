@@ -33,15 +33,23 @@ const open = useTestServer({ PROVISIONING_CONFIG: configFile, PROVISIONING_DEBOU
 
 const boardNamed = async (server: TestServer, name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'managedBy');
 const documentOf = async (server: TestServer, name: string) => expectOk(await server.call('GET', `/api/boards/by-name/${name}`));
+/** PROV-7: the servers apply their directories once they listen: the tests start when they have and watch them. */
+beforeAll(async () => {
+  for (const server of [locked, open]) await server.provisioning;
+});
 const statusOf = async (server: TestServer) => expectOk(await server.call('GET', '/api/provisioning')).sources;
 
 describe('provisioning from a directory (PROV-*)', () => {
-  it('PROV-1, PROV-3: the directory is applied at start; its status says so', async () => {
-    const board = await boardNamed(locked, homeName);
+  it('PROV-1, PROV-3: the directory is applied once the server listens (PROV-7); its status says so', async () => {
+    const board = await eventually(async () => {
+      const found = await boardNamed(locked, homeName);
+      expect(found).toBeDefined();
+      return found;
+    });
     expect(board.managedBy).toBe('provisioning:boards');
     expect((await documentOf(locked, homeName)).items).toHaveLength(2);
     const [status] = await statusOf(locked);
-    expect(status).toMatchObject({ managedBy: 'provisioning:boards', path: lockedDir, prune: true, allowApiUpdates: false, ok: true, boards: 1, problems: [] });
+    expect(status).toMatchObject({ managedBy: 'provisioning:boards', path: lockedDir, prune: true, allowApiUpdates: false, ok: true, boards: 1, problems: [], refused: [] });
     const [entry] = expectOk(await locked.call('GET', `/api/boards/${board.id}/history`)).entries;
     expect(entry).toMatchObject({ operation: 'provisioning', origin: { managedBy: 'provisioning:boards', commit: null } });
   });
@@ -179,6 +187,7 @@ describe('provisioning from a directory (PROV-*)', () => {
   onPostgres('PROV-6: two instances on one PostgreSQL: one applies a change, the other finds nothing to do; both answer the result', async () => {
     const sibling = await locked.startSibling();
     try {
+      await sibling.provisioning;
       const board = await boardNamed(locked, homeName);
       const entries = async () => expectOk(await locked.call('GET', `/api/boards/${board.id}/history?limit=500`)).entries;
       const before = (await entries()).length;

@@ -35,6 +35,8 @@ export interface TestServer extends RunningServer {
 
 export interface SiblingServer {
   url: string;
+  /** PROV-7: settles once the sibling's provisioning applied its sources once and watches them. */
+  provisioning: Promise<void>;
   /** fetch relative to the sibling, JSON in and out, with the admin key unless told otherwise. */
   call(method: string, path: string, options?: CallOptions): Promise<CallResult>;
   stop(): Promise<void>;
@@ -100,6 +102,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
       siblings.push(sibling);
       return {
         url: sibling.url,
+        provisioning: sibling.provisioning,
         call: (method, path, options = {}) => call(sibling.url, method, path, { key: adminKey, ...options }),
         stop: sibling.stop,
       };

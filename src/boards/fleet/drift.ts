@@ -3,8 +3,6 @@
  * import plan of that file over the live board (what applying it would change), reversed, so that `added` is what
  * the live board has that the file does not. Computed in a transaction that is always rolled back.
  */
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import type { Knex } from 'knex';
 import { conflict, notFound } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
@@ -13,7 +11,7 @@ import type { BoardChanges, ElementChanges } from '../document/changes';
 import { RolledBack, unlessRolledBack } from '../document/save';
 import type { BoardFile } from '../files/file';
 import { importInTransaction, type ImportPlan } from '../files/importBoard';
-import { parseProvisionedFile } from './provisioningSources';
+import { readProvisionedFile, type ReadLimits } from './provisioningSources';
 import { provisioningStatus } from './provisioner';
 import { ProvisionedBoard } from '../../db/models';
 
@@ -38,21 +36,25 @@ export function reversedChanges(changes: BoardChanges): BoardChanges {
   };
 }
 
-export async function boardDrift(db: Knex, principal: Principal | null, boardId: string, provisioner: () => Promise<Principal | null>): Promise<BoardDrift> {
+export async function boardDrift(
+  db: Knex,
+  principal: Principal | null,
+  boardId: string,
+  provisioner: () => Promise<Principal | null>,
+  limits: Omit<ReadLimits, 'maxFiles'>,
+): Promise<BoardDrift> {
   await assertBoardAccess(db, boardId, principal, 'view');
   const row: { source: string; file: string; drifted: boolean } | undefined = await ProvisionedBoard.table(db).where({ boardId }).first('source', 'file', 'drifted');
   if (!row) throw notFound('Board is not provisioned');
   // row.file is the file's name in its source's directory (PROV-5): answers name it so, never by the server's path.
   const directory = (await provisioningStatus(db)).find((status) => status.managedBy === row.source)?.path;
-  let text: string;
-  try {
-    if (directory === undefined) throw new Error('no directory');
-    text = readFileSync(path.resolve(directory, row.file), 'utf8');
-  } catch {
-    throw conflict(`Board file cannot be read: ${row.file} of ${row.source}`, { file: row.file, source: row.source });
+  // PROV-7: read as provisioning reads it: confined, bounded, off the event loop.
+  const read = directory === undefined ? ({ missing: true } as const) : await readProvisionedFile(directory, row.file, limits);
+  if ('problem' in read) {
+    throw conflict(`Board file cannot be read: ${row.file} of ${row.source}: ${read.problem.message}`, { file: row.file, source: row.source, line: read.problem.line });
   }
-  const parsed = parseProvisionedFile(row.file, text);
-  if ('problem' in parsed) throw conflict(`Board file cannot be read: ${row.file} of ${row.source}: ${parsed.problem.message}`, { file: row.file, source: row.source, line: parsed.problem.line });
+  if (!('content' in read)) throw conflict(`Board file cannot be read: ${row.file} of ${row.source}`, { file: row.file, source: row.source });
+  const parsed = read;
   const as = await provisioner();
   if (!as) throw conflict('No provisioning user to compare the file as', { file: row.file });
   const plan = await unlessRolledBack<ImportPlan>(() =>

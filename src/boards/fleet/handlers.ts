@@ -4,6 +4,7 @@ import { historyContext } from '../history/record';
 import { assertPermission } from '../../identity/principal';
 import { boardDrift } from './drift';
 import { provisioningPrincipal, provisioningStatus } from './provisioner';
+import { provisioningReadLimits } from './provisioningSources';
 import { applyBoardSet } from './setApply';
 import type { BoardCaches } from '../document/save';
 import { audited } from '../../observability/audit';
@@ -59,7 +60,7 @@ export const boardFleetHandlers = ({ caches }: { caches: BoardCaches }) =>
     },
 
     async getBoardDrift({ params }, ctx) {
-      const drift = await boardDrift(ctx.db, ctx.principal, params.id, () => provisioningPrincipal(ctx.db, ctx.config.provisioningUser));
+      const drift = await boardDrift(ctx.db, ctx.principal, params.id, () => provisioningPrincipal(ctx.db, ctx.config.provisioningUser), provisioningReadLimits(ctx.config));
       return { status: 200, body: drift };
     },
   }) satisfies Partial<HandlerMap>;

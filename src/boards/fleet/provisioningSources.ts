@@ -2,11 +2,13 @@
  * PROV-1: the directories provisioning applies, from PROVISIONING_DIR or a config file naming several, and reading a
  * directory's board files with the file, line and message of any that cannot be read (PROV-3). No database.
  */
-import { readFileSync, statSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError } from '../../config/config';
-import { boardFileNamesIn } from '../files/directory';
-import { parseFileText } from '../files/fileText';
+import { ConfigError, type Config } from '../../config/config';
+import { WorkerPool, WorkerTimeout } from '../../core/workerPool';
+import { maxAliasCount, type YamlData } from '../../core/yamlParse';
+import { isBoardFileName } from '../files/directory';
 
 /** The yaml package, loaded when provisioning reads files (a start without provisioning does not load it). */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -61,24 +63,107 @@ export function sourcesOfConfigFile(file: string, text: string): ProvisioningSou
   });
 }
 
-/** A board file's content, or the problem with its text (PROV-3: file, line, message). */
-export function parseProvisionedFile(file: string, text: string): { content: unknown } | { problem: FileProblem } {
-  const parsed = parseFileText(file, text);
-  if ('content' in parsed) return parsed;
-  return { problem: { file, line: parsed.problem.position?.line ?? null, message: parsed.problem.message } };
+/** PROV-7: how provisioning reads a directory's files. */
+export interface ReadLimits {
+  /** PROVISIONING_MAX_FILES: the files of one directory read, in name order; the rest are refused. */
+  maxFiles: number;
+  /** PROVISIONING_MAX_FILE_BYTES: a larger file is refused unread. */
+  maxFileBytes: number;
+  /** YAML_PARSE_TIMEOUT_MS: how long reading and parsing one file may take on its worker. */
+  timeoutMs: number;
+  /** BODY_LIMIT: the characters of JSON a file may stand for once its YAML aliases are expanded (INPUT-5). */
+  expandedBytes: number;
 }
 
-/** The board files of a directory (FLEET-10, sorted), each parsed or with its problem. */
-export function readSourceFiles(source: ProvisioningSource): { files: { file: string; content: unknown }[]; problems: FileProblem[] } {
-  if (!statSync(source.path, { throwIfNoEntry: false })?.isDirectory()) return { files: [], problems: [{ file: source.path, line: null, message: 'No such directory' }] };
-  const names = boardFileNamesIn(source.path);
+/** PROV-7: the limits of reading provisioned files, from the configuration. */
+export function provisioningReadLimits(config: Pick<Config, 'provisioningMaxFiles' | 'provisioningMaxFileBytes' | 'yamlParseTimeoutMs' | 'bodyLimitBytes'>): ReadLimits {
+  return { maxFiles: config.provisioningMaxFiles, maxFileBytes: config.provisioningMaxFileBytes, timeoutMs: config.yamlParseTimeoutMs, expandedBytes: config.bodyLimitBytes };
+}
+
+/** One file read: its content, a problem with its text (PROV-3), a refusal (PROV-7), or nothing there. */
+export type ReadOutcome = { content: unknown } | { problem: FileProblem } | { refused: FileProblem } | { missing: true };
+
+/**
+ * The worker's code, plain JavaScript, with core/confinedFile.js and core/yamlParse.js resolved from here (src/ or
+ * build/ alike): the shared confined reader (CONV-6, PROV-7), then the YAML parse YAML bodies get (INPUT-5; JSON is
+ * YAML).
+ */
+const workerSource = `
+const { parentPort } = require('node:worker_threads');
+const { readConfinedFile } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'core', 'confinedFile.js'))});
+const { yamlToData, maxAliasCount } = require(${JSON.stringify(path.join(__dirname, '..', '..', 'core', 'yamlParse.js'))});
+parentPort.on('message', (job) => {
+  try {
+    const read = readConfinedFile(job.directory, job.name, job.maxBytes, 'the provisioning directory');
+    if (read.text === undefined) return parentPort.postMessage({ result: read });
+    parentPort.postMessage({ result: { parsed: yamlToData(read.text, { maxAliasCount, maxExpandedSize: job.expandedBytes }) } });
+  } catch (error) {
+    parentPort.postMessage({ error: error instanceof Error ? error.message : String(error) });
+  }
+});
+`;
+
+/** One worker: provisioning reads one file at a time, and never takes more than a core from the requests. */
+const pool = new WorkerPool(workerSource, 'provisioning', 1);
+
+type WorkerAnswer = { missing: true } | { refused: string } | { parsed: YamlData };
+
+/**
+ * PROV-7: the file `name` of `directory`, read and parsed on a worker thread within `limits.timeoutMs`: only a regular
+ * file whose real path lies inside the directory, of at most `limits.maxFileBytes`, is read (a FIFO cannot hang the
+ * read, a device cannot fill the memory, a link cannot reach outside); the event loop goes on serving meanwhile.
+ */
+export async function readProvisionedFile(directory: string, name: string, limits: Omit<ReadLimits, 'maxFiles'>): Promise<ReadOutcome> {
+  const file = path.join(directory, name);
+  let answer: WorkerAnswer;
+  try {
+    answer = await pool.run<WorkerAnswer>({ directory, name, maxBytes: limits.maxFileBytes, expandedBytes: limits.expandedBytes }, limits.timeoutMs);
+  } catch (error) {
+    const message = error instanceof WorkerTimeout ? `took longer than ${limits.timeoutMs} ms to read and parse (YAML_PARSE_TIMEOUT_MS): refused` : `cannot be read: ${(error as Error).message}`;
+    return { refused: { file, line: null, message } };
+  }
+  if ('missing' in answer) return { missing: true };
+  if ('refused' in answer) return { refused: { file, line: null, message: `${name} ${answer.refused}` } };
+  const { parsed } = answer;
+  if (parsed.refusal === undefined) return { content: parsed.value };
+  const refusal = parsed.refusal;
+  if (refusal.kind === 'syntax') return { problem: { file, line: refusal.line, message: refusal.message } };
+  if (refusal.kind === 'aliases') return { problem: { file, line: null, message: `YAML with more than ${maxAliasCount} aliases` } };
+  return { problem: { file, line: null, message: `YAML aliases expand beyond ${limits.expandedBytes} bytes` } };
+}
+
+/**
+ * The board files of a directory (FLEET-10, sorted), each parsed or with its problem (PROV-3), and the entries refused
+ * (PROV-7): past the first `maxFiles`, or not a regular file inside the directory within the byte cap and time budget.
+ */
+export async function readSourceFiles(
+  source: ProvisioningSource,
+  limits: ReadLimits,
+): Promise<{ files: { file: string; content: unknown }[]; problems: FileProblem[]; refused: FileProblem[] }> {
   const files: { file: string; content: unknown }[] = [];
   const problems: FileProblem[] = [];
-  for (const name of names) {
-    const file = path.join(source.path, name);
-    const parsed = parseProvisionedFile(file, readFileSync(file, 'utf8'));
-    if ('problem' in parsed) problems.push(parsed.problem);
-    else files.push({ file, content: parsed.content });
+  const refused: FileProblem[] = [];
+  let names: string[];
+  try {
+    if (!(await stat(source.path)).isDirectory()) throw new Error('not a directory');
+    names = (await readdir(source.path)).filter(isBoardFileName).sort();
+  } catch {
+    return { files, problems: [{ file: source.path, line: null, message: 'No such directory' }], refused };
   }
-  return { files, problems };
+  if (names.length > limits.maxFiles) {
+    const skipped = names.slice(limits.maxFiles);
+    refused.push({
+      file: path.join(source.path, skipped[0]),
+      line: null,
+      message: `${skipped.length} board files past the first ${limits.maxFiles} (PROVISIONING_MAX_FILES), from ${skipped[0]} on in name order: refused, not read`,
+    });
+    names = names.slice(0, limits.maxFiles);
+  }
+  for (const name of names) {
+    const outcome = await readProvisionedFile(source.path, name, limits);
+    if ('content' in outcome) files.push({ file: path.join(source.path, name), content: outcome.content });
+    else if ('problem' in outcome) problems.push(outcome.problem);
+    else if ('refused' in outcome) refused.push(outcome.refused);
+  }
+  return { files, problems, refused };
 }

@@ -7,6 +7,7 @@
  * their ids passed on to the files after them (UnwrittenCreates in importBoard.ts).
  */
 import type { Knex } from 'knex';
+import { setImmediate as yieldToRequests } from 'node:timers/promises';
 import { ApiError, conflict, forbidden } from '../../core/errors';
 import type { Principal } from '../../identity/principal';
 import { loadBoardAccess } from '../access';
@@ -124,6 +125,8 @@ interface SetFacts {
 
 /** One file in a savepoint of the set's transaction: rolled back to the savepoint when it changes nothing (FLEET-5). */
 async function applyFile(trx: Knex.Transaction, options: SetApplyOptions, file: BoardFile, set: SetFacts): Promise<ImportStep> {
+  // DB-4: the event loop serves other requests between the set's boards (PGlite runs on this thread).
+  await yieldToRequests();
   return unlessRolledBack(() =>
     trx.transaction(async (savepoint) => {
       const step = await importInTransaction(savepoint, {
@@ -156,6 +159,7 @@ async function pruneBoards(trx: Knex.Transaction, options: SetApplyOptions, appl
   const labelled = await Board.query(trx).where({ managedBy: options.managedBy }).orderBy('name').select('id', 'name').castTo<{ id: string; name: string }[]>();
   const entries: SetPlanEntry[] = [];
   for (const board of pruneCandidates(labelled, appliedIds)) {
+    await yieldToRequests(); // DB-4
     const access = await loadBoardAccess(trx, board.id, options.principal);
     if (!access?.canView) continue;
     await forBoard(board.name, async () => {
@@ -221,7 +225,7 @@ export function setCollisionConflict(managedBy: string, board: string | null): A
  */
 export async function applySet(db: Knex, options: SetApplyOptions): Promise<SetPlan> {
   assertDistinctNames(options.files);
-  for (const file of options.files) await forBoard(file.name, async () => assertFileContent(file));
+  for (const file of options.files) await forBoard(file.name, async () => (await yieldToRequests(), assertFileContent(file))); // DB-4
   for (let attempt = 1; ; attempt++) {
     try {
       return await applySetOnce(db, options);

@@ -1,7 +1,8 @@
 'use strict';
 /**
  * The YAML of a request body as data (FILE-1, INPUT-5), in plain JavaScript: it runs on a worker thread
- * (src/http/yamlBody.ts), outside any TypeScript loader. See yamlParse.d.ts for what it returns.
+ * (src/http/yamlBody.ts for bodies, src/boards/fleet/provisioningSources.ts for provisioned files), outside any TypeScript
+ * loader. See yamlParse.d.ts for what it returns.
  */
 /** The yaml package, loaded on the first YAML body: a start does not load it (about 2% of a start's CPU). */
 const yaml = () => require('yaml');
@@ -47,7 +48,10 @@ function yamlToData(text, { maxAliasCount, maxExpandedSize }) {
   const document = parseDocument(text, { schema: 'core', uniqueKeys: true, prettyErrors: false });
   if (document.errors.length > 0) {
     const [first] = document.errors;
-    return { refusal: { kind: 'syntax', message: first.message.split('\n')[0], line: first.linePos?.[0]?.line ?? null } };
+    // prettyErrors off leaves linePos unset: the line is counted from the error's offset.
+    const offset = first.pos?.[0];
+    const line = first.linePos?.[0]?.line ?? (typeof offset === 'number' ? text.slice(0, offset).split('\n').length : null);
+    return { refusal: { kind: 'syntax', message: first.message.split('\n')[0], line } };
   }
   const numbers = [];
   visit(document, {
@@ -68,4 +72,7 @@ function yamlToData(text, { maxAliasCount, maxExpandedSize }) {
   return { value, numbers };
 }
 
-module.exports = { yamlToData };
+/** At most this many aliases in a document (the yaml library counts an alias of a collection by the collection's nodes). */
+const maxAliasCount = 100;
+
+module.exports = { yamlToData, maxAliasCount };
