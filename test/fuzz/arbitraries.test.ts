@@ -92,6 +92,7 @@ describe('id reuse', () => {
     expect(order.indexOf('createUser')).toBeLessThan(order.indexOf('createApiKey'));
     expect(order.indexOf('createGroup')).toBeLessThan(order.indexOf('addGroupMember'));
     expect(order.indexOf('removeGroupMember')).toBeLessThan(order.indexOf('deleteGroup'));
-    expect(order.slice(-4).every((id) => id.startsWith('delete') || id.startsWith('remove'))).toBe(true);
+    // Deletions last, known by their method (DELETE /api/boards/labels/{label}/owner is releaseBoardLabel).
+    expect(orderOperations(operations).slice(-4).map((op) => op.method)).toEqual(['delete', 'delete', 'delete', 'delete']);
   });
 });
