@@ -331,9 +331,10 @@ describe('stream limits and shutdown', () => {
   });
 
   it('EVENT-6: a graceful stop ends open streams at once', async () => {
-    // The grace (60 s) is longer than the stream's wait bound (45 s): the stream can only end in time if the stop ends
-    // it rather than waiting for the grace to run out (no clock in the assertion, so a loaded machine cannot fail it).
-    const own = await startTestServer({ SHUTDOWN_GRACE_MS: '60000' });
+    // A request still in progress once the grace is over is cut only after SHUTDOWN_TIMEOUT_MS (120 s), far past the
+    // stream's wait bound (45 s): the stream can only end in time if the stop ends it itself (no clock in the
+    // assertion, so a loaded machine cannot fail it; a working stop takes the 100 ms grace).
+    const own = await startTestServer({ SHUTDOWN_GRACE_MS: '100', SHUTDOWN_TIMEOUT_MS: '120000' });
     const { boardId } = expectOk(await own.call('POST', '/api/boards', { body: { name: unique('stop-'), columnCount: 12, isPublic: true } }), 201);
     const feed = await openStream(own.directUrl, `/api/boards/${boardId}/events`);
     expect(feed.response.status).toBe(200);
