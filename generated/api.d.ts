@@ -2994,7 +2994,7 @@ export interface components {
         BoardChanges: {
             sections: components["schemas"]["ElementChanges"];
             items: components["schemas"]["ElementChanges"];
-            layouts: components["schemas"]["ElementChanges"];
+            layouts: components["schemas"]["LayoutChanges"];
             board: {
                 [key: string]: components["schemas"]["FieldChange"];
             };
@@ -3704,6 +3704,23 @@ export interface components {
             commit: string | null;
             message: string | null;
         };
+        /** @example Base */
+        LayoutName: string;
+        /**
+         * @description Ids of the layouts added, removed and updated; a plan (a dry run) names a layout it would create by its name in the file, as the id it would get is minted only when it is written (FILE-7).
+         * @example {
+         *       "added": [
+         *         "Phone"
+         *       ],
+         *       "removed": [],
+         *       "updated": []
+         *     }
+         */
+        LayoutChanges: {
+            added: (components["schemas"]["Id"] | components["schemas"]["LayoutName"])[];
+            removed: components["schemas"]["Id"][];
+            updated: components["schemas"]["Id"][];
+        };
         FieldChange: {
             from: unknown;
             to: unknown;
@@ -3927,8 +3944,6 @@ export interface components {
             itemRadius?: components["schemas"]["itemRadius"];
             disableStatus?: components["schemas"]["disableStatus"];
         };
-        /** @example Base */
-        LayoutName: string;
         /**
          * @description A breakpoint layout, identified in the file by its name (unique in the file).
          * @example {

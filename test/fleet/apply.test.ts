@@ -75,8 +75,8 @@ describe('set apply (FLEET-2)', () => {
     expectOk(await applySet({ managedBy: label, boards: [existing] }));
     const twoLayouts = (file: ReturnType<typeof boardFile>) => ({
       ...file,
-      layouts: [...file.layouts, { name: 'Phone', columnCount: 4, breakpoint: 600 }],
-      items: file.items.map((i) => ({ ...i, layouts: [...i.layouts, { ...i.layouts[0], layout: 'Phone', xOffset: 0 }] })),
+      layouts: [...file.layouts, { name: 'Phone (tall)', columnCount: 4, breakpoint: 600 }],
+      items: file.items.map((i) => ({ ...i, layouts: [...i.layouts, { ...i.layouts[0], layout: 'Phone (tall)', xOffset: 0 }] })),
     });
     // A new board with two new layouts whose ids are used on another board (FILE-4), and the existing board with a
     // layout added.
@@ -87,10 +87,10 @@ describe('set apply (FLEET-2)', () => {
     expect(first.status).toBe(200);
     expect(JSON.stringify(second.body)).toBe(JSON.stringify(first.body));
     const [create, update] = first.body.boards;
-    expect(create.changes.layouts.added).toEqual(['Base', 'Phone']);
+    expect(create.changes.layouts.added).toEqual(['Base', 'Phone (tall)']);
     expect([...create.changes.items.added].sort()).toEqual(existing.items.map((i) => i.id).sort());
     expect(create.changes.sections.added).toEqual([existing.sections[0].id]);
-    expect(update.changes.layouts.added).toEqual(['Phone']);
+    expect(update.changes.layouts.added).toEqual(['Phone (tall)']);
   });
 
   it('FLEET-2, FLEET-8: a real run creates every board, answers the same plan, and history shows the commit', async () => {
