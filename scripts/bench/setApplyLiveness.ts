@@ -9,14 +9,13 @@
  * dry runs took (after an untimed warm-up dry run of 10 boards), beside a baseline of 3 s of probes with nothing sent; the goal is a p99 under 250 ms. Nothing is
  * asserted.
  */
-import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
-import { percentile, proberSource } from './yaml';
+import { percentile, startProber } from './yaml';
 
 const { values } = parseArgs({ options: { boards: { type: 'string', default: '200' }, items: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' } } });
 const boards = Number(values.boards);
@@ -73,12 +72,7 @@ async function main(): Promise<void> {
     // per process) and warms the JIT.
     await call('POST', '/api/boards/apply?dryRun=true', apiKey, { managedBy: 'bench-warmup', boards: set.boards.slice(0, 10) });
 
-    const prober = spawn(process.execPath, ['-e', proberSource, `${base}/api/health/live`], { stdio: ['pipe', 'pipe', 'inherit'] });
-    let output = '';
-    prober.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    const exited = new Promise((resolve) => prober.once('exit', resolve));
-    const latencies = () => output.split('\n').filter(Boolean).map(Number);
-    while (latencies().length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+    const { latencies, stop } = await startProber(`${base}/api/health/live`);
     // The baseline: 3 s of probes with nothing else sent (on a loaded machine, what the load alone costs).
     const idleFrom = latencies().length;
     await new Promise((resolve) => setTimeout(resolve, 3_000));
@@ -91,8 +85,7 @@ async function main(): Promise<void> {
       runs.push(performance.now() - started);
       if (plan.summary.create !== boards) throw new Error(`dry run planned ${JSON.stringify(plan.summary)}`);
     }
-    prober.stdin!.end();
-    await exited;
+    await stop();
     const during = latencies().slice(before);
     const r = (ms: number) => Math.round(ms * 10) / 10;
     console.log(`Liveness during a set dry run: ${boards} boards x ${items} items, ${rounds} runs, ${postgres ? 'PostgreSQL' : 'PGlite'}, caller with board-create only`);

@@ -34,7 +34,7 @@ export interface YamlRow {
  * latency in ms on a line of stdout, until its stdin closes. A process of its own, so that sending the load does not
  * delay the probes on the client side.
  */
-export const proberSource = `
+const proberSource = `
 const http = require('node:http');
 let open = true;
 process.stdin.on('end', () => { open = false; }).resume();
@@ -50,6 +50,26 @@ const probe = () => new Promise((resolve, reject) => {
   }
 })();
 `;
+
+/**
+ * Starts the prober on `url` and waits for its first answers (it runs before any load starts). `latencies()` is every
+ * latency so far; `stop()` ends the prober once its last probe is in.
+ */
+export async function startProber(url: string): Promise<{ latencies: () => number[]; stop: () => Promise<void> }> {
+  const prober = spawn(process.execPath, ['-e', proberSource, url], { stdio: ['pipe', 'pipe', 'inherit'] });
+  let output = '';
+  prober.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  const exited = new Promise((resolve) => prober.once('exit', resolve));
+  const latencies = () => output.split('\n').filter(Boolean).map(Number);
+  while (latencies().length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+  return {
+    latencies,
+    stop: async () => {
+      prober.stdin!.end();
+      await exited;
+    },
+  };
+}
 
 export const percentile = (values: number[], p: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor((values.length * p) / 100))] ?? 0;
 const round = (ms: number) => Math.round(ms * 10) / 10;
@@ -107,16 +127,9 @@ export async function benchYaml(options: { log?: (line: string) => void } = {}):
     };
     /** Probes the health check one request at a time, every 10 ms, from a process of its own, until `work` has settled. */
     const probeDuring = async (load: string, work: () => Promise<{ status: string; ms: number }[]>) => {
-      const prober = spawn(process.execPath, ['-e', proberSource, `${base}/api/health/live`], { stdio: ['pipe', 'pipe', 'inherit'] });
-      let output = '';
-      prober.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-      const exited = new Promise((resolve) => prober.once('exit', resolve));
-      const latencies = () => output.split('\n').filter(Boolean).map(Number);
-      // The first probes answered show the prober is running before the load starts.
-      while (latencies().length < 3) await new Promise((resolve) => setTimeout(resolve, 20));
+      const { latencies, stop } = await startProber(`${base}/api/health/live`);
       const answers = await work();
-      prober.stdin!.end();
-      await exited;
+      await stop();
       const statuses = [...new Set(answers.map((answer) => answer.status))].join(', ') || '–';
       const times = answers.map((answer) => answer.ms);
       rows.push({
