@@ -1,7 +1,7 @@
 /**
- * A board file's text as data, or where and why it does not parse (PROV-3, CLI-9): the one parser provisioning, its
- * drift and the CLI's `-f` read files with. The yaml package is loaded on first use (a start without provisioning
- * does not load it). No I/O.
+ * A board file's text as data, or where and why it does not parse (CLI-9), and where a path lies in it: the parser
+ * the CLI's `-f` reads files with. Provisioning and its drift read on a worker thread with core/yamlParse.js instead
+ * (PROV-7: bounded in time and aliases), which keeps no node positions. The yaml package is loaded on first use. No I/O.
  */
 import path from 'node:path';
 import type { LineCounter as LineCounterType, Node as YamlNode } from 'yaml';
