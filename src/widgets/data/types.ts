@@ -42,4 +42,8 @@ export interface LiveKind<Data = unknown> {
   fromSource?(ctx: ClientContext, source: DataSource, query: Record<string, unknown>): Promise<Data>;
   /** Pure: the cached data shaped for one item's options (filters, limits, completed or not). Defaults to as-is. */
   view?(data: Data, options: WidgetOptions): Data;
+  /** The actions viewers holding `interact` on the integration may take (for example `pause`, `resume`). */
+  actions?: readonly string[];
+  /** Carries out one action on one bound integration for the given upstream ids (torrent hashes, …). */
+  act?(ctx: ClientContext, integration: BoundIntegration, action: string, ids: readonly string[]): Promise<void>;
 }
