@@ -5,8 +5,11 @@
  * Through the kind's `fromIntegration`, `view` and `act`, as the widget-data service calls them.
  */
 import { createHash } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import Ajv2020 from 'ajv/dist/2020';
+import { parse } from 'yaml';
 import { outboundFetch } from '../../src/outbound/fetch';
 import { ServiceError, type ClientContext, type IntegrationTarget } from '../../src/integrations/clients/types';
 import type { DownloadItem } from '../../src/integrations/clients/downloads';
@@ -41,8 +44,15 @@ function bound(kind: string, target: IntegrationTarget): BoundIntegration {
   return { id: `${kind}-test`, name: `${kind} test`, kind, target };
 }
 
-function list(integration: BoundIntegration): Promise<DownloadsData> {
-  return downloadsKind.fromIntegration!(ctx, integration, downloadsKind.query({}));
+// DL-10: every answer, as the daemons give it, is what openapi/components/widget-data/downloads.yaml declares
+const ajv = new Ajv2020({ strict: false, allErrors: true });
+ajv.addSchema(parse(readFileSync('openapi/components/widget-data/downloads.yaml', 'utf8')) as object, 'downloads.yaml');
+const declared = ajv.compile({ $ref: 'downloads.yaml#/DownloadsData' });
+
+async function list(integration: BoundIntegration): Promise<DownloadsData> {
+  const data = await downloadsKind.fromIntegration!(ctx, integration, downloadsKind.query({}));
+  if (!declared(data)) throw new Error(`${integration.kind}: the data is not as declared: ${ajv.errorsText(declared.errors)}\n${JSON.stringify(data)}`);
+  return data;
 }
 
 function find(data: DownloadsData, id: string): DownloadItem {
@@ -81,6 +91,8 @@ describe('qBittorrent (qbittorrent-nox)', () => {
   afterAll(async () => daemon?.stop());
 
   it('DL-4: a paused magnet is listed with its name, state, progress and category', async () => {
+    // the declared schema is no rubber stamp
+    expect(declared({ items: [{ id: 'x' }], totals: {} })).toBe(false);
     const item = await eventually(async () => find(await list(integration), hash));
     expect(item).toMatchObject({ name: 'Tessera.Qbittorrent.Test', state: 'paused', progress: 0, category: 'tv', type: 'torrent' });
     const view = downloadsKind.view!(await list(integration), { categoryFilter: ['tv'], filterIsWhitelist: true });
