@@ -49,8 +49,8 @@ const ajv = new Ajv2020({ strict: false, allErrors: true });
 ajv.addSchema(parse(readFileSync('openapi/components/widget-data/downloads.yaml', 'utf8')) as object, 'downloads.yaml');
 const declared = ajv.compile({ $ref: 'downloads.yaml#/DownloadsData' });
 
-async function list(integration: BoundIntegration): Promise<DownloadsData> {
-  const data = await downloadsKind.fromIntegration!(ctx, integration, downloadsKind.query({}));
+async function list(integration: BoundIntegration, context: ClientContext = ctx): Promise<DownloadsData> {
+  const data = await downloadsKind.fromIntegration!(context, integration, downloadsKind.query({}));
   if (!declared(data)) throw new Error(`${integration.kind}: the data is not as declared: ${ajv.errorsText(declared.errors)}\n${JSON.stringify(data)}`);
   return data;
 }
@@ -69,6 +69,25 @@ async function expectUnauthorized(integration: BoundIntegration, secret: string)
   expect(error).toBeInstanceOf(ServiceError);
   expect((error as ServiceError).reason).toBe('unauthorized');
   expect((error as ServiceError).message).not.toContain(secret);
+}
+
+/** A context whose requests are recorded: the path, the JSON-RPC method if any, the cookie sent. */
+function recording(): { context: ClientContext; seen: { path: string; method?: string; cookie?: string }[] } {
+  const seen: { path: string; method?: string; cookie?: string }[] = [];
+  const context: ClientContext = {
+    ...ctx,
+    fetch: (url, request) => {
+      let method: string | undefined;
+      try {
+        method = (JSON.parse(request.body ?? '') as { method?: string }).method;
+      } catch {
+        method = undefined;
+      }
+      seen.push({ path: new URL(url).pathname, method, cookie: request.headers?.cookie });
+      return outboundFetch(url, request);
+    },
+  };
+  return { context, seen };
 }
 
 function hashOf(seed: string): string {
@@ -106,6 +125,19 @@ describe('qBittorrent (qbittorrent-nox)', () => {
     await eventually(async () => expect(find(await list(integration), hash).state).toBe('paused'));
   });
 
+  it('DL-15: a second read reuses the session; a session the service dropped is replaced by a new login', async () => {
+    const { context, seen } = recording();
+    await list(integration, context);
+    seen.length = 0;
+    await list(integration, context);
+    expect(seen.map((s) => s.path)).toEqual(['/api/v2/torrents/info']);
+    const logout = await fetch(`${daemon.url}/api/v2/auth/logout`, { method: 'POST', headers: { cookie: seen[0]!.cookie!, referer: daemon.url } });
+    expect(logout.status).toBe(200);
+    seen.length = 0;
+    expect(find(await list(integration, context), hash).name).toBe('Tessera.Qbittorrent.Test');
+    expect(seen.map((s) => s.path)).toEqual(['/api/v2/torrents/info', '/api/v2/auth/login', '/api/v2/torrents/info']);
+  });
+
   it('DL-2: a wrong password is unauthorized, and the message does not carry it', async () => {
     await expectUnauthorized(bound('qBittorrent', { url: daemon.url, secrets: { username: 'admin', password: 'wrong-qb-password' } }), 'wrong-qb-password');
   });
@@ -134,6 +166,14 @@ describe('Transmission (transmission-daemon)', () => {
     await eventually(async () => expect(find(await list(integration), hash).state).toBe('paused'));
   });
 
+  it('DL-15: a second read reuses the session id (no 409 round trip)', async () => {
+    const { context, seen } = recording();
+    await list(integration, context);
+    seen.length = 0;
+    await list(integration, context);
+    expect(seen.map((s) => s.method)).toEqual(['torrent-get']);
+  });
+
   it('DL-2: a wrong password is unauthorized, and the message does not carry it', async () => {
     await expectUnauthorized(bound('transmission', { url: daemon.url, secrets: { username: transmissionLogin.username, password: 'wrong-tr-password' } }), 'wrong-tr-password');
   });
@@ -154,6 +194,20 @@ describe('Deluge (deluged + deluge-web)', () => {
     const hash = await delugeAddMagnet(daemon, magnet(hashOf('tessera deluge test'), 'Tessera.Deluge.Test'));
     const item = await eventually(async () => find(await list(integration), hash));
     expect(item).toMatchObject({ name: 'Tessera.Deluge.Test', state: 'paused', progress: 0, type: 'torrent' });
+  });
+
+  it('DL-15: a second read reuses the web session; a session the web UI dropped is replaced by a new login', async () => {
+    const { context, seen } = recording();
+    await list(integration, context);
+    seen.length = 0;
+    await list(integration, context);
+    expect(seen.map((s) => s.method)).toEqual(['web.connected', 'core.get_torrents_status']);
+    const cookie = seen[0]!.cookie!;
+    const dropped = await fetch(`${daemon.url}/json`, { method: 'POST', headers: { 'content-type': 'application/json', cookie }, body: JSON.stringify({ method: 'auth.delete_session', params: [], id: 1 }) });
+    expect(((await dropped.json()) as { result: unknown }).result).toBe(true);
+    seen.length = 0;
+    await list(integration, context);
+    expect(seen.map((s) => s.method)).toEqual(['web.connected', 'auth.login', 'web.connected', 'core.get_torrents_status']);
   });
 
   it('DL-2: a wrong password is unauthorized, and the message does not carry it', async () => {

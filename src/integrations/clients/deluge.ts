@@ -1,12 +1,16 @@
 /**
  * DL-6: deluge-web's JSON-RPC (`POST <url>/json`). `auth.login` with the web UI's password answers a session cookie;
  * when the web UI is not connected to a daemon (`web.connected`), the first host of its host list that is online is
- * connected (`web.get_hosts`, `web.get_host_status`, `web.connect`); then `core.get_torrents_status` lists.
+ * connected (`web.get_hosts`, `web.get_host_status`, `web.connect`); then `core.get_torrents_status` lists. The session is kept between reads (DL-15).
  */
 import type { ClientContext, IntegrationTarget } from './types';
 import { ServiceError } from './types';
 import { badAnswer, checkStatus, clampProgress, count, isRecord, parseJson, text, totalsOf, unauthorized, under, type DownloadClientData, type DownloadItem, type DownloadState } from './downloads';
 import { sessionCookie } from './qbittorrent';
+import { SessionCache } from './sessions';
+
+/** DL-15: the web session cookie per URL and password, kept between reads. */
+const sessions = new SessionCache();
 
 const service = 'Deluge';
 
@@ -63,12 +67,12 @@ export function mapDelugeTorrents(result: unknown): DownloadClientData {
 }
 
 class DelugeSession {
-  private cookie: string | null = null;
   private id = 0;
 
   constructor(
     private readonly ctx: ClientContext,
     private readonly target: IntegrationTarget,
+    public cookie: string | null,
   ) {}
 
   async call(method: string, params: unknown[]): Promise<unknown> {
@@ -116,8 +120,25 @@ class DelugeSession {
 }
 
 export async function delugeDownloads(ctx: ClientContext, target: IntegrationTarget): Promise<DownloadClientData> {
-  const session = new DelugeSession(ctx, target);
+  const key = SessionCache.key(target.url, target.secrets.password);
+  const kept = sessions.get(key) ?? null;
+  const session = new DelugeSession(ctx, target, kept);
+  const read = async () => {
+    await session.connect();
+    const data = mapDelugeTorrents(await session.call('core.get_torrents_status', [{}, delugeFields]));
+    if (session.cookie) sessions.set(key, session.cookie);
+    return data;
+  };
+  if (kept) {
+    try {
+      return await read();
+    } catch (error) {
+      // a kept session the web UI no longer knows: log in again, once
+      if (!(error instanceof ServiceError && error.reason === 'unauthorized')) throw error;
+      sessions.delete(key);
+      session.cookie = null;
+    }
+  }
   await session.login();
-  await session.connect();
-  return mapDelugeTorrents(await session.call('core.get_torrents_status', [{}, delugeFields]));
+  return read();
 }

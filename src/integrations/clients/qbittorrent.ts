@@ -2,10 +2,12 @@
  * DL-4: qBittorrent's WebUI API v2. Login (`POST /api/v2/auth/login`, form-encoded username and password, a Referer
  * of the same origin, which qBittorrent requires) answers a session cookie (`SID`), sent with every later request;
  * `GET /api/v2/torrents/info` lists the torrents; `POST /api/v2/torrents/pause|resume` with `hashes=a|b` acts.
- * Without a username and password no login is made (qBittorrent may bypass authentication for some addresses).
+ * Without a username and password no login is made (qBittorrent may bypass authentication for some addresses). The
+ * session is kept between reads (DL-15).
  */
 import type { OutboundAnswer } from '../../outbound/fetch';
 import type { ClientContext, IntegrationTarget } from './types';
+import { SessionCache } from './sessions';
 import { badAnswer, checkStatus, clampProgress, count, isRecord, parseJson, text, totalsOf, unauthorized, under, type DownloadClientData, type DownloadItem, type DownloadState } from './downloads';
 
 const service = 'qBittorrent';
@@ -84,10 +86,10 @@ export function sessionCookie(answer: Pick<OutboundAnswer, 'headers'>): string |
   return null;
 }
 
-async function login(ctx: ClientContext, target: IntegrationTarget): Promise<Record<string, string>> {
+const sessions = new SessionCache();
+
+async function login(ctx: ClientContext, target: IntegrationTarget, referer: string): Promise<string> {
   const { username, password } = target.secrets;
-  const referer = new URL(target.url).origin;
-  if (username === undefined && password === undefined) return { referer };
   const answer = await ctx.fetch(under(target.url, '/api/v2/auth/login'), {
     method: 'POST',
     headers: { 'content-type': 'application/x-www-form-urlencoded', referer },
@@ -100,23 +102,46 @@ async function login(ctx: ClientContext, target: IntegrationTarget): Promise<Rec
   if (answer.text.trim() !== 'Ok.') throw unauthorized(service);
   const cookie = sessionCookie(answer);
   if (!cookie) throw badAnswer(service, 'the login answered no session cookie');
-  return { referer, cookie };
+  return cookie;
+}
+
+/**
+ * One request with the integration's session (DL-15): the kept one if any, else a new login; a kept session the
+ * service no longer knows (403) is dropped and the request made once more after a new login.
+ */
+async function request(ctx: ClientContext, target: IntegrationTarget, path: string, form?: Record<string, string>): Promise<OutboundAnswer> {
+  const { username, password } = target.secrets;
+  const referer = new URL(target.url).origin;
+  const needsLogin = username !== undefined || password !== undefined;
+  const key = SessionCache.key(target.url, username, password);
+  for (;;) {
+    let cookie = needsLogin ? sessions.get(key) : undefined;
+    const fresh = needsLogin && cookie === undefined;
+    if (fresh) {
+      cookie = await login(ctx, target, referer);
+      sessions.set(key, cookie);
+    }
+    const headers: Record<string, string> = { referer, ...(cookie ? { cookie } : {}), ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}) };
+    const answer = await ctx.fetch(under(target.url, path), form ? { method: 'POST', headers, body: new URLSearchParams(form).toString(), timeoutMs: ctx.timeoutMs, maxBytes: 4096 } : { headers, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes });
+    if (answer.status === 403 && needsLogin && !fresh) {
+      sessions.delete(key);
+      continue;
+    }
+    return answer;
+  }
 }
 
 export async function qbittorrentDownloads(ctx: ClientContext, target: IntegrationTarget): Promise<DownloadClientData> {
-  const headers = await login(ctx, target);
-  const answer = await ctx.fetch(under(target.url, '/api/v2/torrents/info'), { headers, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes });
+  const answer = await request(ctx, target, '/api/v2/torrents/info');
   checkStatus(service, answer);
   return mapQbittorrentTorrents(parseJson(service, answer));
 }
 
 /** DL-9: pause or resume torrents by hash. qBittorrent 5 renamed pause/resume to stop/start; the old names are tried first. */
 export async function qbittorrentAct(ctx: ClientContext, target: IntegrationTarget, action: 'pause' | 'resume', hashes: readonly string[]): Promise<void> {
-  const headers = { ...(await login(ctx, target)), 'content-type': 'application/x-www-form-urlencoded' };
-  const body = new URLSearchParams({ hashes: hashes.join('|') }).toString();
   const names = action === 'pause' ? ['pause', 'stop'] : ['resume', 'start'];
   for (const name of names) {
-    const answer = await ctx.fetch(under(target.url, `/api/v2/torrents/${name}`), { method: 'POST', headers, body, timeoutMs: ctx.timeoutMs, maxBytes: 4096 });
+    const answer = await request(ctx, target, `/api/v2/torrents/${name}`, { hashes: hashes.join('|') });
     if (answer.status === 404) continue;
     checkStatus(service, answer);
     return;

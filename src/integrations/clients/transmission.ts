@@ -1,11 +1,15 @@
 /**
  * DL-5: Transmission's RPC (`POST <url>/transmission/rpc`, or the URL itself when it already ends in `/rpc`). The first
  * request answers 409 with an `X-Transmission-Session-Id` header; the request is sent again with it (its CSRF
- * guard). Basic auth when a username or password is set. `torrent-get` lists, `torrent-stop` / `torrent-start` act.
+ * guard; the id is kept for the next reads, DL-15). Basic auth when a username or password is set. `torrent-get` lists, `torrent-stop` / `torrent-start` act.
  */
 import type { ClientContext, IntegrationTarget } from './types';
 import { badAnswer, basicAuth, checkStatus, clampProgress, count, isRecord, parseJson, text, totalsOf, under, type DownloadClientData, type DownloadItem, type DownloadState } from './downloads';
 import { ServiceError } from './types';
+import { SessionCache } from './sessions';
+
+/** DL-15: the last session id per RPC URL and credentials, so a read needs no 409 round trip. */
+const sessionIds = new SessionCache();
 
 const service = 'Transmission';
 
@@ -67,11 +71,15 @@ async function rpc(ctx: ClientContext, target: IntegrationTarget, method: string
   const url = transmissionRpcUrl(target.url);
   const headers: Record<string, string> = { 'content-type': 'application/json', ...basicAuth(target.secrets.username, target.secrets.password) };
   const body = JSON.stringify({ method, arguments: args });
+  const key = SessionCache.key(url, target.secrets.username, target.secrets.password);
+  const kept = sessionIds.get(key);
+  if (kept) headers['x-transmission-session-id'] = kept;
   for (let attempt = 0; ; attempt++) {
     const answer = await ctx.fetch(url, { method: 'POST', headers, body, timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes });
     const sessionId = answer.headers.get('x-transmission-session-id');
     if (answer.status === 409 && sessionId && attempt === 0) {
       headers['x-transmission-session-id'] = sessionId;
+      sessionIds.set(key, sessionId);
       continue;
     }
     checkStatus(service, answer);
