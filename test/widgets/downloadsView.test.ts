@@ -64,11 +64,15 @@ describe('DL-10: the downloads kind', () => {
     expect(downloadsView(data, { limitPerIntegration: 1 }).totals).toMatchObject({ count: 6, downloadSpeed: 500 });
   });
 
-  it('DL-9: act refuses an action the kind does not offer, and a client without actions', async () => {
+  it('DL-9: act refuses an action the kind does not offer, a client without actions, and ids that are not torrent hashes', async () => {
     const ctx = { fetch: () => Promise.reject(new Error('no request expected')), timeoutMs: 1, maxBytes: 1, now: () => new Date() };
     const integration = (kind: string) => ({ id: 'i', name: 'n', kind, target: { url: 'http://127.0.0.1:1', secrets: {} } });
     await expect(downloadsKind.act!(ctx, integration('qBittorrent'), 'delete', ['x'])).rejects.toThrow('delete is not an action of downloads');
     await expect(downloadsKind.act!(ctx, integration('aria2'), 'resume', ['x'])).rejects.toThrow('aria2: resume is not supported for this client');
     await expect(downloadsKind.act!(ctx, integration('nzbGet'), 'pause', ['x'])).rejects.toThrow('NZBGet: pause is not supported for this client');
+    // only torrent hashes: qBittorrent would read "all" as every torrent
+    await expect(downloadsKind.act!(ctx, integration('qBittorrent'), 'pause', ['all'])).rejects.toThrow('qBittorrent: "all" is not a torrent hash');
+    await expect(downloadsKind.act!(ctx, integration('transmission'), 'pause', [`${'a'.repeat(40)}|b`])).rejects.toThrow('is not a torrent hash');
+    await expect(downloadsKind.act!(ctx, integration('transmission'), 'resume', [])).resolves.toBeUndefined();
   });
 });

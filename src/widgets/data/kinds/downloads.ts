@@ -92,6 +92,9 @@ export function downloadsView(data: DownloadsData, options: WidgetOptions): Down
 
 export const downloadsActions = ['pause', 'resume'] as const;
 
+/** A BitTorrent v1 (SHA-1) or v2 (SHA-256) info hash, as the torrent clients' items carry as id. */
+const torrentHash = /^(?:[0-9a-fA-F]{40}|[0-9a-fA-F]{64})$/;
+
 export const downloadsKind: LiveKind<DownloadsData> = {
   widgetKind: 'downloads',
   ttlMs: 5_000,
@@ -101,11 +104,15 @@ export const downloadsKind: LiveKind<DownloadsData> = {
   fromIntegration: (ctx: ClientContext, integration: BoundIntegration) => clientOf(integration).list(ctx, integration.target),
   view: downloadsView,
   actions: downloadsActions,
-  // DL-9: pause and resume for qBittorrent and Transmission; the other clients say it is not supported
+  // DL-9: pause and resume for qBittorrent and Transmission by torrent hash; the other clients say it is not supported
   async act(ctx, integration, action, ids) {
     const client = clientOf(integration);
     if (action !== 'pause' && action !== 'resume') throw new ServiceError('failed', `${action} is not an action of downloads`);
     if (!client.act) throw new ServiceError('failed', `${client.name}: ${action} is not supported for this client`);
+    // torrent hashes only: qBittorrent reads `all` as every torrent and `|` as a separator
+    const bad = ids.find((id) => !torrentHash.test(id));
+    if (bad !== undefined) throw new ServiceError('failed', `${client.name}: ${JSON.stringify(bad.slice(0, 80))} is not a torrent hash`);
+    if (ids.length === 0) return;
     await client.act(ctx, integration.target, action, ids);
   },
 };
