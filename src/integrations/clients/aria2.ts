@@ -9,7 +9,7 @@ import { badAnswer, clampProgress, count, isRecord, parseJson, text, totalsOf, u
 
 const service = 'aria2';
 
-/** How many waiting and stopped downloads are asked for (the active ones are all listed). */
+/** How many waiting (the first) and stopped (the newest) downloads are asked for; the active ones are all listed. */
 export const aria2ListLimit = 1000;
 
 export const aria2Keys = ['gid', 'status', 'totalLength', 'completedLength', 'uploadLength', 'downloadSpeed', 'uploadSpeed', 'files', 'bittorrent', 'seeder'] as const;
@@ -112,7 +112,8 @@ export async function aria2Downloads(ctx: ClientContext, target: IntegrationTarg
   const lists = await Promise.all([
     call(ctx, target, 'aria2.tellActive', [keys]),
     call(ctx, target, 'aria2.tellWaiting', [0, aria2ListLimit, keys]),
-    call(ctx, target, 'aria2.tellStopped', [0, aria2ListLimit, keys]),
+    // offset -1: the newest stopped first
+    call(ctx, target, 'aria2.tellStopped', [-1, aria2ListLimit, keys]),
   ]);
   return mapAria2Downloads(lists);
 }
