@@ -57,6 +57,7 @@ export function renderApp(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
   if (mode === 'normal' && app.description) parts.push(el('span', { className: 'app-description', text: app.description }));
   const link = appLink(app.href, flag(item.options, 'openInNewTab', true), `app-link layout-${['row', 'row-reverse', 'column-reverse'].includes(layout) ? layout : 'column'}`, parts);
   link.setAttribute('aria-label', app.name);
+  link.dataset.appId = app.id; // SEARCH-2
   if (mode === 'tooltip' && app.description) link.title = app.description;
   return flag(item.options, 'pingEnabled', false) ? [link, pingDot(app.id, ctx.statuses.get(app.id))] : [link];
 }
