@@ -21,7 +21,19 @@ beforeAll(async () => {
   launched = await launchBrowser();
   browser = launched.context;
   server = await startTestServer();
+  const origin = new URL(server.directUrl).origin;
+  // For every page, the new tabs too: the instance, the sample's addresses and the web search answered here, the rest refused.
+  await browser.route('**/*', (route) => {
+    const url = route.request().url();
+    if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
+    if (/^https:\/\/[a-z.0-9]+\.example\//.test(url) || url.startsWith('https://duckduckgo.com/')) return route.fulfill({ status: 200, contentType: 'text/html', body: '<title>away</title>away' });
+    return route.abort();
+  });
 }, 120_000);
+// A page left open holds a change-feed connection: close them all, whatever the test's outcome.
+afterEach(async () => {
+  for (const page of browser?.pages() ?? []) await page.close();
+});
 afterAll(async () => {
   await launched?.close();
   await server?.stop();
@@ -51,7 +63,7 @@ async function sampleBoard(): Promise<Sample> {
   for (const spec of specs) ids.push(expectOk(await server.call('POST', '/api/apps', { body: { ...spec, iconUrl: icon(spec.name[0]) } }), 201).appId);
   const name = unique('look-');
   const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
-  expectOk(await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { pageTitle: 'Home lab', primaryColor: '#2f6feb', secondaryColor: '#8250df', opacity: 90 } }));
+  expectOk(await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { pageTitle: 'Home lab', primaryColor: '#2f6feb', secondaryColor: '#8250df', opacity: 90 } }), 204);
   const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
   const layout = doc.layouts[0].id;
   const top = doc.sections[0].id;
@@ -83,9 +95,7 @@ async function openPage(width: number, settings: { colorScheme?: string; webSear
   await page.route('**/*', async (route) => {
     const url = route.request().url();
     if (url.startsWith(`${origin}/boards/`) && route.request().resourceType() === 'document' && Object.keys(settings).length) return route.fulfill({ response: await route.fetch(), body: await served(route, settings) });
-    if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
-    if (/^https:\/\/[a-z.0-9]+\.example\//.test(url) || url.startsWith('https://duckduckgo.com/')) return route.fulfill({ status: 200, contentType: 'text/html', body: '<title>away</title>away' });
-    return route.abort();
+    return route.fallback();
   });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
@@ -110,16 +120,28 @@ async function openBoard(sample: Sample, width = 1280, settings: { colorScheme?:
   return opened;
 }
 
-/** The relative luminance of the page's computed background colour (WCAG 2). */
-const backgroundLuminance = (page: Page) =>
-  page.evaluate(() => {
-    const [r, g, b] = getComputedStyle(document.body).backgroundColor.match(/\d+(\.\d+)?/g)!.slice(0, 3).map(Number);
-    const lin = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
-    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
-  });
-
-const isDark = async (page: Page) => (await backgroundLuminance(page)) < 0.05;
-const isLight = async (page: Page) => (await backgroundLuminance(page)) > 0.8;
+/**
+ * Whether the page's computed background colour becomes dark (relative luminance, WCAG 2, under 0.05) or light (over
+ * 0.8). A change of the system's preference reaches the page as an event: this waits for the condition (10 s at most).
+ */
+const becomes = (page: Page, scheme: 'dark' | 'light') =>
+  page
+    .waitForFunction(
+      (want) => {
+        const [r, g, b] = getComputedStyle(document.documentElement).backgroundColor.match(/\d+(\.\d+)?/g)!.slice(0, 3).map(Number);
+        const lin = (c: number) => ((c /= 255) <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4);
+        const luminance = 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b);
+        return want === 'dark' ? luminance < 0.05 : luminance > 0.8;
+      },
+      scheme,
+      { timeout: 10_000 },
+    )
+    .then(
+      () => true,
+      () => false,
+    );
+const isDark = (page: Page) => becomes(page, 'dark');
+const isLight = (page: Page) => becomes(page, 'light');
 
 describe('colour schemes (THEMEVIEW-1, THEMEVIEW-2)', () => {
   it('THEMEVIEW-1: a board without a scheme follows prefers-color-scheme, also when it changes on an open page', async () => {
@@ -313,24 +335,27 @@ describe('accessibility (A11Y-1..3)', () => {
     const sample = await sampleBoard();
     const { page } = await openBoard(sample);
     await page.waitForSelector('.topbar .boards-menu');
-    const stops: { name: string; top: number; left: number }[] = [];
+    const stops: { name: string; top: number; bottom: number; left: number; outline: string }[] = [];
     for (let i = 0; i < 12; i++) {
       await page.keyboard.press('Tab');
       stops.push(
         await page.evaluate(() => {
           const e = document.activeElement as HTMLElement;
           const box = e.getBoundingClientRect();
-          return { name: e.getAttribute('aria-label') || e.textContent!.trim().slice(0, 20) || e.tagName, top: Math.round(box.top), left: Math.round(box.left), outline: getComputedStyle(e).outlineStyle };
+          return { name: e.getAttribute('aria-label') || e.textContent!.trim().slice(0, 20) || e.tagName, top: box.top, bottom: box.bottom, left: box.left, outline: getComputedStyle(e).outlineStyle };
         }),
       );
     }
     expect(stops.slice(0, 5).map((s) => s.name)).toEqual(['Tessera', 'Boards', 'Sign in', 'Search', 'Colour scheme']);
-    // Down the page: no stop is above the one before it, and in a row none is left of the one before it.
+    // Down the page: in one row (boxes side by side) left to right, else each stop below the one before it.
     for (let i = 1; i < stops.length; i++) {
       const [a, b] = [stops[i - 1], stops[i]];
-      expect(b.top > a.top - 4 || (Math.abs(b.top - a.top) <= 4 && b.left >= a.left)).toBe(true);
+      const sameRow = b.top < a.bottom && a.top < b.bottom;
+      expect({ from: a.name, to: b.name, inOrder: sameRow ? b.left >= a.left : b.top > a.top }).toEqual({ from: a.name, to: b.name, inOrder: true });
     }
-    expect(stops.some((s) => s.name === sample.apps[0].name)).toBe(true);
+    // A11Y-2: each stop shows where focus is.
+    expect(stops.filter((s) => s.outline === 'none').map((s) => s.name)).toEqual([]);
+    expect(stops.some((s) => s.name.startsWith('Jellyfin'))).toBe(true);
     await page.close();
   });
 });

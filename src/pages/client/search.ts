@@ -44,7 +44,7 @@ function opensSearch(event: KeyboardEvent): boolean {
 export function searchBox(source: SearchSource): { button: HTMLElement } {
   const list = el('ul', { className: 'search-results', role: 'listbox', ariaLabel: 'Matches' });
   list.id = 'search-results';
-  const input = el('input', { className: 'search-input', type: 'search', role: 'combobox', ariaLabel: 'Search apps and bookmarks', autocomplete: 'off' }) as HTMLInputElement;
+  const input = el('input', { className: 'search-input', type: 'text', role: 'combobox', ariaLabel: 'Search apps and bookmarks', autocomplete: 'off' }) as HTMLInputElement;
   input.setAttribute('aria-controls', list.id);
   input.setAttribute('aria-expanded', 'false');
   input.setAttribute('aria-autocomplete', 'list');
@@ -94,6 +94,9 @@ export function searchBox(source: SearchSource): { button: HTMLElement } {
     if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
       event.preventDefault();
       if (shown.length) setActive((active + (event.key === 'ArrowDown' ? 1 : shown.length - 1)) % shown.length);
+    } else if (event.key === 'Escape') {
+      event.preventDefault();
+      dialog.close();
     } else if (event.key === 'Enter') {
       event.preventDefault();
       if (active >= 0) launch(shown[active].open);
