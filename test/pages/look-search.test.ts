@@ -63,7 +63,7 @@ async function sampleBoard(): Promise<Sample> {
   for (const spec of specs) ids.push(expectOk(await server.call('POST', '/api/apps', { body: { ...spec, iconUrl: icon(spec.name[0]) } }), 201).appId);
   const name = unique('look-');
   const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name, columnCount: 12, isPublic: true } }), 201);
-  expectOk(await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { pageTitle: 'Home lab', primaryColor: '#2f6feb', secondaryColor: '#8250df', opacity: 90 } }), 204);
+  expectOk(await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { pageTitle: 'Home lab', primaryColor: '#2f6feb', secondaryColor: '#8250df', opacity: 90, customCss: '.widget-title { letter-spacing: 1px; }' } }), 204);
   const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
   const layout = doc.layouts[0].id;
   const top = doc.sections[0].id;
@@ -155,7 +155,10 @@ describe('colour schemes (THEMEVIEW-1, THEMEVIEW-2)', () => {
     expect(await page.evaluate(() => document.documentElement.dataset.scheme)).toBe('dark');
     // The tiles and the text go dark and light with it.
     const tile = await page.locator('.tile.widget-app').first().evaluate((e) => getComputedStyle(e).backgroundColor);
-    expect(tile).toMatch(/^rgba?\(22, 27, 34/);
+    expect(tile).toMatch(/^rgba\(22, 27, 34, 0\.9\)$/); // the board's opacity (90) on the dark tile colour
+    // The board's custom CSS still applies, and its primary colour as text is lightened to stay readable on dark.
+    expect(await page.locator('.widget-title').first().evaluate((e) => getComputedStyle(e).letterSpacing)).toBe('1px');
+    expect(await page.evaluate(() => getComputedStyle(document.documentElement).getPropertyValue('--primary-text').trim())).not.toBe('#2f6feb');
     expect(errors).toEqual([]);
     await page.close();
   });

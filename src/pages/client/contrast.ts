@@ -31,7 +31,7 @@ export function readableOn(color: string, backgrounds: string[], lighten: boolea
   if (!rgb) return null;
   const target = lighten ? 255 : 0;
   for (let step = 0; step <= 20; step++) {
-    const mixed = rgb.map((c) => c + ((target - c) * step) / 20);
+    const mixed = rgb.map((c) => Math.round(c + ((target - c) * step) / 20));
     if (grounds.every((g) => contrast(mixed, g) >= 4.5)) return toHex(mixed);
   }
   return toHex([target, target, target]);
