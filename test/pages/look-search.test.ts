@@ -12,6 +12,10 @@ import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { categorySection, expectOk, item, position } from '../boards-document/helpers';
 
+// The callbacks given to page.evaluate run in the page; the tests' TypeScript has no DOM library.
+declare const document: any;
+declare const getComputedStyle: (element: unknown) => any;
+
 const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: TestServer;
@@ -204,7 +208,7 @@ describe('colour schemes (THEMEVIEW-1, THEMEVIEW-2)', () => {
   });
 });
 
-const dialogOpen = (page: Page) => page.evaluate(() => document.querySelector<HTMLDialogElement>('dialog.search')?.open === true);
+const dialogOpen = (page: Page) => page.evaluate(() => document.querySelector('dialog.search')?.open === true);
 const optionNames = (page: Page) => page.locator('#search-results [role=option] .search-name').allInnerTexts();
 
 describe('search and quick launch (SEARCH-1..5)', () => {
@@ -343,7 +347,7 @@ describe('accessibility (A11Y-1..3)', () => {
       await page.keyboard.press('Tab');
       stops.push(
         await page.evaluate(() => {
-          const e = document.activeElement as HTMLElement;
+          const e = document.activeElement;
           const box = e.getBoundingClientRect();
           return { name: e.getAttribute('aria-label') || e.textContent!.trim().slice(0, 20) || e.tagName, top: box.top, bottom: box.bottom, left: box.left, outline: getComputedStyle(e).outlineStyle };
         }),
