@@ -188,16 +188,18 @@ describe('colour schemes (THEMEVIEW-1, THEMEVIEW-2)', () => {
     const { page, errors } = await openBoard(sample);
     await page.emulateMedia({ colorScheme: 'dark' });
     expect(await isDark(page)).toBe(true);
+    // Another board open in the same browser, dark by its own setting, takes the choice too (it is the browser's).
+    const other = await openBoard(await sampleBoard(), 1280, { colorScheme: 'dark' });
+    expect(await isDark(other.page)).toBe(true);
     await page.selectOption('select.scheme', 'light');
     expect(await isLight(page)).toBe(true);
+    expect(await isLight(other.page)).toBe(true);
+    expect(await other.page.inputValue('select.scheme')).toBe('light');
+    await other.page.close();
     await page.reload();
     await page.waitForSelector('main.board .app-link');
     expect(await isLight(page)).toBe(true);
     expect(await page.inputValue('select.scheme')).toBe('light');
-    // Another board in the same browser gets the same choice (it is the browser's, not the board's).
-    const other = await openBoard(await sampleBoard(), 1280, { colorScheme: 'dark' });
-    expect(await isLight(other.page)).toBe(true);
-    await other.page.close();
     await page.selectOption('select.scheme', '');
     expect(await isDark(page)).toBe(true);
     await page.reload();
