@@ -11,6 +11,9 @@ import { launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { categorySection, expectOk, item, position } from '../boards-document/helpers';
+import { converters } from '../../src/convert';
+import { defaultIconBases } from '../../src/convert/icons';
+import { fixtureInput } from '../convert/support';
 
 // The callbacks given to page.evaluate run in the page; the tests' TypeScript has no DOM library.
 declare const document: any;
@@ -337,6 +340,23 @@ describe('accessibility (A11Y-1..3)', () => {
       expect(await dialogOpen(page)).toBe(true);
       expect(await audit(page)).toEqual([]);
       await page.close();
+    }
+  });
+
+  it.each(['homepage', 'dashy', 'glance'])('A11Y-3: the boards converted from the %s fixture have no serious or critical violation, light and dark', async (format) => {
+    const { boards } = converters[format](fixtureInput(format), { iconBases: defaultIconBases });
+    for (const file of boards) {
+      const name = unique(`${format}-`);
+      expectOk(await server.call('POST', '/api/boards/import', { body: { ...file, name, isPublic: true } }), 201);
+      for (const scheme of ['light', 'dark'] as const) {
+        const { page } = await openPage(1280);
+        await page.emulateMedia({ colorScheme: scheme });
+        await page.goto(`${server.directUrl}/boards/${name}`);
+        await page.waitForSelector('main.board .tile');
+        await page.waitForSelector('.topbar .boards-menu');
+        expect({ board: file.name, scheme, violations: await audit(page) }).toEqual({ board: file.name, scheme, violations: [] });
+        await page.close();
+      }
     }
   });
 
