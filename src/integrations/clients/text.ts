@@ -4,7 +4,7 @@
  * invite a later renderer to trust it. So markup is converted to its text here (scripts, styles and images dropped,
  * links reduced to their words), whitespace collapsed, and the result capped.
  */
-import { convert } from 'html-to-text';
+import { compile } from 'html-to-text';
 
 const options = {
   wordwrap: false as const,
@@ -22,10 +22,10 @@ const options = {
     { selector: 'h4', options: { uppercase: false } },
     { selector: 'h5', options: { uppercase: false } },
     { selector: 'h6', options: { uppercase: false } },
-    { selector: 'table', format: 'block' },
-    { selector: 'th', options: { uppercase: false } },
   ],
 };
+
+const convert = compile(options);
 
 /** At most this many characters of one text (a summary, a description) are passed on. */
 export const maxTextLength = 2000;
@@ -39,7 +39,7 @@ function capped(text: string, max: number): string {
 export function plainText(html: string | null | undefined, max = maxTextLength): string {
   if (!html) return '';
   // Bound the converter's work too: a hostile feed's description may be megabytes of nested tags.
-  const text = convert(html.length > max * 20 ? html.slice(0, max * 20) : html, options);
+  const text = convert(html.length > max * 20 ? html.slice(0, max * 20) : html);
   return capped(text.replace(/\s+/g, ' ').trim(), max);
 }
 
