@@ -46,6 +46,12 @@ export function isLocalAddress(address: string): boolean {
   const bare = address.replace(/^\[|\]$/g, '').toLowerCase();
   const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/.exec(bare);
   if (mapped) return isLocalAddress(mapped[1]);
+  // The URL parser writes an IPv4-mapped address in hex (`::ffff:7f00:1`).
+  const hex = /^::ffff:([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(bare);
+  if (hex) {
+    const [high, low] = [parseInt(hex[1], 16), parseInt(hex[2], 16)];
+    return isLocalAddress(`${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`);
+  }
   if (isIP(bare) === 4) {
     const value = ipv4Number(bare);
     return blockedV4.some(([net, bits]) => value >>> (32 - bits) === net >>> (32 - bits));
@@ -102,8 +108,21 @@ export async function fetchFeed(ctx: ClientContext, url: string, allowLocal: boo
   return feedFromXml(answer.text, answer.url);
 }
 
+/**
+ * FEED-2: whether the document's root element is closed at its end. The parser is lenient (real feeds carry stray
+ * `&`s and the like, which it rightly reads), so a feed cut off midway would otherwise pass as a shorter one.
+ */
+export function isComplete(xml: string): boolean {
+  const body = xml.replace(/<\?[\s\S]*?\?>|<!--[\s\S]*?-->|<!DOCTYPE[^>]*>/gi, '');
+  const root = /<([A-Za-z_][\w:.-]*)/.exec(body)?.[1];
+  if (!root) return false;
+  const escaped = root.replace(/[.]/g, '\\.');
+  return new RegExp(`</${escaped}\\s*>\\s*$`).test(body);
+}
+
 /** FEED-2, FEED-4, FEED-5: one feed document as data (plain text, http(s) links). Pure. */
 export function feedFromXml(xml: string, base: string): FeedData {
+  if (!isComplete(xml)) throw new ServiceError('bad-answer', 'the feed is cut off or not XML (its root element is not closed)');
   let feed: ReturnType<typeof parseFeed>;
   try {
     feed = parseFeed(xml);
