@@ -50,12 +50,16 @@ export function plainTextOf(text: string | null | undefined, max = maxTextLength
   return capped(text.replace(/\r\n?/g, '\n').trim(), max);
 }
 
-/** FEED-5: `value` as an absolute http(s) URL (resolved against `base` when relative), or null: never javascript:, data:, … */
+/** FEED-5: the longest URL passed on. */
+export const maxUrlLength = 2048;
+
+/** FEED-5: `value` as an absolute http(s) URL (resolved against `base` when relative), or null: never javascript:, data:, …, nor one longer than 2048. */
 export function httpUrl(value: string | null | undefined, base?: string): string | null {
   if (!value) return null;
   try {
     const url = new URL(value.trim(), base);
-    return url.protocol === 'http:' || url.protocol === 'https:' ? url.toString() : null;
+    const shown = url.toString();
+    return (url.protocol === 'http:' || url.protocol === 'https:') && shown.length <= maxUrlLength ? shown : null;
   } catch {
     return null;
   }
