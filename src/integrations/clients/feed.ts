@@ -81,22 +81,27 @@ export function feedUrlProblem(raw: string, allowLocal: boolean): string | null 
 }
 
 /** FEED-3: `feedUrlProblem`, and for a host name: whether any address it resolves to is local. */
-export async function feedAddressProblem(raw: string, allowLocal: boolean): Promise<string | null> {
+export async function feedAddressProblem(raw: string, allowLocal: boolean, timeoutMs = 5000): Promise<string | null> {
   const problem = feedUrlProblem(raw, allowLocal);
   if (problem || allowLocal) return problem;
   const host = new URL(raw).hostname.replace(/^\[|\]$/g, '');
   if (isIP(host)) return null;
   let addresses: { address: string }[];
+  let timer: NodeJS.Timeout | undefined;
   try {
-    addresses = await lookup(host, { all: true });
+    // The resolver's own retries can outlast the request's deadline: bounded by it too.
+    const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), timeoutMs)));
+    addresses = await Promise.race([lookup(host, { all: true }), late]);
   } catch {
-    return null; // the fetch reports the unreachable host
+    return null; // the fetch reports an unknown or unreachable host
+  } finally {
+    clearTimeout(timer);
   }
   return addresses.some(({ address }) => isLocalAddress(address)) ? 'the feed URL names this server itself, which feeds may not (FEED_ALLOW_LOCAL)' : null;
 }
 
 export async function fetchFeed(ctx: ClientContext, url: string, allowLocal: boolean): Promise<FeedData> {
-  const problem = await feedAddressProblem(url, allowLocal);
+  const problem = await feedAddressProblem(url, allowLocal, ctx.timeoutMs);
   if (problem) throw new ServiceError('failed', problem);
   const answer = await ctx.fetch(url, {
     headers: { accept: 'application/rss+xml, application/atom+xml, application/rdf+xml;q=0.9, application/xml;q=0.9, text/xml;q=0.9, */*;q=0.5' },

@@ -103,10 +103,9 @@ export function eventsFromIcs(ics: string, window: CalendarWindow): CalendarData
     throw new ServiceError('bad-answer', 'the answer is not an iCalendar document');
   }
   if (root.name !== 'vcalendar') throw new ServiceError('bad-answer', 'the answer is not an iCalendar document (no VCALENDAR)');
-  for (const zone of root.getAllSubcomponents('vtimezone')) {
-    const tzid = zone.getFirstPropertyValue('tzid');
-    if (typeof tzid === 'string' && !ICAL.TimezoneService.has(tzid)) ICAL.TimezoneService.register(new ICAL.Timezone(zone));
-  }
+  // A TZID is resolved from the document's own VTIMEZONEs (ical.js does so per document); nothing is registered in
+  // ical.js's process-wide TimezoneService, where one calendar's definition would change another's times. A TZID the
+  // document does not define leaves the time floating: read in the server's time zone.
   const vevents = root.getAllSubcomponents('vevent');
   const masters = new Map<string, ICAL.Event>();
   const exceptions: ICAL.Event[] = [];

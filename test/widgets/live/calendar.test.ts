@@ -111,6 +111,16 @@ describe('calendar: pure parts', () => {
     expect(events.map((event) => event.start)).toEqual([at(0), at(1), at(2)].map((date) => date.toISOString()));
   });
 
+  it('CAL-2: a TZID is read with the document\'s own VTIMEZONE, and one calendar\'s zone definition does not change another\'s', () => {
+    const zone = (offset: string) =>
+      ['BEGIN:VTIMEZONE', 'TZID:Europe/Berlin', 'BEGIN:STANDARD', 'DTSTART:19701025T030000', `TZOFFSETFROM:${offset}`, `TZOFFSETTO:${offset}`, 'TZNAME:X', 'END:STANDARD', 'END:VTIMEZONE'].join('\r\n');
+    const meeting = vevent(['UID:tz@tessera.test', 'DTSTART;TZID=Europe/Berlin:20261201T100000', 'DTEND;TZID=Europe/Berlin:20261201T110000', 'SUMMARY:Zoned']);
+    const window = { start: new Date('2026-11-01T00:00:00Z'), end: new Date('2027-01-01T00:00:00Z') };
+    // A hostile calendar defines "Europe/Berlin" as UTC+12 first; the honest one's +01:00 still applies to its own events.
+    expect(eventsFromIcs(vcalendar(zone('+1200'), meeting), window).events[0].start).toBe('2026-11-30T22:00:00.000Z');
+    expect(eventsFromIcs(vcalendar(zone('+0100'), meeting), window).events[0].start).toBe('2026-12-01T09:00:00.000Z');
+  });
+
   it('CAL-2: an answer that is not iCalendar is a bad-answer ServiceError', () => {
     expect(() => eventsFromIcs('<html>login</html>', { start: at(0), end: at(1) })).toThrow(ServiceError);
     expect(() => eventsFromIcs('BEGIN:VCARD\r\nVERSION:4.0\r\nEND:VCARD\r\n', { start: at(0), end: at(1) })).toThrow('not an iCalendar document');
