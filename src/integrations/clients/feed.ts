@@ -75,7 +75,7 @@ export function feedUrlProblem(raw: string, allowLocal: boolean): string | null 
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'the feed URL is not http(s)';
   if (allowLocal) return null;
-  const host = url.hostname.toLowerCase();
+  const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (host === 'localhost' || host.endsWith('.localhost') || isLocalAddress(host)) return 'the feed URL names this server itself, which feeds may not (FEED_ALLOW_LOCAL)';
   return null;
 }

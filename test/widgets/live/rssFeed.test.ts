@@ -41,7 +41,7 @@ describe('rssFeed: pure parts', () => {
     expect(feedUrlProblem('ftp://news.example.org/feed', false)).toBe('the feed URL is not http(s)');
     expect(feedUrlProblem('file:///etc/passwd', true)).toBe('the feed URL is not http(s)');
     expect(feedUrlProblem('not a url', false)).toBe('the feed URL is not a URL');
-    for (const url of ['http://localhost:8080/feed', 'http://127.0.0.1/feed', 'http://[::1]/feed', 'http://169.254.169.254/latest/meta-data', 'http://0.0.0.0/', 'http://[::ffff:127.0.0.1]/']) {
+    for (const url of ['http://localhost:8080/feed', 'http://127.0.0.1/feed', 'http://[::1]/feed', 'http://169.254.169.254/latest/meta-data', 'http://0.0.0.0/', 'http://[::ffff:127.0.0.1]/', 'http://LOCALHOST./', 'http://0x7f.1/']) {
       expect(feedUrlProblem(url, false)).toMatch(/this server itself/);
       expect(feedUrlProblem(url, true)).toBeNull();
     }
