@@ -125,6 +125,13 @@ export function isComplete(xml: string): boolean {
   return new RegExp(`</${escaped}\\s*>\\s*$`).test(body);
 }
 
+/** A date as RFC 3339 (years 1 to 9999 only: a hostile feed's year 99999 has no such form), or null. */
+function isoDate(date: Date | null): string | null {
+  if (!date || Number.isNaN(date.getTime())) return null;
+  const year = date.getUTCFullYear();
+  return year >= 1 && year <= 9999 ? date.toISOString() : null;
+}
+
 /** FEED-2, FEED-4, FEED-5: one feed document as data (plain text, http(s) links). Pure. */
 export function feedFromXml(xml: string, base: string): FeedData {
   if (!isComplete(xml)) throw new ServiceError('bad-answer', 'the feed is cut off or not XML (its root element is not closed)');
@@ -143,7 +150,7 @@ export function feedFromXml(xml: string, base: string): FeedData {
     items.push({
       title: plainText(item.title, 500),
       link: httpUrl(item.url, link ?? base),
-      published: published && !Number.isNaN(published.getTime()) ? published.toISOString() : null,
+      published: isoDate(published),
       summary: summary === '' ? null : summary,
       image: httpUrl(image, link ?? base),
     });

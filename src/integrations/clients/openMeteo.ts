@@ -116,14 +116,15 @@ export function weatherFromAnswer(body: unknown): WeatherData {
   if (!isObject(body) || !isObject(body.current)) throw wrong('current weather');
   const { current, daily } = body;
   if (!isNumber(current.temperature_2m)) throw wrong('current temperature');
-  if (!isNumber(current.weather_code)) throw wrong('current weather code');
+  if (!Number.isInteger(current.weather_code)) throw wrong('current weather code');
   if (!isNumber(current.wind_speed_10m)) throw wrong('current wind speed');
   if (!isObject(daily) || !Array.isArray(daily.time) || !daily.time.every((day) => typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day))) throw wrong('daily dates');
   const count = daily.time.length;
   for (const field of ['weather_code', 'temperature_2m_max', 'temperature_2m_min'] as const) {
     const values = daily[field];
     // Open-Meteo sends null for a value it does not have; such a day is left out below.
-    if (!Array.isArray(values) || values.length !== count || !values.every((value) => value === null || isNumber(value))) throw wrong(`daily ${field}`);
+    const fits = field === 'weather_code' ? Number.isInteger : isNumber;
+    if (!Array.isArray(values) || values.length !== count || !values.every((value) => value === null || fits(value))) throw wrong(`daily ${field}`);
   }
   const days: WeatherDay[] = [];
   for (let i = 0; i < Math.min(count, forecastDays); i++) {
@@ -135,10 +136,10 @@ export function weatherFromAnswer(body: unknown): WeatherData {
   }
   return {
     current: {
-      time: typeof current.time === 'string' ? current.time.slice(0, 32) : '',
+      time: typeof current.time === 'string' && /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(current.time) ? current.time : '',
       temperatureC: current.temperature_2m,
-      weatherCode: current.weather_code,
-      description: weatherDescription(current.weather_code),
+      weatherCode: current.weather_code as number,
+      description: weatherDescription(current.weather_code as number),
       windSpeedKmh: current.wind_speed_10m,
       isDay: current.is_day === 1 || current.is_day === true,
     },

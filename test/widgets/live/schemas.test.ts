@@ -74,7 +74,7 @@ describe('widget data schemas', () => {
       fits('rssFeed.yaml#/FeedData', data);
       fits('rssFeed.yaml#/FeedData', feedView(data, { maximumAmountPosts: 1, hideDescription: true, showPosterImage: true }));
     }
-    const many = `<rss version="2.0"><channel><title>${'t'.repeat(5000)}</title>${'<item><title>i</title><link>https://x.example/</link></item>'.repeat(300)}</channel></rss>`;
+    const many = `<rss version="2.0"><channel><title>${'t'.repeat(5000)}</title><item><title>far</title><pubDate>Sat, 01 Jan 99999 00:00:00 GMT</pubDate></item>${'<item><title>i</title><link>https://x.example/</link></item>'.repeat(300)}</channel></rss>`;
     const data = feedFromXml(many, 'https://feeds.example/feed.xml');
     expect(data.items).toHaveLength(100);
     fits('rssFeed.yaml#/FeedData', data);

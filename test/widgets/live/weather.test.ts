@@ -52,8 +52,11 @@ describe('weather: pure parts', () => {
     answer.daily.temperature_2m_max = [1];
     expect(() => weatherFromAnswer(answer)).toThrow("Open-Meteo's answer has no daily temperature_2m_max");
     expect(() => weatherFromAnswer([])).toThrow('current weather');
-    const hostile = { ...JSON.parse(recorded), timezone: '<script>alert(1)</script>' };
+    const base = JSON.parse(recorded);
+    const hostile = { ...base, timezone: '<script>alert(1)</script>', current: { ...base.current, time: '<b>now</b>' } };
     expect(weatherFromAnswer(hostile).timezone).toBeNull();
+    expect(weatherFromAnswer(hostile).current.time).toBe('');
+    expect(() => weatherFromAnswer({ ...base, current: { ...base.current, weather_code: 3.5 } })).toThrow('current weather code');
   });
 
   it('WX-3: one source per location, rounded to 4 decimals; no valid location is a source that explains itself', () => {
