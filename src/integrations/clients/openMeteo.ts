@@ -108,6 +108,8 @@ export async function fetchForecast(ctx: ClientContext, baseUrl: string, at: Coo
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 const isNumber = (value: unknown): value is number => typeof value === 'number' && Number.isFinite(value);
+/** WMO weather interpretation codes are 0 to 99. */
+const isCode = (value: unknown): value is number => Number.isInteger(value) && (value as number) >= 0 && (value as number) <= 99;
 
 
 /** WX-2: Open-Meteo's answer as data, its shape checked (a wrong shape is a `bad-answer`, never passed on). Pure. */
@@ -116,14 +118,14 @@ export function weatherFromAnswer(body: unknown): WeatherData {
   if (!isObject(body) || !isObject(body.current)) throw wrong('current weather');
   const { current, daily } = body;
   if (!isNumber(current.temperature_2m)) throw wrong('current temperature');
-  if (!Number.isInteger(current.weather_code)) throw wrong('current weather code');
+  if (!isCode(current.weather_code)) throw wrong('current weather code');
   if (!isNumber(current.wind_speed_10m)) throw wrong('current wind speed');
   if (!isObject(daily) || !Array.isArray(daily.time) || !daily.time.every((day) => typeof day === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(day))) throw wrong('daily dates');
   const count = daily.time.length;
   for (const field of ['weather_code', 'temperature_2m_max', 'temperature_2m_min'] as const) {
     const values = daily[field];
     // Open-Meteo sends null for a value it does not have; such a day is left out below.
-    const fits = field === 'weather_code' ? Number.isInteger : isNumber;
+    const fits = field === 'weather_code' ? isCode : isNumber;
     if (!Array.isArray(values) || values.length !== count || !values.every((value) => value === null || fits(value))) throw wrong(`daily ${field}`);
   }
   const days: WeatherDay[] = [];
