@@ -13,4 +13,5 @@ need deluged deluged 'the downloads tests need the Deluge daemon (test/integrati
 need deluge-web deluge-web 'the downloads tests need the Deluge web UI (test/integrations/downloadDaemons.test.ts)'
 need aria2c aria2 'the downloads tests need aria2 (test/integrations/downloadDaemons.test.ts)'
 need nzbget nzbget 'the downloads tests need NZBGet (test/integrations/downloadDaemons.test.ts)'
+need radicale radicale 'the calendar tests need Radicale (test/widgets/live/calendar.test.ts)'
 exit $status
