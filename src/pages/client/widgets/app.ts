@@ -52,11 +52,16 @@ export function renderApp(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
   if (!app) return [el('span', { className: 'widget-title', text: 'App' }), el('span', { className: 'placeholder-note', text: 'This app is not available to you.' })];
   const mode = text(item.options, 'descriptionDisplayMode', 'hidden');
   const layout = text(item.options, 'layout', 'column');
-  const parts: HTMLElement[] = [appIcon(app)];
-  if (flag(item.options, 'showTitle', true)) parts.push(el('span', { className: 'app-name', text: app.name }));
-  if (mode === 'normal' && app.description) parts.push(el('span', { className: 'app-description', text: app.description }));
+  // PAGE-11: name and description in one box beside or under the icon; the style sheet wraps the name and clamps the
+  // description to whole lines ending in an ellipsis.
+  const words: HTMLElement[] = [];
+  if (flag(item.options, 'showTitle', true)) words.push(el('span', { className: 'app-name', text: app.name }));
+  if (mode === 'normal' && app.description) words.push(el('span', { className: 'app-description', text: app.description }));
+  const parts: HTMLElement[] = [appIcon(app), ...(words.length ? [el('span', { className: 'app-text' }, words)] : [])];
   const link = appLink(app.href, flag(item.options, 'openInNewTab', true), `app-link layout-${['row', 'row-reverse', 'column-reverse'].includes(layout) ? layout : 'column'}`, parts);
   link.setAttribute('aria-label', app.name);
   if (mode === 'tooltip' && app.description) link.title = app.description;
+  // PAGE-11: a description shown clamped is whole in the tooltip and for screen readers.
+  if (mode === 'normal' && app.description) link.title = app.description;
   return flag(item.options, 'pingEnabled', false) ? [link, pingDot(app.id, ctx.statuses.get(app.id))] : [link];
 }
