@@ -214,17 +214,21 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
     expect(shown.filter((tile) => tile.description !== null).length).toBeGreaterThan(2);
   });
 
-  it('PAGE-11: a clamped description ends in an ellipsis and is whole in the link\'s title', async () => {
+  it('PAGE-11: a clamped description ends in an ellipsis and is whole in the link\'s title; a word too wide for a small tile shrinks, then breaks, never cut', async () => {
     const long = 'A description long enough to need more lines than a small tile has, so that the page clamps it at a word';
     const seeded = await seedBoard();
     const appRecord = expectOk(await server.call('POST', '/api/apps', { body: { name: unique('Wiki'), href: 'https://wiki.example.com', iconUrl: 'https://icons.example.com/w.png', description: long } }), 201);
     const doc = expectOk(await server.call('GET', `/api/boards/${seeded.boardId}`));
     const widget = unique('long');
+    const word = expectOk(await server.call('POST', '/api/apps', { body: { name: 'Nextcloudinstances', href: `https://${unique('cloud')}.example.com`, iconUrl: 'https://icons.example.com/n.png' } }), 201);
+    const wordWidget = unique('word');
     expectOk(
       await server.call('PUT', `/api/boards/${seeded.boardId}`, {
         body: {
           sections: doc.sections,
-          items: [...doc.items, item(widget, [position(seeded.base.id, doc.sections[0].id, 2, 0, 1, 1), position(seeded.desktop.id, doc.sections[0].id, 2, 0, 1, 1)], { kind: 'app', options: { appId: appRecord.appId, descriptionDisplayMode: 'normal' } })],
+          items: [...doc.items, item(widget, [position(seeded.base.id, doc.sections[0].id, 2, 0, 1, 1), position(seeded.desktop.id, doc.sections[0].id, 2, 0, 1, 1)], { kind: 'app', options: { appId: appRecord.appId, descriptionDisplayMode: 'normal' } }),
+            item(wordWidget, [position(seeded.base.id, doc.sections[0].id, 3, 0, 1, 1), position(seeded.desktop.id, doc.sections[0].id, 3, 0, 1, 1)], { kind: 'app', options: { appId: word.appId } }),
+          ],
         },
       }),
     );
@@ -239,6 +243,15 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
     expect(style).toEqual({ clamp: expect.any(Number), overflow: 'hidden', clamped: true });
     expect(style.clamp).toBeGreaterThanOrEqual(1);
     expect(await small.locator(`.tile[data-item-id="${widget}"] a.app-link`).getAttribute('title')).toBe(long);
+    // The one-word names (18 and about 15 characters) are smaller than the style sheet's smallest
+    // size for a name (0.75rem, 12px), and not cut.
+    const sizes = await small.locator('.app-name').evaluateAll((names: any[]) =>
+      names.map((name) => ({ text: name.textContent, size: parseFloat((globalThis as any).getComputedStyle(name).fontSize), fits: name.scrollWidth <= name.clientWidth && name.scrollHeight <= name.clientHeight })),
+    );
+    for (const name of [word.name, appRecord.name]) {
+      const shrunk = sizes.find((entry) => entry.text === name)!;
+      expect({ name, fits: shrunk.fits, smaller: shrunk.size < 12 }).toEqual({ name, fits: true, smaller: true });
+    }
     expect(smallErrors).toEqual([]);
     await small.close();
   });

@@ -8,6 +8,7 @@ import { el, shortTime } from './dom';
 import { drawGrid, patchBoard, type Board, type Marks } from './grid';
 import { api } from './api';
 import { boardFacts, detailsPanel, detailsToggle } from './details';
+import { fitAppNames } from './fit';
 import { applyLook, type Look } from './look';
 import { drawTopbar } from './nav';
 import { signInForm } from './signin';
@@ -222,9 +223,11 @@ function render(): void {
   if (current && patchBoard(current, grid)) {
     root.querySelector(':scope > header')!.replaceWith(header);
     root.querySelector(':scope > .workspace > .details')!.replaceWith(details);
+    fitAppNames(current); // PAGE-11
     return;
   }
   root.replaceChildren(header, el('div', { className: 'workspace' }, [grid, details]));
+  fitAppNames(grid); // PAGE-11
 }
 
 async function refresh(): Promise<void> {
