@@ -61,7 +61,5 @@ export function renderApp(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
   const link = appLink(app.href, flag(item.options, 'openInNewTab', true), `app-link layout-${['row', 'row-reverse', 'column-reverse'].includes(layout) ? layout : 'column'}`, parts);
   link.setAttribute('aria-label', app.name);
   if (mode === 'tooltip' && app.description) link.title = app.description;
-  // PAGE-11: a description shown clamped is whole in the tooltip and for screen readers.
-  if (mode === 'normal' && app.description) link.title = app.description;
   return flag(item.options, 'pingEnabled', false) ? [link, pingDot(app.id, ctx.statuses.get(app.id))] : [link];
 }
