@@ -214,6 +214,27 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
     expect(shown.filter((tile) => tile.description !== null).length).toBeGreaterThan(2);
   });
 
+  it('PAGE-10, PAGE-11: at phone width (390x844) the fixture takes its mobile layout across the screen; names are whole and at least 9 px', async () => {
+    await page.setViewportSize({ width: 390, height: 844 });
+    const mobile = board.layouts.find((layout: any) => layout.columnCount === 4);
+    await page.waitForSelector(`main.board[data-layout-id="${mobile.id}"]`);
+    // The ResizeObserver fits the names once the tiles have their new size.
+    await page.waitForFunction(() => Array.from((globalThis as any).document.querySelectorAll('.tile.widget-app')).every((tile: any) => tile.getBoundingClientRect().width < 120));
+    const shown = await page.evaluate(() => {
+      const doc = (globalThis as any).document;
+      const grid = doc.querySelector('main.board > details > .grid').getBoundingClientRect();
+      const names = Array.from(doc.querySelectorAll('.tile.widget-app .app-name')).map((name: any) => ({
+        text: name.textContent as string,
+        fits: name.scrollWidth <= name.clientWidth && name.scrollHeight <= name.clientHeight,
+        size: parseFloat((globalThis as any).getComputedStyle(name).fontSize),
+      }));
+      return { share: grid.width / (globalThis as any).innerWidth, names };
+    });
+    expect(shown.share).toBeGreaterThan(0.9);
+    for (const name of shown.names.filter((entry) => entry.text.length < 24)) expect({ ...name, readable: name.size >= 9 }).toEqual({ ...name, fits: true, readable: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+  });
+
   it('PAGE-11: a clamped description is cut at a line, whole in the document; a word too wide for a small tile shrinks, then breaks, never cut', async () => {
     const long = 'A description long enough to need more lines than a small tile has, so that the page clamps it at a word';
     const seeded = await seedBoard();

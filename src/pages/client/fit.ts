@@ -8,14 +8,15 @@ const smallest = 0.75;
 
 function fit(tiles: HTMLElement[]): void {
   const names = tiles.map((tile) => tile.querySelector<HTMLElement>('.app-name')).filter((name): name is HTMLElement => name !== null);
+  // Only names fitted before are reset (a write makes the browser lay the page out again before the reads).
   for (const name of names) {
+    if (name.style.fontSize === '') continue;
     name.style.fontSize = '';
     name.classList.remove('break-word');
   }
-  const over = names
-    .map((name) => ({ name, ratio: name.clientWidth / name.scrollWidth, size: parseFloat(getComputedStyle(name).fontSize) }))
-    .filter(({ ratio }) => ratio > 0 && ratio < 1);
-  for (const { name, ratio, size } of over) {
+  const over = names.filter((name) => name.scrollWidth > name.clientWidth && name.clientWidth > 0);
+  const sizes = over.map((name) => ({ name, ratio: name.clientWidth / name.scrollWidth, size: parseFloat(getComputedStyle(name).fontSize) }));
+  for (const { name, ratio, size } of sizes) {
     name.style.fontSize = `${(size * Math.max(ratio * 0.98, smallest)).toFixed(2)}px`;
     if (ratio * 0.98 < smallest) name.classList.add('break-word');
   }
