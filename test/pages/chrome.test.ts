@@ -112,7 +112,7 @@ describe('quiet chrome for viewers (PAGE-9)', () => {
     await page.close();
   });
 
-  it('PAGE-9, PAGE-2: the window width picks the layout, with no buttons; a phone opens the details as a drawer over the grid', async () => {
+  it('PAGE-9, PAGE-2: the window width picks the layout, with no buttons; a phone opens the details as a drawer over the grid, Escape closes it', async () => {
     const board = await seedBoard();
     const { page, errors } = await openPage(1280);
     await page.goto(`${server.directUrl}/boards/${board.name}`);
@@ -132,7 +132,9 @@ describe('quiet chrome for viewers (PAGE-9)', () => {
     await page.waitForSelector('#board-details', { state: 'visible' });
     expect(await page.locator('#board-details').evaluate((e: any) => (globalThis as any).getComputedStyle(e).position)).toBe('fixed');
     expect(await gridWidth()).toBe(before); // the drawer lies over the grid, it does not squeeze it
-    await page.getByRole('button', { name: 'Close board details' }).click();
+    await page.keyboard.press('Escape');
+    await page.waitForSelector('#board-details', { state: 'hidden' });
+    expect(await page.evaluate(() => (globalThis as any).document.activeElement?.className)).toBe('details-toggle');
     expect(errors).toEqual([]);
     await page.close();
   });

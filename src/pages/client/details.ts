@@ -36,6 +36,13 @@ function setOpen(value: boolean): void {
   for (const toggle of Array.from(document.querySelectorAll<HTMLElement>('.details-toggle'))) toggle.setAttribute('aria-expanded', String(value));
 }
 
+// Escape closes the open panel (the drawer at phone width covers the page) and gives the focus back to the button.
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'Escape' || !open) return;
+  setOpen(false);
+  document.querySelector<HTMLElement>('.details-toggle')?.focus();
+});
+
 /** The one control: a disclosure button for the panel (`aria-expanded`, `aria-controls`). */
 export function detailsToggle(): HTMLElement {
   const button = el('button', { className: 'details-toggle', type: 'button', text: 'Board details', onclick: () => setOpen(!open) });
