@@ -1023,6 +1023,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/boards/{name}/manifest.webmanifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A board's web app manifest
+         * @description The web app manifest the board page links (PWA-1, PWA-2), so that a browser can install the board as an app:
+         *     `name` the board's `pageTitle` (else its name), `short_name` its name, `start_url` and `scope` `/`, `display`
+         *     `standalone`, `theme_color` its `primaryColor`, and as `icons` its logo (`logoImageUrl`, when an http(s) address
+         *     or a path of this instance; sizes `any`) followed by Tessera's own icon at 192 and 512 px. No service worker is
+         *     registered (PWA-3). View access on the board, else 404 as for a missing board.
+         */
+        get: operations["getBoardManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/{file}": {
         parameters: {
             query?: {
@@ -1034,13 +1060,13 @@ export interface paths {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "list.js" | "board.css" | "markdown.js";
+                file: "board.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
         /**
-         * The pages' scripts and style sheet
-         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
+         * The pages' scripts, style sheet and icons
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3), and Tessera's own icon at 192 and 512 px that board manifests name (PWA-1). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -7393,6 +7419,39 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBoardManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest, JSON. */
+            200: {
+                headers: {
+                    /** @description `no-cache`: a changed title, colour or logo is read again. */
+                    "Cache-Control"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"name":"Home lab","short_name":"home-lab","start_url":"/","scope":"/","display":"standalone","theme_color":"#2f6feb","background_color":"#f6f8fa","icons":[{"src":"/assets/tessera-192.png?v=0123456789abcdef","sizes":"192x192","type":"image/png","purpose":"any"}]} */
+                    "application/manifest+json": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getPageAsset: {
         parameters: {
             query?: {
@@ -7404,7 +7463,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "list.js" | "board.css" | "markdown.js";
+                file: "board.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
@@ -7424,6 +7483,7 @@ export interface operations {
                 content: {
                     "text/javascript": string;
                     "text/css": string;
+                    "image/png": string;
                 };
             };
             /** @description If-None-Match names the file's current ETag; the caller's copy is current. No body. */

@@ -52,9 +52,12 @@ export function renderApp(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
   if (!app) return [el('span', { className: 'widget-title', text: 'App' }), el('span', { className: 'placeholder-note', text: 'This app is not available to you.' })];
   const mode = text(item.options, 'descriptionDisplayMode', 'hidden');
   const layout = text(item.options, 'layout', 'column');
-  const parts: HTMLElement[] = [appIcon(app)];
-  if (flag(item.options, 'showTitle', true)) parts.push(el('span', { className: 'app-name', text: app.name }));
-  if (mode === 'normal' && app.description) parts.push(el('span', { className: 'app-description', text: app.description }));
+  // PAGE-11: name and description in one box beside or under the icon; the style sheet wraps the name and clamps the
+  // description to whole lines ending in an ellipsis.
+  const words: HTMLElement[] = [];
+  if (flag(item.options, 'showTitle', true)) words.push(el('span', { className: 'app-name', text: app.name }));
+  if (mode === 'normal' && app.description) words.push(el('span', { className: 'app-description', text: app.description }));
+  const parts: HTMLElement[] = [appIcon(app), ...(words.length ? [el('span', { className: 'app-text' }, words)] : [])];
   const link = appLink(app.href, flag(item.options, 'openInNewTab', true), `app-link layout-${['row', 'row-reverse', 'column-reverse'].includes(layout) ? layout : 'column'}`, parts);
   // A11Y-2: a link showing the name is named by what it shows; an icon alone is named by the app's name.
   if (!flag(item.options, 'showTitle', true)) link.setAttribute('aria-label', app.name);
