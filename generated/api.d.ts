@@ -2154,7 +2154,7 @@ export interface components {
              * @enum {string}
              */
             colorScheme: "light" | "dark" | "auto";
-            /** @description Web search of the board page's search box when no app or bookmark matches (THEME-3): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
+            /** @description Web search of the board page's search box when no app or bookmark matches (THEME-2): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
             webSearchUrl: string | null;
         };
         /**
@@ -3939,7 +3939,7 @@ export interface components {
          * @enum {string}
          */
         colorScheme: "light" | "dark" | "auto";
-        /** @description Web search of the board page's search box when no app or bookmark matches (THEME-3): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
+        /** @description Web search of the board page's search box when no app or bookmark matches (THEME-2): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
         webSearchUrl: string | null;
         /**
          * @description Board settings (as in the board document); omitted ones take their defaults on import.

@@ -41,7 +41,7 @@ export interface BoardSettings {
   disableStatus: boolean;
   /** THEME-1: `auto` follows the viewer's system (`prefers-color-scheme`). */
   colorScheme: 'light' | 'dark' | 'auto';
-  /** THEME-3: the web search of the board page's search box, a URL template with `{query}`; null for none. */
+  /** THEME-2: the web search of the board page's search box, a URL template with `{query}`; null for none. */
   webSearchUrl: string | null;
 }
 
@@ -67,7 +67,7 @@ export const defaultBoardSettings: BoardSettings = {
 };
 
 /**
- * THEME-3: why `value` is no web search URL template (an http(s) URL with a host once `{query}` is filled in, and
+ * THEME-2: why `value` is no web search URL template (an http(s) URL with a host once `{query}` is filled in, and
  * `{query}` in it), or null when it is one. The OpenAPI schema checks the shape; this checks that it parses.
  */
 export function webSearchUrlProblem(value: string): string | null {
@@ -90,7 +90,7 @@ export function boardSettingsFromRow(row: Record<string, unknown>): BoardSetting
   return settings as unknown as BoardSettings;
 }
 
-/** THEME-3: a 400 naming the field when the settings given hold a web search URL that is none. */
+/** THEME-2: a 400 naming the field when the settings given hold a web search URL that is none. */
 export function assertBoardSettings(settings: Partial<Record<string, unknown>>, at = ''): void {
   const value = settings.webSearchUrl;
   if (typeof value !== 'string') return;

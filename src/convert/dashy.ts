@@ -14,21 +14,46 @@ const visibilityWhy = 'per-user visibility: Tessera decides who sees a board wit
 
 function sectionDisplay(ctx: Context, source: SourceFile, at: PathKey[], object: string, display: unknown): number | null {
   if (!isRecord(display)) return null;
-  const span = typeof display.itemCountX === 'number' ? display.itemCountX : typeof display.cols === 'number' ? display.cols : null;
-  const used = typeof display.itemCountX === 'number' ? 'itemCountX' : typeof display.cols === 'number' ? 'cols' : null;
-  if (used) ctx.report.add(source, [...at, used], object, `displayData.${used}`, 'mapped', `items flow across ${Math.floor(span!)} grid columns`);
+  // CONV-15: itemCountX is how many items a row Dashy shows; the section's own width (cols) has no counterpart, as
+  // Tessera's sections span the board one under another.
+  const perRow = typeof display.itemCountX === 'number' && display.itemCountX >= 1 ? Math.floor(display.itemCountX) : null;
+  if (perRow !== null) ctx.report.add(source, [...at, 'itemCountX'], object, 'displayData.itemCountX', 'mapped', `${perRow} app tiles a row on the desktop layout (2 on the phone's)`);
   for (const field of Object.keys(display)) {
-    if (field === used) continue;
+    if (field === 'itemCountX' && perRow !== null) continue;
     const why = visibility.includes(field)
       ? visibilityWhy
       : field === 'collapsed'
         ? 'collapsed state: per user in Tessera'
         : field === 'rows' || field === 'itemCountY' || field === 'cutToHeight'
           ? 'section height: Tessera sections grow with their items'
-          : 'display option: no Tessera equivalent';
+          : field === 'cols'
+            ? 'section width: Tessera\'s sections span the board one under another (4 app tiles a row unless itemCountX says otherwise)'
+            : field === 'itemSize'
+              ? 'item size: app tiles are sized by the layout (icon, name and description in one tile)'
+              : 'display option: no Tessera equivalent';
     ctx.report.add(source, [...at, field], object, `displayData.${field}`, 'unmapped', why);
   }
-  return span !== null && span >= 1 ? Math.floor(span) : null;
+  return perRow;
+}
+
+/**
+ * Dashy's built-in themes by how light their background is (Dashy's own theme style sheet): CONV-16 takes the
+ * theme's scheme, not its colours (each theme recolours every part of the page, Tessera a primary colour only).
+ */
+const darkThemes = ['callisto', 'thebe', 'dracula', 'crayola', 'bee', 'raspberry-jam', 'tiger', 'matrix', 'matrix-red', 'hacker-girl', 'high-contrast-dark', 'nord', 'nord-frost', 'fallout', 'whimsy', 'deep-ocean', 'argon', 'material-dark', 'material-dark-original', 'colorful', 'minimal-dark'];
+const lightThemes = ['blue-purple', 'high-contrast-light', 'material-original', 'material', 'minimal-light'];
+
+/** CONV-16: `appConfig.theme` as the board's colour scheme where the theme is known to be light or dark. */
+function themeSetting(ctx: Context, source: SourceFile, appConfig: Record<string, unknown>, settings: Record<string, unknown>): void {
+  if (appConfig.theme === undefined) return;
+  const theme = asString(appConfig.theme)?.toLowerCase() ?? '';
+  const scheme = darkThemes.includes(theme) ? 'dark' : lightThemes.includes(theme) ? 'light' : null;
+  if (scheme) {
+    settings.colorScheme = scheme;
+    ctx.report.add(source, ['appConfig', 'theme'], 'appConfig', 'theme', 'mapped', `colorScheme: ${scheme} (the theme's ${scheme} background; its colours and fonts are not taken over)`);
+  } else {
+    ctx.report.add(source, ['appConfig', 'theme'], 'appConfig', 'theme', 'unmapped', `${String(appConfig.theme)}: not a theme known to be light or dark; the board follows the viewer's system (colorScheme auto)`);
+  }
 }
 
 const statusFields = ['statusCheckHeaders', 'statusCheckAllowInsecure', 'statusCheckAcceptCodes', 'statusCheckMaxRedirects'];
@@ -63,6 +88,7 @@ function link(ctx: Context, source: SourceFile, at: PathKey[], object: string, k
     openInNewTab: target === null ? undefined : target === 'newtab',
     // Dashy shows an item's description as a tooltip on hover.
     descriptionShown: 'tooltip',
+    tile: true,
   });
   if (target && target !== 'newtab' && target !== 'sametab') ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'unmapped', `opening method "${target}": Tessera opens links in a new or the same tab`);
   else if (target) ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'mapped', `openInNewTab: ${target === 'newtab'}`);
@@ -149,7 +175,8 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
     reportOtherFields(ctx, source, ['pageInfo'], 'pageInfo', pageInfo, ['title', 'logo', 'favicon', 'navLinks']);
   }
   if (isRecord(data.appConfig)) {
-    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck'], (field) =>
+    themeSetting(ctx, source, appConfig, settings);
+    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck', 'theme'], (field) =>
       field === 'auth' || /^enable(Oidc|Keycloak|HeaderAuth|GuestAccess)$/.test(field) || ['oidc', 'keycloak', 'headerAuth'].includes(field)
         ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)'
         : field === 'webSearch'
@@ -226,6 +253,9 @@ export function convertDashy(input: ConvertInput, options: ConvertOptions = {}):
     drafts.push({ title: sub.name, board: convertPage(ctx, { source, title: sub.path }, false).board });
   }
   const names = boardNames(drafts.map((draft) => boardNameOf(draft.title, 'dashy')), options.name);
+  // Dashy reads appConfig from the main configuration only: its theme is every page's.
+  const scheme = first.board.settings?.colorScheme;
+  if (scheme) for (const draft of drafts.slice(1)) draft.board.settings = { colorScheme: scheme, ...draft.board.settings };
   const boards: BoardFile[] = drafts.map((draft, index) => buildBoardFile({ name: names[index], ...draft.board }));
   return { boards, report: { format: 'dashy', files: ctx.sources.names(), boards: names.map((name) => ({ name, file: `${name}.yaml` })), entries: ctx.report.entries } };
 }

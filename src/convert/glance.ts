@@ -5,6 +5,7 @@
  */
 import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftSection } from './build';
 import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
+import { glanceHsl } from './colors';
 import { boardNames } from './names';
 import { isRecord } from './report';
 import { convertLimits, SourceSet, type PathKey, type SourceFile } from './source';
@@ -83,6 +84,7 @@ function links(walk: Walk, list: Located, section: DraftSection, object: string,
         icon: asString(fields.icon),
         pingUrl: kind === 'site' ? asString(fields['check-url']) ?? url : null,
         openInNewTab: fields['same-tab'] !== true,
+        tile: true,
       }),
     );
     reportOtherFields(walk.ctx, entry.source, entry.at, name, fields, ['title', 'url', 'description', 'icon', 'check-url', 'same-tab'], (field) =>
@@ -182,8 +184,6 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
   keepWidget(ctx, source, at, object, type, fields, type === 'weather' ? 'a location by name: Tessera\'s weather widget needs latitude and longitude' : 'Tessera has no widget of this kind (or it needs an integration)');
 }
 
-const columnSpans: Record<string, number> = { small: 4 };
-
 function page(ctx: Context, located: Located, index: number): { title: string; board: Omit<Parameters<typeof buildBoardFile>[0], 'name'> } {
   const fields = record(located, 'a page');
   const title = asString(fields.name);
@@ -198,9 +198,10 @@ function page(ctx: Context, located: Located, index: number): { title: string; b
   columns.forEach((columnAt, columnIndex) => {
     const column = record(columnAt, 'a column');
     const size = asString(column.size) ?? 'full';
-    const section: DraftSection = { key: `page:${index}/column:${columnIndex}`, name: `${title} column ${columnIndex + 1}`, span: columnSpans[size] ?? null, items: [] };
+    const section: DraftSection = { key: `page:${index}/column:${columnIndex}`, name: `${title} column ${columnIndex + 1}`, span: null, items: [] };
     const position = walk.sections.length;
-    ctx.report.add(columnAt.source, column.size === undefined ? columnAt.at : [...columnAt.at, 'size'], section.name!, column.size === undefined ? '' : 'size', 'mapped', `a ${size} column: a category section${columnSpans[size] ? ` whose items flow across ${columnSpans[size]} grid columns` : ''}`);
+    // CONV-15: Glance's columns stand side by side; Tessera's sections span the board one under another.
+    ctx.report.add(columnAt.source, column.size === undefined ? columnAt.at : [...columnAt.at, 'size'], section.name!, column.size === undefined ? '' : 'size', 'mapped', `a ${size} column: a category section across the board (sections stack; 4 app tiles a row)`);
     for (const entry of entries(ctx, { source: columnAt.source, at: [...columnAt.at, 'widgets'], value: column.widgets }, `${section.name}: widgets`)) widget(walk, entry, section, title);
     // The column's own section comes before the sections its bookmarks and monitors made, and only when it holds something.
     if (section.items.length > 0) walk.sections.splice(position, 0, section);
@@ -213,6 +214,40 @@ function page(ctx: Context, located: Located, index: number): { title: string; b
   return { title, board: { settings, sections: [top, ...walk.sections] } };
 }
 
+const themeWhy: Record<string, string> = {
+  'background-color': 'background colour: Tessera\'s light and dark schemes draw their own background',
+  'positive-color': 'status colour: Tessera\'s schemes draw their own',
+  'negative-color': 'status colour: Tessera\'s schemes draw their own',
+  'contrast-multiplier': 'contrast adjustment: no Tessera equivalent',
+  'text-saturation-multiplier': 'text colour adjustment: no Tessera equivalent',
+  'custom-css-file': 'a custom style sheet file: not read; put its rules in the board\'s customCss by hand',
+  'presets': 'theme presets the viewer picks from: Tessera offers light, dark and the system\'s scheme',
+  'disable-picker': 'the viewer may always choose light or dark on the board page',
+};
+
+/**
+ * CONV-16: Glance's `theme` (every page's) as colorScheme (`light: true` is light, any other theme Glance's dark) and
+ * its `primary-color` (`H S L`) as primaryColor; the rest reported.
+ */
+function themeSettings(ctx: Context, located: Located): Record<string, unknown> {
+  const fields = record(located, 'theme');
+  const { source, at } = located;
+  const out: Record<string, unknown> = { colorScheme: fields.light === true ? 'light' : 'dark' };
+  ctx.report.add(source, fields.light === undefined ? at : [...at, 'light'], 'theme', fields.light === undefined ? '' : 'light', 'mapped', `colorScheme: ${out.colorScheme}${fields.light === undefined ? ' (Glance\'s themes are dark unless light is set)' : ''}`);
+  const primary = asString(fields['primary-color']);
+  if (primary !== null) {
+    const hex = glanceHsl(primary);
+    if (hex) {
+      out.primaryColor = hex;
+      ctx.report.add(source, [...at, 'primary-color'], 'theme', 'primary-color', 'mapped', `primaryColor ${hex}`);
+    } else {
+      ctx.report.add(source, [...at, 'primary-color'], 'theme', 'primary-color', 'unmapped', `${primary}: not Glance's "hue saturation lightness"`);
+    }
+  }
+  reportOtherFields(ctx, source, at, 'theme', fields, ['light', 'primary-color'], (field) => themeWhy[field] ?? null);
+  return out;
+}
+
 /** Converts a Glance `glance.yml` (with its includes): one board per page. */
 export function convertGlance(input: ConvertInput, options: ConvertOptions = {}): ConvertResult {
   const ctx = newContext(new SourceSet(input.read), options);
@@ -223,7 +258,11 @@ export function convertGlance(input: ConvertInput, options: ConvertOptions = {})
   const pages = entries(ctx, { source: root.source, at: [...root.at, 'pages'], value: fields.pages }, 'pages');
   if (pages.length === 0) throw root.source.fail(root.at, 'glance.yml needs pages');
   const drafts = pages.map((located, index) => page(ctx, located, index));
-  reportOtherFields(ctx, root.source, root.at, 'glance.yml', fields, ['pages'], (field) =>
+  if (fields.theme !== undefined) {
+    const theme = themeSettings(ctx, follow(ctx, { source: root.source, at: [...root.at, 'theme'], value: fields.theme }));
+    for (const draft of drafts) draft.board.settings = { ...draft.board.settings, ...theme };
+  }
+  reportOtherFields(ctx, root.source, root.at, 'glance.yml', fields, ['pages', 'theme'], (field) =>
     field === 'auth' ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)' : field === 'server' ? 'server settings: configure Tessera\'s own' : null,
   );
   const names = boardNames(drafts.map((draft) => boardNameOf(draft.title, 'glance')), options.name);

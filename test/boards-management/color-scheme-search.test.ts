@@ -1,5 +1,5 @@
 /**
- * THEME-1, THEME-3: the board settings `colorScheme` and `webSearchUrl` through HTTP: defaults, PATCH and read back,
+ * THEME-1, THEME-2: the board settings `colorScheme` and `webSearchUrl` through HTTP: defaults, PATCH and read back,
  * the board file round trip, and refusals that write nothing.
  */
 import { useTestServer } from '../support/server';
@@ -14,13 +14,13 @@ const readBoard = async (boardId: string) => {
   return result.body;
 };
 
-describe('THEME-1, THEME-3: colorScheme and webSearchUrl', () => {
+describe('THEME-1, THEME-2: colorScheme and webSearchUrl', () => {
   it('THEME-1: a new board follows the system (auto) and has no web search', async () => {
     const boardId = await createBoard(server);
     expect(await readBoard(boardId)).toMatchObject({ colorScheme: 'auto', webSearchUrl: null });
   });
 
-  it('THEME-1, THEME-3: PATCH settings sets both, the document shows them, blank web search text is null again', async () => {
+  it('THEME-1, THEME-2: PATCH settings sets both, the document shows them, blank web search text is null again', async () => {
     const boardId = await createBoard(server);
     const before = await boardRow(server, boardId);
     const body = { colorScheme: 'dark', webSearchUrl: 'https://duckduckgo.com/?q={query}' };
@@ -41,7 +41,7 @@ describe('THEME-1, THEME-3: colorScheme and webSearchUrl', () => {
     ['a web search with no host', { webSearchUrl: 'https://?q={query}' }],
     ['a web search that is not a URL', { webSearchUrl: 'https://exa mple.com/?q={query}' }],
     ['a web search that is a number', { webSearchUrl: 42 }],
-  ])('THEME-3: %s is a 400 naming the field, nothing written', async (_label, body) => {
+  ])('THEME-2: %s is a 400 naming the field, nothing written', async (_label, body) => {
     const boardId = await createBoard(server);
     const before = await boardRow(server, boardId);
     const result = await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: { pageTitle: 'changed', ...body } });
@@ -51,7 +51,7 @@ describe('THEME-1, THEME-3: colorScheme and webSearchUrl', () => {
     expect(await boardRow(server, boardId)).toEqual(before);
   });
 
-  it('THEME-1, THEME-3: the board file carries both; export, import as a new board, export again gives them back', async () => {
+  it('THEME-1, THEME-2: the board file carries both; export, import as a new board, export again gives them back', async () => {
     const boardId = await createBoard(server);
     const settings = { colorScheme: 'dark', webSearchUrl: 'https://www.google.com/search?q={query}' };
     expect((await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: settings })).status).toBe(204);
@@ -82,7 +82,7 @@ describe('THEME-1, THEME-3: colorScheme and webSearchUrl', () => {
     ['an unknown colour scheme', { colorScheme: 'night' }],
     ['a web search without {query}', { webSearchUrl: 'https://example.com/search' }],
     ['a web search with no host', { webSearchUrl: 'http://?q={query}' }],
-  ])('THEME-3: a board file with %s is a 400 naming the field, no board created', async (_label, bad) => {
+  ])('THEME-2: a board file with %s is a 400 naming the field, no board created', async (_label, bad) => {
     const boardId = await createBoard(server);
     const { source: _source, ...file } = (await server.call('GET', `/api/boards/${boardId}/export`)).body;
     const name = unique('theme-bad-');

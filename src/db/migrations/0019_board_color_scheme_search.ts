@@ -1,7 +1,7 @@
 import type { Knex } from 'knex';
 
 /**
- * THEME-1, THEME-3: two board settings for the board page as a start page: its colour scheme (`light`, `dark`, or
+ * THEME-1, THEME-2: two board settings for the board page as a start page: its colour scheme (`light`, `dark`, or
  * `auto` = the viewer's system preference; existing boards get `auto`) and the web search its search box falls back to
  * (a URL template with `{query}`, null for none).
  */
