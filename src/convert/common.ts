@@ -10,6 +10,8 @@ export interface ConvertOptions {
   iconBases?: IconBases;
   /** CONV-13: the name of the (main) board; the others are named `<name>-<their own>`. */
   name?: string;
+  /** CONV-17: every board of the conversion is public (`--public`). */
+  public?: boolean;
 }
 
 /** The input of a converter: the files the user named (relative to the input directory) and a reader for them. */
