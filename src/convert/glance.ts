@@ -230,8 +230,13 @@ const themeWhy: Record<string, string> = {
  * its `primary-color` (`H S L`) as primaryColor; the rest reported.
  */
 function themeSettings(ctx: Context, located: Located): Record<string, unknown> {
-  const fields = record(located, 'theme');
   const { source, at } = located;
+  if (!isRecord(located.value)) {
+    ctx.report.placeholders(source, at, 'theme', '', located.value);
+    ctx.report.add(source, at, 'theme', '', 'unmapped', 'not a map of theme fields: the board follows the viewer\'s system (colorScheme auto)');
+    return {};
+  }
+  const fields = located.value;
   const out: Record<string, unknown> = { colorScheme: fields.light === true ? 'light' : 'dark' };
   ctx.report.add(source, fields.light === undefined ? at : [...at, 'light'], 'theme', fields.light === undefined ? '' : 'light', 'mapped', `colorScheme: ${out.colorScheme}${fields.light === undefined ? ' (Glance\'s themes are dark unless light is set)' : ''}`);
   const primary = asString(fields['primary-color']);

@@ -154,6 +154,13 @@ describe('Glance as a start page (CONV-14..16)', () => {
     expect(bad.report.entries.find((e) => e.field === 'primary-color')).toMatchObject({ status: 'unmapped' });
   });
 
+  it('CONV-16: a theme that is not a map is reported, not an error', () => {
+    const page = 'pages:\n  - name: Home\n    columns:\n      - widgets:\n          - type: bookmarks\n            groups: [{title: G, links: [{title: a, url: "https://a.example"}]}]\n';
+    const { boards, report } = converters.glance(memoryInput({ 'glance.yml': `theme: catppuccin\n${page}` }));
+    expect(boards[0].settings).not.toHaveProperty('colorScheme');
+    expect(report.entries.find((e) => e.object === 'theme')).toMatchObject({ status: 'unmapped', detail: expect.stringMatching(/^not a map/) });
+  });
+
   it('CONV-16: Glance\'s colours as #rrggbb', () => {
     expect(glanceHsl('0 100 50')).toBe('#ff0000');
     expect(glanceHsl('120 100% 25%')).toBe('#008000');
