@@ -91,4 +91,25 @@ describe('THEME-1, THEME-2: colorScheme and webSearchUrl', () => {
     expect(JSON.stringify(result.body.data.issues)).toContain(Object.keys(bad)[0]);
     expect(await server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first()).toBeUndefined();
   });
+
+  it('THEME-1, THEME-2: a revision recorded before the settings existed reads and restores them at their defaults, not at today\'s values', async () => {
+    const boardId = await createBoard(server);
+    const settings = { colorScheme: 'dark', webSearchUrl: 'https://duckduckgo.com/?q={query}' };
+    expect((await server.call('PATCH', `/api/boards/${boardId}/settings`, { body: settings })).status).toBe(204);
+    const entries = (await server.call('GET', `/api/boards/${boardId}/history`)).body.entries;
+    const first = Math.min(...entries.map((e: any) => e.revision));
+    // As history written before migration 0019 holds them: snapshots without the two fields, no delta naming them.
+    await server.db.raw(
+      `UPDATE board_history SET snapshot = (snapshot::jsonb #- '{board,colorScheme}' #- '{board,webSearchUrl}')::json,
+              reverse_delta = (reverse_delta::jsonb #- '{board,colorScheme}' #- '{board,webSearchUrl}')::json
+        WHERE board_id = ?`,
+      [boardId],
+    );
+    const old = await server.call('GET', `/api/boards/${boardId}/history/${first}`);
+    expect(old.status).toBe(200);
+    expect(old.body).toMatchObject({ colorScheme: 'auto', webSearchUrl: null });
+    const restored = await server.call('POST', `/api/boards/${boardId}/restore`, { body: { revision: first } });
+    expect(restored.status).toBe(200);
+    expect(await readBoard(boardId)).toMatchObject({ colorScheme: 'auto', webSearchUrl: null });
+  });
 });

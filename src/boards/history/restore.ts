@@ -7,7 +7,7 @@ import type { Knex } from 'knex';
 import { placedAppIds, recordAppPlacements } from '../../apps/placements';
 import { whereAmong } from '../../db/idList';
 import { assertBoardAccess } from '../access';
-import { boardSettingsColumns, defaultBoardSettings } from '../settings';
+import { boardSettingsColumns } from '../settings';
 import { assertCanBind } from '../document/bindings';
 import type { BoardState } from '../document/model';
 import { replacementFor, replacementWritesAnything, stateAfterReplacement } from '../document/replacement';
@@ -47,8 +47,7 @@ async function restorable(trx: Knex, current: BoardState, revision: BoardState):
   const goneAppIds = appIds.filter((id) => !liveApps.has(id)).sort();
   const droppedItems = new Set(revision.items.filter((i) => i.kind === 'app' && placedAppIds(i).some((id) => !liveApps.has(id))).map((i) => i.id));
   const board = { ...current.board };
-  // A revision older than a setting (migration 0019) had it at its default.
-  for (const column of boardSettingsColumns) board[column] = revision.board[column] !== undefined ? revision.board[column] : defaultBoardSettings[column];
+  for (const column of boardSettingsColumns) board[column] = revision.board[column];
   const target: BoardState = {
     ...revision,
     board,
