@@ -8,6 +8,7 @@ import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields
 import { isRecord } from './report';
 import { SourceSet, type PathKey, type SourceFile } from './source';
 import { boardNames } from './names';
+import { customSearch, searchEngines } from './search';
 
 const visibility = ['hideForUsers', 'showForUsers', 'hideForGuests', 'hideForKeycloakUsers', 'showForKeycloakUsers'];
 const visibilityWhy = 'per-user visibility: Tessera decides who sees a board with board permissions, not per section or item';
@@ -54,6 +55,30 @@ function themeSetting(ctx: Context, source: SourceFile, appConfig: Record<string
   } else {
     ctx.report.add(source, ['appConfig', 'theme'], 'appConfig', 'theme', 'unmapped', `${String(appConfig.theme)}: not a theme known to be light or dark; the board follows the viewer's system (colorScheme auto)`);
   }
+}
+
+/**
+ * CONV-18: `appConfig.webSearch` (an engine by name, or `customSearchEngine`, the terms appended) as the board's web
+ * search; returns the fields of appConfig it reported.
+ */
+function webSearchSetting(ctx: Context, source: SourceFile, appConfig: Record<string, unknown>, settings: Record<string, unknown>): string[] {
+  const search = appConfig.webSearch;
+  if (!isRecord(search)) return [];
+  const at = ['appConfig', 'webSearch'];
+  const custom = asString(search.customSearchEngine);
+  const engine = asString(search.searchEngine);
+  const template = search.disableWebSearch === true ? null : custom ? customSearch(custom, 'append') : searchEngines[(engine ?? 'duckduckgo').toLowerCase()] ?? null;
+  if (template) {
+    settings.webSearchUrl = template;
+    ctx.report.add(source, at, 'appConfig', 'webSearch', 'mapped', `the board's web search (webSearchUrl ${template}): the board page's search box, for terms no app matches`);
+  } else {
+    ctx.report.add(source, at, 'appConfig', 'webSearch', 'unmapped', search.disableWebSearch === true ? 'web search turned off: the board has none' : 'a search engine Tessera cannot turn into a web search URL');
+  }
+  const handled = template ? (custom ? ['customSearchEngine'] : ['searchEngine']) : [];
+  for (const field of handled) ctx.report.add(source, [...at, field], 'appConfig', `webSearch.${field}`, 'mapped', 'webSearchUrl');
+  reportOtherFields(ctx, source, at, 'appConfig', search, handled, (field) =>
+    field === 'searchBangs' ? 'bangs (shortcuts to other engines): no Tessera equivalent' : 'search option: the board page\'s search box has its own behaviour', 'webSearch.');
+  return ['webSearch'];
 }
 
 const statusFields = ['statusCheckHeaders', 'statusCheckAllowInsecure', 'statusCheckAcceptCodes', 'statusCheckMaxRedirects'];
@@ -176,11 +201,12 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
   }
   if (isRecord(data.appConfig)) {
     themeSetting(ctx, source, appConfig, settings);
-    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck', 'theme'], (field) =>
+    const searchHandled = webSearchSetting(ctx, source, appConfig, settings);
+    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck', 'theme', ...searchHandled], (field) =>
       field === 'auth' || /^enable(Oidc|Keycloak|HeaderAuth|GuestAccess)$/.test(field) || ['oidc', 'keycloak', 'headerAuth'].includes(field)
         ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)'
         : field === 'webSearch'
-          ? 'web search: Tessera has no search widget'
+          ? 'web search: not a map of search options'
           : null,
     );
     if (appConfig.statusCheck !== undefined) ctx.report.add(source, ['appConfig', 'statusCheck'], 'appConfig', 'statusCheck', 'mapped', 'the default of the items\' ping');
@@ -253,9 +279,9 @@ export function convertDashy(input: ConvertInput, options: ConvertOptions = {}):
     drafts.push({ title: sub.name, board: convertPage(ctx, { source, title: sub.path }, false).board });
   }
   const names = boardNames(drafts.map((draft) => boardNameOf(draft.title, 'dashy')), options.name);
-  // Dashy reads appConfig from the main configuration only: its theme is every page's.
-  const scheme = first.board.settings?.colorScheme;
-  if (scheme) for (const draft of drafts.slice(1)) draft.board.settings = { colorScheme: scheme, ...draft.board.settings };
+  // Dashy reads appConfig from the main configuration only: its theme and web search are every page's.
+  const shared = Object.fromEntries(['colorScheme', 'webSearchUrl'].filter((key) => first.board.settings?.[key] !== undefined).map((key) => [key, first.board.settings![key]]));
+  for (const draft of drafts.slice(1)) draft.board.settings = { ...shared, ...draft.board.settings };
   const boards: BoardFile[] = drafts.map((draft, index) => buildBoardFile({ name: names[index], ...draft.board }));
   return { boards, report: { format: 'dashy', files: ctx.sources.names(), boards: names.map((name) => ({ name, file: `${name}.yaml` })), entries: ctx.report.entries } };
 }

@@ -7,6 +7,7 @@ import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type Draft
 import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { glanceHsl } from './colors';
 import { boardNames } from './names';
+import { customSearch, searchEngines } from './search';
 import { isRecord } from './report';
 import { convertLimits, SourceSet, type PathKey, type SourceFile } from './source';
 
@@ -66,6 +67,8 @@ const optionDetails: Record<string, string> = {
 interface Walk {
   ctx: Context;
   sections: DraftSection[];
+  /** CONV-18: the web search the page's first search widget gave. */
+  webSearchUrl?: string;
 }
 
 function links(walk: Walk, list: Located, section: DraftSection, object: string, kind: 'link' | 'site'): void {
@@ -175,6 +178,17 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
       mapped(widgetItem(key, 'notebook', { content: html, showToolbar: false }, { width: 2, height: 2 }), ['source']);
       return;
     }
+    case 'search': {
+      // CONV-18: the board's own search box takes the widget's engine for what matches no app.
+      const engine = asString(fields['search-engine']) ?? 'duckduckgo';
+      const template = /^https?:/i.test(engine) ? customSearch(engine, 'glance') : searchEngines[engine.toLowerCase()] ?? null;
+      if (!template || walk.webSearchUrl) break;
+      walk.webSearchUrl = template;
+      ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', `the board's web search (webSearchUrl ${template}${fields['search-engine'] === undefined ? ', Glance\'s default engine' : ''}): the board page's search box, for terms no app matches`);
+      if (fields['search-engine'] !== undefined) ctx.report.add(source, [...at, 'search-engine'], object, 'search-engine', 'mapped', 'webSearchUrl');
+      others(['search-engine'], (field) => (field === 'bangs' ? 'bangs (shortcuts to other engines): no Tessera equivalent' : 'search box option: the board page\'s search box has its own behaviour'));
+      return;
+    }
     case 'docker-containers':
       mapped(widgetItem(key, 'dockerContainers', {}, { width: 4, height: 3 }), [], (field) =>
         ['sock-path', 'hide-by-default', 'running-only', 'category'].includes(field) ? 'Docker option: Tessera\'s widget reads its own Docker configuration' : null,
@@ -207,7 +221,7 @@ function page(ctx: Context, located: Located, index: number): { title: string; b
     if (section.items.length > 0) walk.sections.splice(position, 0, section);
     reportOtherFields(ctx, columnAt.source, columnAt.at, section.name!, column, ['size', 'widgets']);
   });
-  const settings: Record<string, unknown> = { pageTitle: title };
+  const settings: Record<string, unknown> = { pageTitle: title, ...(walk.webSearchUrl ? { webSearchUrl: walk.webSearchUrl } : {}) };
   reportOtherFields(ctx, located.source, located.at, title, fields, ['name', 'columns', 'head-widgets'], (field) =>
     ['width', 'center-vertically', 'hide-desktop-navigation', 'show-mobile-header', 'expand-mobile-page-navigation', 'desktop-navigation-width'].includes(field) ? 'page display option: no Tessera equivalent' : field === 'slug' ? 'page address: the board name is made from the page name' : null,
   );

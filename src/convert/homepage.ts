@@ -7,6 +7,7 @@ import path from 'node:path';
 import { buildBoardFile, boardNameOf, type DraftItem, type DraftSection } from './build';
 import { appItem, asString, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { isRecord } from './report';
+import { customSearch, searchEngines } from './search';
 import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source';
 
 const knownFiles = ['services', 'bookmarks', 'widgets', 'settings'] as const;
@@ -75,6 +76,8 @@ interface Walk {
   /** Names of `layout:` that a group took. */
   laidOut: Set<string>;
   defaultNewTab: boolean;
+  /** CONV-18: the web search the first search widget gave. */
+  webSearchUrl?: string;
 }
 
 function groupLayout(walk: Walk, settings: SourceFile | null, name: string): GroupLayout {
@@ -254,9 +257,22 @@ function infoWidget(walk: Walk, source: SourceFile, at: PathKey[], type: string,
     case 'greeting':
       mapped(widgetItem(key, 'notebook', { content: asString(options.text) ?? '', showToolbar: false }, { width: 2, height: 1 }), ['text']);
       return;
-    case 'search':
-      keepWidget(ctx, source, at, type, type, options, 'Tessera has no search widget');
+    case 'search': {
+      // CONV-18: the board's own search box takes the widget's engine for what matches no app.
+      const provider = Array.isArray(options.provider) ? asString(options.provider[0]) : asString(options.provider);
+      const custom = asString(options.url);
+      const template = provider === 'custom' ? (custom ? customSearch(custom, 'append') : null) : provider ? searchEngines[provider.toLowerCase()] ?? null : null;
+      if (!template || walk.webSearchUrl) {
+        keepWidget(ctx, source, at, type, type, options, template ? 'a second search widget: the board has one web search (the first)' : 'a search provider Tessera cannot turn into a web search URL');
+        return;
+      }
+      walk.webSearchUrl = template;
+      ctx.report.add(source, at, type, '', 'mapped', `the board's web search (webSearchUrl ${template}): the board page's search box, for terms no app matches`);
+      reportOtherFields(ctx, source, at, type, options, ['provider', ...(provider === 'custom' ? ['url'] : [])], (field) =>
+        field === 'provider' ? 'further providers: the board has one web search (the first)' : 'search box option: the board page\'s search box has its own behaviour',
+      );
       return;
+    }
     default:
       keepWidget(ctx, source, at, type, type, options, 'Tessera has no widget of this kind (or it needs an integration)');
   }
@@ -373,6 +389,7 @@ export function convertHomepage(input: ConvertInput, options: ConvertOptions = {
     if (otherFiles[base]) ctx.report.entries.push({ file, at: '', object: file, field: '', status: 'unmapped', detail: otherFiles[base] });
   }
   const name = options.name ?? boardNameOf(asString(settingsData.title) ?? 'homepage', 'homepage');
+  if (walk.webSearchUrl) boardSettingsValue.webSearchUrl = walk.webSearchUrl;
   const board = buildBoardFile({ name, settings: boardSettingsValue, sections: [{ key: 'top', name: null, items: top }, ...walk.sections] });
   return { boards: [board], report: { format: 'homepage', files: ctx.sources.names(), boards: [{ name, file: `${name}.yaml` }], entries: ctx.report.entries } };
 }

@@ -187,7 +187,7 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(entry('Old stuff', '')?.detail).toBe('names no group of services.yaml or bookmarks.yaml: nothing to lay out');
     expect(report.entries.find((e) => e.file === 'docker.yaml')?.status).toBe('unmapped');
     const kept = report.entries.filter((e) => e.status === 'kept').map((e) => e.detail.split(':')[0]);
-    expect(kept).toEqual(['widget "resources"', 'widget "search"', 'widget "customapi"', 'widget "emby"', 'widget "uptimekuma"', 'widget "sonarr"', 'widget "qbittorrent"']);
+    expect(kept).toEqual(['widget "resources"', 'widget "customapi"', 'widget "emby"', 'widget "uptimekuma"', 'widget "sonarr"', 'widget "qbittorrent"']);
     const qbit = report.entries.find((e) => e.status === 'kept' && e.detail.startsWith('widget "qbittorrent"'))!;
     expect(qbit.value).toMatchObject({ username: 'admin', password: '<redacted>' });
     expect(JSON.stringify(report)).not.toContain('hunter2');
@@ -283,7 +283,7 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
 
   it('CONV-3: kept widgets, authentication, placeholders and the included file\'s fields are reported at their own file', () => {
     const { report } = convert();
-    expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Home / search', 'Home / weather', 'Home / hacker-news', 'Home / reddit']);
+    expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Home / weather', 'Home / hacker-news', 'Home / reddit']);
     expect(report.entries.find((e) => e.object === 'glance.yml' && e.field === 'auth' && e.status === 'unmapped')?.detail).toMatch(/authentication/);
     expect(report.entries.filter((e) => e.status === 'placeholder').map((e) => e.detail.split(':')[0])).toEqual(['${ROUTER_PASSWORD}', '${secret', '${ADMIN_PASSWORD}']);
     expect(report.entries.find((e) => e.object === 'Home / News' && e.field === 'style')).toMatchObject({ file: 'widgets/rss.yml', at: '4:8', status: 'unmapped' });

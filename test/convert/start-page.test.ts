@@ -170,3 +170,27 @@ describe('Glance as a start page (CONV-14..16)', () => {
     expect(glanceHsl('blue')).toBeNull();
   });
 });
+
+describe('web search (CONV-18)', () => {
+  it('CONV-18: homepage\'s and Glance\'s search widgets (duckduckgo) become the board\'s webSearchUrl, reported as mapped', () => {
+    const homepage = converters.homepage(fixtureInput('homepage'));
+    expect(homepage.boards[0].settings).toMatchObject({ webSearchUrl: 'https://duckduckgo.com/?q={query}' });
+    expect(homepage.report.entries.find((e) => e.object === 'search' && e.field === '')).toMatchObject({ status: 'mapped', detail: expect.stringMatching(/webSearchUrl/) });
+    expect(homepage.report.entries.find((e) => e.object === 'search' && e.field === 'target')).toMatchObject({ status: 'unmapped' });
+    const glance = converters.glance(fixtureInput('glance'));
+    expect(glance.boards.map((b) => b.settings?.webSearchUrl ?? null)).toEqual(['https://duckduckgo.com/?q={query}', null]);
+  });
+
+  it('CONV-18: custom engines: homepage\'s and Dashy\'s url gets the terms appended, Glance\'s {QUERY} becomes {query}; an unusable one is reported', () => {
+    const homepage = converters.homepage(memoryInput({ 'widgets.yaml': '- search:\n    provider: custom\n    url: https://search.example/?q=\n' }));
+    expect(homepage.boards[0].settings).toMatchObject({ webSearchUrl: 'https://search.example/?q={query}' });
+    const dashy = converters.dashy(memoryInput({ 'conf.yml': 'appConfig:\n  webSearch: {customSearchEngine: "https://s.example/search?q=", openingMethod: newtab}\nsections:\n  - name: A\n    items: [{title: a, url: "https://a.example"}]\n' }));
+    expect(dashy.boards[0].settings).toMatchObject({ webSearchUrl: 'https://s.example/search?q={query}' });
+    expect(dashy.report.entries.find((e) => e.field === 'webSearch.openingMethod')).toMatchObject({ status: 'unmapped' });
+    const page = 'pages:\n  - name: Home\n    head-widgets:\n      - type: search\n        search-engine: "https://find.example/?q={QUERY}&x=1"\n    columns:\n      - widgets:\n          - type: clock\n';
+    expect(converters.glance(memoryInput({ 'glance.yml': page })).boards[0].settings).toMatchObject({ webSearchUrl: 'https://find.example/?q={query}&x=1' });
+    const bad = converters.homepage(memoryInput({ 'widgets.yaml': '- search:\n    provider: custom\n    url: "javascript:alert("\n' }));
+    expect(bad.boards[0].settings ?? {}).not.toHaveProperty('webSearchUrl');
+    expect(bad.report.entries.find((e) => e.object === 'search' && e.status === 'kept')).toBeDefined();
+  });
+});
