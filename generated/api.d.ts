@@ -1929,7 +1929,7 @@ export interface components {
             code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description Details; may be empty. */
             data: {
-                /** @description Validation issues (Ajv error objects). */
+                /** @description ERR-7: validation issues (Ajv error objects), the first 100 at most. */
                 issues?: {
                     [key: string]: unknown;
                 }[];

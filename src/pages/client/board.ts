@@ -9,7 +9,9 @@ import { drawGrid, patchBoard, type Board, type Marks } from './grid';
 import { api } from './api';
 import { drawerToggle, historyDrawer } from './layout';
 import { applyLook, type Look } from './look';
+import { applyScheme } from './theme';
 import { drawTopbar } from './nav';
+import { pageTools } from './pageTools';
 import { signInForm } from './signin';
 import { firstPoll, nextPoll } from './statusSchedule';
 import { preloadMarkdown, updatePingDots, type AppStatusView, type AppView } from './widgets';
@@ -206,6 +208,7 @@ function render(): void {
   const shown = state.viewing?.board ?? board;
   const layout = shown.layouts.find((l) => l.id === state.layoutId) ?? shown.layouts[0];
   applyLook(board as Board & Look); // NAV-6
+  applyScheme(board); // THEMEVIEW-1
   const header = el('header', {}, [
     el('h1', { text: board.pageTitle || board.name }),
     el('span', { className: 'version', text: `version ${board.version}` }),
@@ -304,6 +307,7 @@ async function start(served: Served | null = null): Promise<void> {
   // VIEW-7: the frame after the next one starts once the drawn board has been laid out and painted.
   requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('tessera:board-painted')));
   void drawTopbar(boardName); // NAV-3, NAV-4
+  pageTools({ apps: () => state.apps, webSearchUrl: () => (state.board as { webSearchUrl?: unknown } | null)?.webSearchUrl }); // THEMEVIEW-2, SEARCH-1
   follow(state.board!.id);
   followStatuses();
 }

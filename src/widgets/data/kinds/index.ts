@@ -1,4 +1,8 @@
 /** LIVE-2: the widget kinds that draw live data, by widget kind. One import and one entry per kind file. */
 import type { LiveKind } from '../types';
+import { calendarKind } from './calendar';
+import { downloadsKind } from './downloads';
+import { rssFeedKind } from './rssFeed';
+import { clockKind, weatherKind } from './weather';
 
-export const liveKinds: readonly LiveKind[] = [];
+export const liveKinds: readonly LiveKind[] = [downloadsKind as LiveKind, calendarKind, rssFeedKind, weatherKind, clockKind];
