@@ -11,7 +11,7 @@ export const searchEngines: Record<string, string> = {
   bing: 'https://www.bing.com/search?q={query}',
   baidu: 'https://www.baidu.com/s?wd={query}',
   brave: 'https://search.brave.com/search?q={query}',
-  startpage: 'https://www.startpage.com/do/search?q={query}',
+  startpage: 'https://www.startpage.com/do/search?query={query}',
   kagi: 'https://kagi.com/search?q={query}',
   perplexity: 'https://www.perplexity.ai/search?q={query}',
 };
