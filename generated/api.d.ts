@@ -2175,6 +2175,13 @@ export interface components {
             itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
             /** @description Turns off the status pings of app widgets on this board. */
             disableStatus: boolean;
+            /**
+             * @description Colour scheme of the board page (THEME-1): `light`, `dark`, or `auto` to follow the viewer's system (`prefers-color-scheme`). A viewer's own choice on the page overrides it. New and existing boards: `auto`.
+             * @enum {string}
+             */
+            colorScheme: "light" | "dark" | "auto";
+            /** @description Web search of the board page's search box when no app or bookmark matches (THEME-2): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
+            webSearchUrl: string | null;
         };
         /**
          * @description The whole board: metadata, settings columns, breakpoint layouts (sorted by breakpoint, then id), sections,
@@ -2209,6 +2216,8 @@ export interface components {
          *       "iconColor": null,
          *       "itemRadius": "lg",
          *       "disableStatus": false,
+         *       "colorScheme": "auto",
+         *       "webSearchUrl": "https://duckduckgo.com/?q={query}",
          *       "layouts": [
          *         {
          *           "id": "clx5u1hxa0000a8ml2c0f4e7d",
@@ -3150,7 +3159,9 @@ export interface components {
          *       "pageTitle": "Home lab",
          *       "primaryColor": "#228be6",
          *       "opacity": 90,
-         *       "itemRadius": "md"
+         *       "itemRadius": "md",
+         *       "colorScheme": "dark",
+         *       "webSearchUrl": "https://duckduckgo.com/?q={query}"
          *     }
          */
         UpdateBoardSettingsRequest: {
@@ -3169,6 +3180,9 @@ export interface components {
             iconColor?: string | null;
             itemRadius?: components["schemas"]["itemRadius"];
             disableStatus?: components["schemas"]["disableStatus"];
+            colorScheme?: components["schemas"]["colorScheme"];
+            /** @description As in the board document; blank (whitespace-only) text is stored as null. */
+            webSearchUrl?: string | null;
         };
         /**
          * @description One entry of the board list.
@@ -3947,10 +3961,18 @@ export interface components {
         /** @description Turns off the status pings of app widgets on this board. */
         disableStatus: boolean;
         /**
+         * @description Colour scheme of the board page (THEME-1): `light`, `dark`, or `auto` to follow the viewer's system (`prefers-color-scheme`). A viewer's own choice on the page overrides it. New and existing boards: `auto`.
+         * @enum {string}
+         */
+        colorScheme: "light" | "dark" | "auto";
+        /** @description Web search of the board page's search box when no app or bookmark matches (THEME-2): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
+        webSearchUrl: string | null;
+        /**
          * @description Board settings (as in the board document); omitted ones take their defaults on import.
          * @example {
          *       "pageTitle": "Home lab",
-         *       "primaryColor": "#fa5252"
+         *       "primaryColor": "#fa5252",
+         *       "colorScheme": "auto"
          *     }
          */
         FileSettings: {
@@ -3969,6 +3991,8 @@ export interface components {
             iconColor?: components["schemas"]["iconColor"];
             itemRadius?: components["schemas"]["itemRadius"];
             disableStatus?: components["schemas"]["disableStatus"];
+            colorScheme?: components["schemas"]["colorScheme"];
+            webSearchUrl?: components["schemas"]["webSearchUrl"];
         };
         /**
          * @description A breakpoint layout, identified in the file by its name (unique in the file).
