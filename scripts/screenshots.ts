@@ -86,7 +86,11 @@ async function main(): Promise<void> {
       const page = await launched.context.newPage();
       await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
       await page.goto(`${server.url}/boards/home-lab`);
-      await page.evaluate(() => (globalThis as any).localStorage.clear()); // PAGE-9: details closed, as for a first visit
+      // THEMEVIEW-1: the viewer's choice of scheme, as the page's control keeps it.
+    await page.evaluate((chosen) => {
+      (globalThis as any).localStorage.clear();
+      (globalThis as any).localStorage.setItem('tessera.colorScheme', chosen);
+    }, scheme); // PAGE-9: details closed, as for a first visit
       await page.reload();
       await page.waitForSelector('.tile[data-item-id="clock"]');
       await page.waitForSelector('.topbar .boards-menu');
@@ -116,7 +120,7 @@ async function main(): Promise<void> {
 
 /**
  * The converted homepage fixture (test/convert/fixtures/homepage), imported as a public board and photographed at
- * 1440x900 and at phone width (390x844). This machine is offline, so every icon the board names elsewhere is answered
+ * 1440x900 and at phone width (390x844), in the light and the dark scheme. This machine is offline, so every icon the board names elsewhere is answered
  * with a stand-in: a coloured square with the first letter of the icon's file name.
  */
 async function shootConverted(url: string, call: (method: string, p: string, body?: unknown) => Promise<any>, context: import('playwright-core').BrowserContext): Promise<void> {
@@ -124,9 +128,11 @@ async function shootConverted(url: string, call: (method: string, p: string, bod
   const name = 'homepage-converted';
   await call('POST', '/api/boards/import', { ...boards[0], name, isPublic: true });
   const colors = ['#2f6feb', '#8250df', '#bf3989', '#1a7f37', '#bc4c00', '#0969da', '#cf222e', '#6639ba'];
-  for (const [width, height, file] of [
-    [1440, 900, 'homepage-desktop.png'],
-    [390, 844, 'homepage-phone.png'],
+  for (const [width, height, file, scheme] of [
+    [1440, 900, 'homepage-desktop.png', 'light'],
+    [390, 844, 'homepage-phone.png', 'light'],
+    [1440, 900, 'homepage-desktop-dark.png', 'dark'],
+    [390, 844, 'homepage-phone-dark.png', 'dark'],
   ] as const) {
     const page = await context.newPage();
     await page.setViewportSize({ width, height });
@@ -141,7 +147,11 @@ async function shootConverted(url: string, call: (method: string, p: string, bod
       return route.fulfill({ status: 200, contentType: 'image/svg+xml', body: svg });
     });
     await page.goto(`${url}/boards/${name}`);
-    await page.evaluate(() => (globalThis as any).localStorage.clear());
+    // THEMEVIEW-1: the viewer's choice of scheme, as the page's control keeps it.
+    await page.evaluate((chosen) => {
+      (globalThis as any).localStorage.clear();
+      (globalThis as any).localStorage.setItem('tessera.colorScheme', chosen);
+    }, scheme);
     await page.reload();
     await page.waitForSelector('.tile.widget-app');
     await page.waitForFunction(() => Array.from((globalThis as any).document.querySelectorAll('img.icon')).every((img: any) => img.complete));
