@@ -66,7 +66,12 @@ export interface Config {
   provisioningMaxFiles: number;
   /** PROV-7: the largest board file provisioning reads (PROVISIONING_MAX_FILE_BYTES); a larger one is refused unread. */
   provisioningMaxFileBytes: number;
+  /** DOCK-1: the Docker Engine API the dockerContainers widget reads (DOCKER_HOST); null when unset. */
+  dockerHost: DockerHost | null;
 }
+
+/** DOCK-1: `unix:///path/docker.sock` (a socket) or `tcp://host:port` (plain HTTP to that address). */
+export type DockerHost = { kind: 'unix'; socketPath: string } | { kind: 'tcp'; baseUrl: string };
 
 /** A token bucket: `quota` requests per `windowSeconds`, as a burst of `quota` refilled evenly over the window. */
 export interface RateLimitPolicy {
@@ -197,6 +202,17 @@ function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/** DOCK-1: DOCKER_HOST as Docker's own clients spell it: `unix:///absolute/path` or `tcp://host:port`. */
+export function dockerHostFrom(env: NodeJS.ProcessEnv): DockerHost | null {
+  const raw = env.DOCKER_HOST?.trim();
+  if (!raw) return null;
+  const unix = /^unix:\/\/(\/.+)$/.exec(raw);
+  if (unix) return { kind: 'unix', socketPath: unix[1]! };
+  const tcp = /^tcp:\/\/([^/?#@\s]+:\d{1,5})\/?$/.exec(raw);
+  if (tcp && URL.canParse(`http://${tcp[1]}`)) return { kind: 'tcp', baseUrl: new URL(`http://${tcp[1]}`).origin };
+  throw new ConfigError(`DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: intFrom(env, 'PORT', 7575, 0, 65535),
@@ -247,5 +263,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     provisioningDebounceMs: intFrom(env, 'PROVISIONING_DEBOUNCE_MS', 500, 0, 600_000),
     provisioningMaxFiles: intFrom(env, 'PROVISIONING_MAX_FILES', 200, 1, 200),
     provisioningMaxFileBytes: bytesFrom(env, 'PROVISIONING_MAX_FILE_BYTES', 2 * 1024 * 1024),
+    dockerHost: dockerHostFrom(env),
   };
 }
