@@ -96,47 +96,47 @@ interface Issue {
 }
 
 /**
- * CAPI-2: the definition to store from a written one (trimmed, defaults filled), or a 400 naming every bad field
- * (`data.issues[].instancePath`, the first one in the message too).
+ * CAPI-2: the definition to store from a written one (trimmed, defaults filled), or a 400 `Input validation failed`
+ * naming every bad field in `data.issues[].instancePath`, as the contract's own checks do.
  */
 export function normalizeCustomApiInput(input: CustomApiInput): Omit<CustomApiDefinition, 'id' | 'createdAt' | 'updatedAt'> {
   const issues: Issue[] = [];
   const name = input.name.trim();
-  if (name.length === 0) issues.push({ instancePath: '/body/name', message: 'must be 1 to 64 characters after trimming' });
+  if (name.length === 0) issues.push({ instancePath: '/requestBody/name', message: 'must be 1 to 64 characters after trimming' });
   const integrationId = input.integrationId ?? null;
   const method = input.method ?? 'GET';
   const url = input.url.trim();
   if (integrationId === null) {
-    if (!isIntegrationUrl(url)) issues.push({ instancePath: '/body/url', message: 'must be an absolute http:// or https:// URL (or a path, with integrationId)' });
+    if (!isIntegrationUrl(url)) issues.push({ instancePath: '/requestBody/url', message: 'must be an absolute http:// or https:// URL (or a path, with integrationId)' });
   } else if (scheme.test(url) || url.startsWith('//') || url.startsWith('\\') || integrationRequestUrl('http://integration.invalid/', url) === null) {
-    issues.push({ instancePath: '/body/url', message: "with integrationId, must be a path relative to the integration's URL (no scheme, no //host)" });
+    issues.push({ instancePath: '/requestBody/url', message: "with integrationId, must be a path relative to the integration's URL (no scheme, no //host)" });
   }
   const body = input.body ?? null;
-  if (body !== null && method !== 'POST') issues.push({ instancePath: '/body/body', message: 'is only sent with method POST' });
+  if (body !== null && method !== 'POST') issues.push({ instancePath: '/requestBody/body', message: 'is only sent with method POST' });
   const headers = (input.headers ?? []).map((header) => ({ name: header.name.trim(), value: header.value }));
   const seen = new Set<string>();
   headers.forEach((header, index) => {
     const lower = header.name.toLowerCase();
-    if (reservedHeaders.has(lower)) issues.push({ instancePath: `/body/headers/${index}/name`, message: `${header.name} is set by the server` });
-    if (seen.has(lower)) issues.push({ instancePath: `/body/headers/${index}/name`, message: `${header.name} is given twice` });
+    if (reservedHeaders.has(lower)) issues.push({ instancePath: `/requestBody/headers/${index}/name`, message: `${header.name} is set by the server` });
+    if (seen.has(lower)) issues.push({ instancePath: `/requestBody/headers/${index}/name`, message: `${header.name} is given twice` });
     seen.add(lower);
     const { kinds, unknown } = placeholdersOf(header.value);
-    if (unknown.length > 0) issues.push({ instancePath: `/body/headers/${index}/value`, message: `${unknown.join(', ')} names no secret kind (one of ${secretKinds.join(', ')})` });
-    if (kinds.length > 0 && integrationId === null) issues.push({ instancePath: `/body/headers/${index}/value`, message: 'references secrets, which only an integration has: set integrationId' });
+    if (unknown.length > 0) issues.push({ instancePath: `/requestBody/headers/${index}/value`, message: `${unknown.join(', ')} names no secret kind (one of ${secretKinds.join(', ')})` });
+    if (kinds.length > 0 && integrationId === null) issues.push({ instancePath: `/requestBody/headers/${index}/value`, message: 'references secrets, which only an integration has: set integrationId' });
   });
   const list = input.list ? { path: input.list.path, limit: input.list.limit ?? defaultListLimit } : null;
   if (list) {
     const parsed = parseJsonPath(list.path);
-    if ('error' in parsed) issues.push({ instancePath: '/body/list/path', message: parsed.error });
+    if ('error' in parsed) issues.push({ instancePath: '/requestBody/list/path', message: parsed.error });
   }
   const fields = input.fields.map((field, index) => {
     const parsed = parseJsonPath(field.path);
-    if ('error' in parsed) issues.push({ instancePath: `/body/fields/${index}/path`, message: parsed.error });
+    if ('error' in parsed) issues.push({ instancePath: `/requestBody/fields/${index}/path`, message: parsed.error });
     const label = field.label.trim();
-    if (label.length === 0) issues.push({ instancePath: `/body/fields/${index}/label`, message: 'must not be blank' });
+    if (label.length === 0) issues.push({ instancePath: `/requestBody/fields/${index}/label`, message: 'must not be blank' });
     return { label, path: field.path, format: field.format ?? 'text' };
   });
-  if (issues.length > 0) throw badRequest(`Input validation failed: ${issues[0]!.instancePath.replace(/^\/body\//, '')} ${issues[0]!.message}`, { issues });
+  if (issues.length > 0) throw badRequest('Input validation failed', { issues });
   return { name, integrationId, url, method, body, headers, fields, list };
 }
 

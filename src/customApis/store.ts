@@ -37,7 +37,7 @@ const columnsOf = (input: ReturnType<typeof normalizeCustomApiInput>) => ({
 async function assertIntegrationExists(db: Db, integrationId: string | null): Promise<void> {
   if (integrationId === null) return;
   if (!(await Integration.query(db).findById(integrationId).select('id'))) {
-    throw badRequest('Input validation failed: integrationId names no integration', { issues: [{ instancePath: '/body/integrationId', message: 'names no integration' }] });
+    throw badRequest('Input validation failed', { issues: [{ instancePath: '/requestBody/integrationId', message: 'names no integration' }] });
   }
 }
 
