@@ -3632,6 +3632,7 @@ export interface components {
             }[];
             list: {
                 path: string;
+                /** Format: int32 */
                 limit: number;
             } | null;
             /** Format: date-time */
@@ -3665,45 +3666,6 @@ export interface components {
          * @enum {string}
          */
         CustomApiFormat: "number" | "percent" | "bytes" | "duration" | "date" | "relativeDate" | "text";
-        CustomApiData: {
-            definitionId: string;
-            name: string;
-            /** @constant */
-            mode: "fields";
-            fields: {
-                label: string;
-                format: components["schemas"]["CustomApiFormat"];
-                value: components["schemas"]["CustomApiValue"];
-            }[];
-        } | {
-            definitionId: string;
-            name: string;
-            /** @constant */
-            mode: "list";
-            columns: {
-                label: string;
-                format: components["schemas"]["CustomApiFormat"];
-            }[];
-            /** @description One row per list entry (at most the definition's limit), one value per column; null when the list path found no list. */
-            rows: components["schemas"]["CustomApiValue"][][] | null;
-            /** @description How many entries the list had before the limit (null when there was no list). */
-            total: number | null;
-        };
-        DockerContainersData: {
-            /** @description Sorted by the item's `defaultSort` (name otherwise); only the `columns` it names, besides id and name. */
-            containers: {
-                id: string;
-                /** @description The container's first name, without Docker's leading slash. */
-                name: string;
-                image?: string;
-                /** @description Docker's state word (created, running, paused, restarting, removing, exited, dead). */
-                state?: string;
-                /** @description Docker's human status (`Up 2 hours`, `Exited (0) 3 minutes ago`). */
-                status?: string;
-                /** Format: date-time */
-                created?: string | null;
-            }[];
-        };
         /** @description One audit log entry (AUDIT-1): what happened, to what, by whom, from where, through which surface, and whether it succeeded. Never a secret. */
         AuditEntry: {
             /** @description The entry's id (increasing). */
@@ -4883,11 +4845,12 @@ export interface components {
         /** @description List mode (CAPI-6): the path to an array in the answer; the fields are then picked from each entry. */
         CustomApiList: {
             path: components["schemas"]["CustomApiJsonPath"];
-            /** @description The most rows shown (default 10). */
+            /**
+             * Format: int32
+             * @description The most rows shown (default 10).
+             */
             limit?: number;
         };
-        /** @description A picked value, raw: a JSON scalar, a list of them (a path with `[*]`), or null when the path found nothing (or an object). Text is cut at 1000 characters, lists at 100 values. Shown as text, formatted by `format` on the page. */
-        CustomApiValue: string | number | boolean | null | (string | number | boolean | null)[];
     };
     responses: {
         /**

@@ -116,7 +116,7 @@ describe('CAPI-6: picking', () => {
   const definition = { id: 'd1', name: 'D', fields: [{ label: 'A', path: '$.a', format: 'number' as const }, { label: 'All', path: '$.l[*]', format: 'text' as const }], list: null };
 
   it('CAPI-6: scalars as they are; objects and nested lists are null; long text and lists are cut', () => {
-    expect(pickCustomApiData(definition, { a: { deep: 1 }, l: [1, 'x', { o: 1 }, [2], null] }).fields?.map((f: any) => f.value)).toEqual([null, [1, 'x', null, null, null]]);
+    expect((pickCustomApiData(definition, { a: { deep: 1 }, l: [1, 'x', { o: 1 }, [2], null] }) as { fields: { value: unknown }[] }).fields.map((f) => f.value)).toEqual([null, [1, 'x', null, null, null]]);
     const long = pickCustomApiData(definition, { a: 'y'.repeat(maxTextLength + 10), l: Array.from({ length: maxListValues + 5 }, (_, i) => i) });
     expect(long.mode === 'fields' && long.fields[0]!.value).toHaveLength(maxTextLength);
     expect(long.mode === 'fields' && long.fields[1]!.value).toHaveLength(maxListValues);

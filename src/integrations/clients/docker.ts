@@ -22,6 +22,9 @@ export interface DockerContainer {
 
 const listPath = '/v1.41/containers/json?all=1';
 
+/** DOCK-3: the bounds of the declared data (openapi/components/widget-data/dockerContainers.yaml). */
+export const maxContainers = 1000;
+
 /** DOCK-1: how DOCKER_HOST is shown to viewers (no path of a tcp URL exists; the socket's path is the operator's). */
 export function describeDockerHost(host: DockerHost): string {
   return host.kind === 'unix' ? `unix://${host.socketPath}` : host.baseUrl.replace(/^http:/, 'tcp:');
@@ -43,24 +46,27 @@ export async function listDockerContainers(ctx: ClientContext, host: DockerHost)
   return parseContainerList(body, shown);
 }
 
-/** DOCK-3: the daemon's list in Tessera's shape; anything but an array of objects is a bad answer, odd fields become empty. */
+/**
+ * DOCK-3: the daemon's list in Tessera's shape; anything but an array of objects is a bad answer, odd fields become
+ * empty, text is cut to the declared lengths and the list to `maxContainers`.
+ */
 export function parseContainerList(body: unknown, shown: string): DockerContainer[] {
   if (!Array.isArray(body) || !body.every((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry))) {
     throw new ServiceError('bad-answer', `${shown}: the container list is not a list of containers`);
   }
-  return body.map((entry: Record<string, unknown>) => {
+  return body.slice(0, maxContainers).map((entry: Record<string, unknown>) => {
     const names = Array.isArray(entry.Names) ? entry.Names.filter((name): name is string => typeof name === 'string') : [];
-    const id = text(entry.Id);
+    const id = text(entry.Id, 128);
     const created = typeof entry.Created === 'number' && Number.isFinite(entry.Created) ? new Date(entry.Created * 1000) : null;
     return {
       id,
-      name: (names[0] ?? id.slice(0, 12)).replace(/^\//, ''),
-      image: text(entry.Image),
-      state: text(entry.State),
-      status: text(entry.Status),
+      name: (names[0] ?? id.slice(0, 12)).replace(/^\//, '').slice(0, 256),
+      image: text(entry.Image, 1024),
+      state: text(entry.State, 64),
+      status: text(entry.Status, 256),
       created: created && !Number.isNaN(created.getTime()) ? created.toISOString() : null,
     };
   });
 }
 
-const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+const text = (value: unknown, maxLength: number): string => (typeof value === 'string' ? value.slice(0, maxLength) : '');

@@ -8,7 +8,7 @@
  * items with different limits over the same integration share one upstream request.
  */
 import type { Config } from '../../config/config';
-import type { Db } from '../../db/database';
+import type { Knex } from 'knex';
 import type { ClientContext, IntegrationTarget } from '../../integrations/clients/types';
 
 export type WidgetOptions = Record<string, unknown>;
@@ -29,10 +29,13 @@ export interface DataSource {
   name: string;
 }
 
-/** What `LiveKind.resolve` is handed by the widget-data service (DOCK-4, CAPI-8). */
+/**
+ * What `LiveKind.resolve` is handed by the widget-data service (DOCK-4, CAPI-8). `db` is the database (`Db`, a knex
+ * instance, typed as knex here: the kinds' rules import no database layer, MODEL-4); a kind uses it only through a store.
+ */
 export interface KindEnvironment {
   config: Config;
-  db: Db;
+  db: Knex;
 }
 
 export interface LiveKind<Data = unknown, Resolved = unknown> {
