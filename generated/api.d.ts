@@ -3644,10 +3644,10 @@ export interface components {
         CustomApiInput: {
             name: string;
             /** @description The integration whose URL `url` is a path on and whose secrets headers may name; null or absent for an absolute URL. The widget reads it only when the integration is bound to the item (the binding rule). */
-            integrationId?: components["schemas"]["Id"] | null;
+            integrationId?: null | components["schemas"]["Id"];
             /**
              * @description An absolute http(s) URL without integrationId; with it, a path appended to the integration's URL.
-             * @example /api/v1/stats
+             * @example https://nas.example/api/v1/stats
              */
             url: string;
             /**
@@ -3656,7 +3656,7 @@ export interface components {
              */
             method?: "GET" | "POST";
             /** @description Sent with POST only (as `application/json` unless a Content-Type header says otherwise). */
-            body?: string | null;
+            body?: null | string;
             headers?: components["schemas"]["CustomApiHeader"][];
             fields: components["schemas"]["CustomApiField"][];
             list?: components["schemas"]["CustomApiList"] | null;

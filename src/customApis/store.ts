@@ -67,10 +67,11 @@ export async function createCustomApi(db: Db, input: CustomApiInput): Promise<Cu
   });
 }
 
+/** PUT: 404 for an unknown id before the content is judged (CAPI-2's 400 is for a definition that exists). */
 export async function replaceCustomApi(db: Db, id: string, input: CustomApiInput): Promise<CustomApiDefinition> {
-  const normalized = normalizeCustomApiInput(input);
   return db.transaction(async (trx) => {
     if (!(await Row.query(trx).findById(id).forUpdate().select('id'))) throw notFound(notFoundMessage);
+    const normalized = normalizeCustomApiInput(input);
     await assertIntegrationExists(trx, normalized.integrationId);
     await Row.query(trx).findById(id).patch({ ...columnsOf(normalized), updatedAt: new Date().toISOString() } as never);
     return readCustomApi(trx, id);
