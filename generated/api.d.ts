@@ -3615,7 +3615,41 @@ export interface components {
                 permission: components["schemas"]["IntegrationPermissionLevel"];
             }[];
         };
-        /** @description A stored custom API definition (no secret is ever part of it). */
+        /**
+         * @description A stored custom API definition (no secret is ever part of it).
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7e",
+         *       "name": "NAS",
+         *       "integrationId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "url": "/api/v1/stats",
+         *       "method": "POST",
+         *       "body": "{\"scope\":\"all\"}",
+         *       "headers": [
+         *         {
+         *           "name": "X-Api-Key",
+         *           "value": "{{apiKey}}"
+         *         }
+         *       ],
+         *       "fields": [
+         *         {
+         *           "label": "Disk",
+         *           "path": "$.name",
+         *           "format": "text"
+         *         },
+         *         {
+         *           "label": "Used",
+         *           "path": "$.used",
+         *           "format": "bytes"
+         *         }
+         *       ],
+         *       "list": {
+         *         "path": "$.disks",
+         *         "limit": 10
+         *       },
+         *       "createdAt": "2026-11-28T21:00:00.000Z",
+         *       "updatedAt": "2026-11-28T21:30:00.000Z"
+         *     }
+         */
         CustomApi: {
             id: components["schemas"]["Id"];
             name: string;

@@ -72,6 +72,12 @@ describe('DOCK-3, DOCK-4: the container list of a real Podman Docker API service
     for (const container of shaped.containers) expect(Object.keys(container).sort()).toEqual(['id', 'name', 'state']);
   });
 
+  it('DOCK-1, DOCK-3: the same list over tcp:// (plain HTTP through the bounded fetcher)', async () => {
+    const host = await podman.serveTcp();
+    const all = await kindData({ DOCKER_HOST: host });
+    expect(all.containers.map((c) => c.name)).toEqual([names.db, names.web].sort());
+  });
+
   it('DOCK-2: the socket fetcher caps the answer like outboundFetch', async () => {
     await expect(outboundSocketFetch(podman.socketPath, '/v1.41/containers/json?all=1', { timeoutMs: 30_000, maxBytes: 64 })).rejects.toMatchObject({ reason: 'too-large' });
   });
