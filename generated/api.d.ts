@@ -3726,7 +3726,7 @@ export interface components {
             surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning";
             target: {
                 /** @enum {string|null} */
-                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "settings" | "session" | null;
+                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | null;
                 id: string | null;
             };
             /** @description Ids, names and counts that describe the change (never a secret). */

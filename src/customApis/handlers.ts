@@ -1,13 +1,15 @@
 import type { HandlerMap } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { assertPermission } from '../identity/principal';
-import type { CustomApiInput } from './definition';
+import { audited } from '../observability/audit';
+import type { CustomApiDefinition, CustomApiInput } from './definition';
 import { createCustomApi, deleteCustomApi, listCustomApis, readCustomApi, replaceCustomApi } from './store';
 
 /**
  * CAPI-1: who manages custom API definitions: holders of integration-full-all (admins hold it). A definition can send
  * any integration's secrets to a path of that integration and show what comes back, which is what full access to every
  * integration allows. Everyone else gets 403 on every route, reads included (headers may carry literal values).
+ * Writes are audited (`customApi.create`, `.update`, `.delete`) in their own transaction.
  */
 const manager = 'integration-full-all';
 
@@ -19,7 +21,8 @@ export const customApiHandlers = {
 
   async createCustomApi({ body }, ctx) {
     assertPermission(requirePrincipal(ctx), manager);
-    const created = await createCustomApi(ctx.db, body as CustomApiInput);
+    const event = (made: CustomApiDefinition) => ({ action: 'customApi.create', targetType: 'customApi', targetId: made.id, details: { name: made.name } }) as const;
+    const created = await audited<CustomApiDefinition>(ctx, event, (trx) => createCustomApi(trx, body as CustomApiInput));
     return { status: 201, body: created, headers: { Location: `/api/custom-apis/${created.id}` } };
   },
 
@@ -30,12 +33,13 @@ export const customApiHandlers = {
 
   async replaceCustomApi({ params, body }, ctx) {
     assertPermission(requirePrincipal(ctx), manager);
-    return { status: 200, body: await replaceCustomApi(ctx.db, params.id, body as CustomApiInput) };
+    const event = (made: CustomApiDefinition) => ({ action: 'customApi.update', targetType: 'customApi', targetId: params.id, details: { name: made.name } }) as const;
+    return { status: 200, body: await audited<CustomApiDefinition>(ctx, event, (trx) => replaceCustomApi(trx, params.id, body as CustomApiInput)) };
   },
 
   async deleteCustomApi({ params }, ctx) {
     assertPermission(requirePrincipal(ctx), manager);
-    await deleteCustomApi(ctx.db, params.id);
+    await audited(ctx, { action: 'customApi.delete', targetType: 'customApi', targetId: params.id }, (trx) => deleteCustomApi(trx, params.id));
     return { status: 204, body: undefined };
   },
 } satisfies Partial<HandlerMap>;

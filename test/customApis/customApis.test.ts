@@ -62,6 +62,19 @@ describe('CAPI-1, CAPI-2: /api/custom-apis', () => {
     expectError(await server.call('DELETE', `/api/custom-apis/${id}`), 404, 'NOT_FOUND', 'Custom API not found');
   });
 
+  it('CAPI-1: writes are audited in their transaction; a refused write leaves no entry', async () => {
+    const audit = async (action: string, target: string) => (await server.call('GET', `/api/audit?${new URLSearchParams({ action, target })}`)).body;
+    const created = await server.call('POST', '/api/custom-apis', { body: minimal() });
+    const id = created.body.id;
+    expect(await audit('customApi.create', id)).toEqual([expect.objectContaining({ outcome: 'success', target: { type: 'customApi', id }, details: { name: created.body.name } })]);
+    expect((await server.call('PUT', `/api/custom-apis/${id}`, { body: minimal({ url: '/relative' }) })).status).toBe(400);
+    expect(await audit('customApi.update', id)).toEqual([]);
+    expect((await server.call('PUT', `/api/custom-apis/${id}`, { body: minimal({ name: 'Renamed' }) })).status).toBe(200);
+    expect(await audit('customApi.update', id)).toEqual([expect.objectContaining({ details: { name: 'Renamed' } })]);
+    expect((await server.call('DELETE', `/api/custom-apis/${id}`)).status).toBe(204);
+    expect(await audit('customApi.delete', id)).toHaveLength(1);
+  });
+
   it('CAPI-1: 401 without credentials; 403 on every route without integration-full-all, nothing written', async () => {
     const created = await server.call('POST', '/api/custom-apis', { body: minimal() });
     const id = created.body.id;
