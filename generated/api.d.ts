@@ -1937,6 +1937,65 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/custom-apis": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the custom API definitions
+         * @description Every definition, by name then id. Needs the global `integration-full-all` permission (admins hold it): 403 `Permission denied` otherwise (CAPI-1).
+         */
+        get: operations["listCustomApis"];
+        put?: never;
+        /**
+         * Create a custom API definition
+         * @description Needs the global `integration-full-all` permission (admins hold it): 403 `Permission denied` otherwise (CAPI-1). The definition is checked whole (CAPI-2): a 400 names the first bad field in its message and every one
+         *     in `data.issues` (an absolute http(s) URL, or a path with `integrationId`; an existing integration; header
+         *     values naming only secret kinds, and only with an integration; a body only with POST; JSON paths of the
+         *     subset CAPI-4 describes). Nothing is written on any error.
+         */
+        post: operations["createCustomApi"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/custom-apis/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Custom API definition id. */
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one custom API definition
+         * @description Needs the global `integration-full-all` permission (admins hold it): 403 `Permission denied` otherwise (CAPI-1). 404 `Custom API not found` when there is no such definition.
+         */
+        get: operations["getCustomApi"];
+        /**
+         * Replace a custom API definition
+         * @description The whole definition, checked as on create (CAPI-2); 404 `Custom API not found` when there is no such
+         *     definition. Needs the global `integration-full-all` permission (admins hold it): 403 `Permission denied` otherwise (CAPI-1). Nothing is written on any error.
+         */
+        put: operations["replaceCustomApi"];
+        post?: never;
+        /**
+         * Delete a custom API definition
+         * @description Needs the global `integration-full-all` permission (admins hold it): 403 `Permission denied` otherwise (CAPI-1). Widgets naming it then show that it is not found (as data). 404 `Custom API not found` when there is no such definition.
+         */
+        delete: operations["deleteCustomApi"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export type webhooks = Record<string, never>;
 export interface components {
@@ -3596,6 +3655,91 @@ export interface components {
                 permission: components["schemas"]["IntegrationPermissionLevel"];
             }[];
         };
+        /**
+         * @description A stored custom API definition (no secret is ever part of it).
+         * @example {
+         *       "id": "clx5u1hxa0000a8ml2c0f4e7e",
+         *       "name": "NAS",
+         *       "integrationId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "url": "/api/v1/stats",
+         *       "method": "POST",
+         *       "body": "{\"scope\":\"all\"}",
+         *       "headers": [
+         *         {
+         *           "name": "X-Api-Key",
+         *           "value": "{{apiKey}}"
+         *         }
+         *       ],
+         *       "fields": [
+         *         {
+         *           "label": "Disk",
+         *           "path": "$.name",
+         *           "format": "text"
+         *         },
+         *         {
+         *           "label": "Used",
+         *           "path": "$.used",
+         *           "format": "bytes"
+         *         }
+         *       ],
+         *       "list": {
+         *         "path": "$.disks",
+         *         "limit": 10
+         *       },
+         *       "createdAt": "2026-11-28T21:00:00.000Z",
+         *       "updatedAt": "2026-11-28T21:30:00.000Z"
+         *     }
+         */
+        CustomApi: {
+            id: components["schemas"]["Id"];
+            name: string;
+            integrationId: components["schemas"]["Id"] | null;
+            url: string;
+            /** @enum {string} */
+            method: "GET" | "POST";
+            body: string | null;
+            headers: components["schemas"]["CustomApiHeader"][];
+            fields: {
+                label: string;
+                path: string;
+                format: components["schemas"]["CustomApiFormat"];
+            }[];
+            list: {
+                path: string;
+                /** Format: int32 */
+                limit: number;
+            } | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+        };
+        /** @description A custom API definition as written (POST creates one, PUT replaces one whole). */
+        CustomApiInput: {
+            name: string;
+            /** @description The integration whose URL `url` is a path on and whose secrets headers may name; null or absent for an absolute URL. The widget reads it only when the integration is bound to the item (the binding rule). */
+            integrationId?: null | components["schemas"]["Id"];
+            /**
+             * @description An absolute http(s) URL without integrationId; with it, a path appended to the integration's URL.
+             * @example https://nas.example/api/v1/stats
+             */
+            url: string;
+            /**
+             * @description Default GET.
+             * @enum {string}
+             */
+            method?: "GET" | "POST";
+            /** @description Sent with POST only (as `application/json` unless a Content-Type header says otherwise). */
+            body?: null | string;
+            headers?: components["schemas"]["CustomApiHeader"][];
+            fields: components["schemas"]["CustomApiField"][];
+            list?: components["schemas"]["CustomApiList"] | null;
+        };
+        /**
+         * @description How the page shows a picked value (CAPI-5): `number` (grouped, 2 decimals at most), `percent` (the number as is, with %), `bytes` (binary units), `duration` (a number of seconds), `date` and `relativeDate` (an ISO 8601 date-time or Unix seconds), `text`. The server passes the raw value; the page formats it, as text.
+         * @enum {string}
+         */
+        CustomApiFormat: "number" | "percent" | "bytes" | "duration" | "date" | "relativeDate" | "text";
         /** @description One audit log entry (AUDIT-1): what happened, to what, by whom, from where, through which surface, and whether it succeeded. Never a secret. */
         AuditEntry: {
             /** @description The entry's id (increasing). */
@@ -3622,7 +3766,7 @@ export interface components {
             surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning";
             target: {
                 /** @enum {string|null} */
-                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "settings" | "session" | null;
+                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | null;
                 id: string | null;
             };
             /** @description Ids, names and counts that describe the change (never a secret). */
@@ -4767,6 +4911,30 @@ export interface components {
          * @enum {string}
          */
         IntegrationPermissionLevel: "use" | "interact" | "full";
+        CustomApiHeader: {
+            name: string;
+            /** @description Sent as written, except `{{kind}}` (a secret kind such as `apiKey`, `username`, `password`), which stands for the integration's secret of that kind (CAPI-3), filled in at request time and never stored here. A literal value is stored and shown as written: keep credentials in the integration's secrets. */
+            value: string;
+        };
+        /**
+         * @description A path in the JSON answer (CAPI-4): `$` then steps `.name`, `['name']`, `[0]` (an element) or `[*]` (every element: the value becomes a list). Examples: `$.a.b`, `$.a[0].b`, `$.items[*].name`. In list mode the fields' paths start at the entry.
+         * @example $.data.uptime
+         */
+        CustomApiJsonPath: string;
+        CustomApiField: {
+            label: string;
+            path: components["schemas"]["CustomApiJsonPath"];
+            format?: components["schemas"]["CustomApiFormat"];
+        };
+        /** @description List mode (CAPI-6): the path to an array in the answer; the fields are then picked from each entry. */
+        CustomApiList: {
+            path: components["schemas"]["CustomApiJsonPath"];
+            /**
+             * Format: int32
+             * @description The most rows shown (default 10).
+             */
+            limit?: number;
+        };
     };
     responses: {
         /**
@@ -5726,6 +5894,17 @@ export interface components {
         };
         /** @description The integration does not exist or the caller may not see it. */
         IntegrationNotFound: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description There is no such custom API definition. */
+        CustomApiNotFound: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9127,6 +9306,169 @@ export interface operations {
             404: components["responses"]["IntegrationNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listCustomApis: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definitions. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomApi"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createCustomApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomApiInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the stored definition. */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomApi"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getCustomApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Custom API definition id. */
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The definition. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomApi"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomApiNotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    replaceCustomApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Custom API definition id. */
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["CustomApiInput"];
+            };
+        };
+        responses: {
+            /** @description The stored definition. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["CustomApi"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomApiNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteCustomApi: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Custom API definition id. */
+                id: components["schemas"]["Id"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["CustomApiNotFound"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -1,17 +1,39 @@
 #!/bin/sh
-# Installs the Debian packages of the real services the live-data tests start (test/support/services/), each when its
-# binary is missing, through ensure-debian-package.sh (root needed to install, as CI containers have). With
-# --optional a machine where it cannot install only hears what to run. One line per package: add yours below.
+# sh scripts/ensure-services.sh [--optional]
+# Installs the Debian packages of the real services the live-data tests start (test/support/services/,
+# test/support/podman.ts): every package whose binary is missing, in one apt-get run (installing needs root, as CI
+# containers have). Safe to call repeatedly. With --optional, a machine where it cannot install only hears what to
+# run (the tests that need a service then fail with the same instruction). One line per package below.
 set -u
-here="$(dirname "$0")"
-opt="${1:-}"
-status=0
-need() { sh "$here/ensure-debian-package.sh" "$1" "/usr/bin/$1" "$2" "$3" "sudo apt-get install -y --no-install-recommends $2 (or, as root: sh scripts/ensure-services.sh)" --no-install-recommends "$opt" || status=1; }
-need qbittorrent-nox qbittorrent-nox 'the downloads tests need qBittorrent (test/integrations/downloadDaemons.test.ts)'
-need transmission-daemon transmission-daemon 'the downloads tests need Transmission (test/integrations/downloadDaemons.test.ts)'
-need deluged deluged 'the downloads tests need the Deluge daemon (test/integrations/downloadDaemons.test.ts)'
-need deluge-web deluge-web 'the downloads tests need the Deluge web UI (test/integrations/downloadDaemons.test.ts)'
-need aria2c aria2 'the downloads tests need aria2 (test/integrations/downloadDaemons.test.ts)'
-need nzbget nzbget 'the downloads tests need NZBGet (test/integrations/downloadDaemons.test.ts)'
-need radicale radicale 'the calendar tests need Radicale (test/widgets/live/calendar.test.ts)'
-exit $status
+optional="${1:-}"
+missing=""
+# need BINARY PACKAGE WHO-NEEDS-IT
+need() {
+  if [ ! -x "$1" ]; then
+    missing="$missing $2"
+    echo "ensure-services: $1 is missing: $3" >&2
+  fi
+}
+need /usr/bin/qbittorrent-nox qbittorrent-nox 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
+need /usr/bin/transmission-daemon transmission-daemon 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
+need /usr/bin/deluged deluged 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
+need /usr/bin/deluge-web deluge-web 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
+need /usr/bin/aria2c aria2 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
+need /usr/bin/nzbget nzbget 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
+need /usr/bin/radicale radicale 'the calendar tests (test/widgets/live/calendar.test.ts)'
+need /usr/bin/podman podman "the dockerContainers tests (Podman's Docker-compatible API)"
+need /usr/bin/busybox busybox-static 'the dockerContainers tests (the one binary of the image they import)'
+[ -z "$missing" ] && { echo "services present"; exit 0; }
+hint="sudo apt-get install -y --no-install-recommends$missing (or, as root: sh scripts/ensure-services.sh)"
+if [ "$(id -u)" != "0" ] || ! command -v apt-get >/dev/null 2>&1; then
+  echo "ensure-services: install them with: $hint" >&2
+  [ "$optional" = "--optional" ] && exit 0
+  exit 1
+fi
+export DEBIAN_FRONTEND=noninteractive
+# shellcheck disable=SC2086 # one word per package
+if ! { apt-get update -q && apt-get install -y -q --no-install-recommends $missing; }; then
+  echo "ensure-services: could not install:$missing. Install them with: $hint" >&2
+  [ "$optional" = "--optional" ] && exit 0
+  exit 1
+fi

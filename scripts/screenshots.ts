@@ -86,11 +86,7 @@ async function main(): Promise<void> {
       const page = await launched.context.newPage();
       await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
       await page.goto(`${server.url}/boards/home-lab`);
-      // THEMEVIEW-1: the viewer's choice of scheme, as the page's control keeps it.
-    await page.evaluate((chosen) => {
-      (globalThis as any).localStorage.clear();
-      (globalThis as any).localStorage.setItem('tessera.colorScheme', chosen);
-    }, scheme); // PAGE-9: details closed, as for a first visit
+      await page.evaluate(() => (globalThis as any).localStorage.clear()); // PAGE-9: details closed, as for a first visit
       await page.reload();
       await page.waitForSelector('.tile[data-item-id="clock"]');
       await page.waitForSelector('.topbar .boards-menu');

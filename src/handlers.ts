@@ -8,6 +8,7 @@ import type { BoardEventHub } from './boards/events/hub';
 import { boardManagementHandlers } from './boards/management/handlers';
 import { identityHandlers } from './identity/handlers';
 import { integrationHandlers } from './integrations/handlers';
+import { customApiHandlers } from './customApis/handlers';
 import { settingsHandlers } from './settings/handlers';
 import { systemHandlers } from './system/handlers';
 import { trpcHandlers } from './trpc/handlers';
@@ -45,6 +46,7 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...appHandlers,
 
   ...integrationHandlers,
+  ...customApiHandlers,
 
   ...trpcHandlers,
   ...mcpHandlers,

@@ -47,6 +47,8 @@ export const tablePolicies: Record<string, TablePolicy> = {
     reason: 'integration secrets are excluded: a backup file holds no secret but key hashes; enter them again after a restore',
   },
   [model.IntegrationItem.tableName]: { copy: true },
+  // Custom API definitions (CAPI-1) hold no secret: header values only name the integration's secrets.
+  [model.CustomApiDefinition.tableName]: { copy: true },
   [model.BoardUserPermission.tableName]: { copy: true },
   [model.BoardGroupPermission.tableName]: { copy: true },
   [model.IntegrationUserPermission.tableName]: { copy: true },

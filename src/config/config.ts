@@ -70,7 +70,12 @@ export interface Config {
   openMeteoUrl: string;
   /** FEED-3: whether RSS widgets may read feeds from this server itself (FEED_ALLOW_LOCAL: localhost, loopback, link-local). */
   feedAllowLocal: boolean;
+  /** DOCK-1: the Docker Engine API the dockerContainers widget reads (DOCKER_HOST); null when unset. */
+  dockerHost: DockerHost | null;
 }
+
+/** DOCK-1: `unix:///path/docker.sock` (a socket) or `tcp://host:port` (plain HTTP to that address). */
+export type DockerHost = { kind: 'unix'; socketPath: string } | { kind: 'tcp'; baseUrl: string };
 
 /** A token bucket: `quota` requests per `windowSeconds`, as a burst of `quota` refilled evenly over the window. */
 export interface RateLimitPolicy {
@@ -217,6 +222,17 @@ function openMeteoUrlFrom(env: NodeJS.ProcessEnv): string {
   return raw.replace(/\/+$/, '');
 }
 
+/** DOCK-1: DOCKER_HOST as Docker's own clients spell it: `unix:///absolute/path` or `tcp://host:port`. */
+export function dockerHostFrom(env: NodeJS.ProcessEnv): DockerHost | null {
+  const raw = env.DOCKER_HOST?.trim();
+  if (!raw) return null;
+  const unix = /^unix:\/\/(\/.+)$/.exec(raw);
+  if (unix) return { kind: 'unix', socketPath: unix[1]! };
+  const tcp = /^tcp:\/\/([^/?#@\s]+:\d{1,5})\/?$/.exec(raw);
+  if (tcp && URL.canParse(`http://${tcp[1]}`)) return { kind: 'tcp', baseUrl: new URL(`http://${tcp[1]}`).origin };
+  throw new ConfigError(`DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "${raw}"`);
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: intFrom(env, 'PORT', 7575, 0, 65535),
@@ -269,5 +285,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     provisioningMaxFileBytes: bytesFrom(env, 'PROVISIONING_MAX_FILE_BYTES', 2 * 1024 * 1024),
     openMeteoUrl: openMeteoUrlFrom(env),
     feedAllowLocal: boolFrom(env, 'FEED_ALLOW_LOCAL', false),
+    dockerHost: dockerHostFrom(env),
   };
 }

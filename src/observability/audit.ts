@@ -47,6 +47,9 @@ export type AuditAction =
   | 'board.label.release'
   | 'app.permissions'
   | 'integration.permissions'
+  | 'customApi.create'
+  | 'customApi.update'
+  | 'customApi.delete'
   | 'board.restore'
   | 'board.import'
   | 'board.set.apply'
@@ -57,7 +60,7 @@ export type AuditAction =
 export interface AuditEvent {
   action: AuditAction;
   outcome?: 'success' | 'failure';
-  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'app' | 'integration' | 'settings' | 'session';
+  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'app' | 'integration' | 'customApi' | 'settings' | 'session';
   targetId?: string | null;
   /** Ids, names and counts only; never a secret. */
   details?: Record<string, unknown>;

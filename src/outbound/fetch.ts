@@ -7,6 +7,8 @@
  * (where credentials live), so callers may show the message to a viewer.
  */
 
+import { request as httpRequest } from 'node:http';
+
 export type OutboundFailure = 'timeout' | 'unreachable' | 'too-large' | 'redirect' | 'invalid-url';
 
 export class OutboundError extends Error {
@@ -118,3 +120,59 @@ export async function readCappedText(response: Response, maxBytes: number): Prom
   }
   return { text: Buffer.concat(chunks).toString('utf8') };
 }
+
+/** DOCK-2: `outboundSocketFetch`'s shape: an HTTP request over a Unix socket (`path` is the request target, `/v1.41/…`). */
+export type OutboundSocketFetch = (socketPath: string, path: string, request: OutboundRequest) => Promise<OutboundAnswer>;
+
+/**
+ * DOCK-2: the same bounds as `outboundFetch` for an HTTP service on a Unix socket (the Docker Engine API at
+ * `unix:///…/docker.sock`): one deadline for the request and its whole answer, the answer's bytes capped as they
+ * stream in, and no redirect followed (a 3xx is answered as it came: a socket has no origin to stay within). Messages
+ * name the socket, never the request's path, headers or body.
+ */
+export const outboundSocketFetch: OutboundSocketFetch = (socketPath, path, request) =>
+  new Promise((resolve, reject) => {
+    const shown = `unix:${socketPath}`;
+    if (!path.startsWith('/')) {
+      reject(new OutboundError('invalid-url', 'a socket request path must start with /'));
+      return;
+    }
+    let settled = false;
+    const fail = (error: OutboundError) => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      req.destroy();
+      reject(error);
+    };
+    const req = httpRequest({ socketPath, path, method: request.method ?? 'GET', headers: { host: 'localhost', ...request.headers } }, (res) => {
+      const declared = Number(res.headers['content-length']);
+      if (Number.isFinite(declared) && declared > request.maxBytes) {
+        fail(new OutboundError('too-large', `${shown}: answer larger than ${request.maxBytes} bytes`));
+        return;
+      }
+      const chunks: Buffer[] = [];
+      let size = 0;
+      res.on('data', (chunk: Buffer) => {
+        size += chunk.byteLength;
+        if (size > request.maxBytes) fail(new OutboundError('too-large', `${shown}: answer larger than ${request.maxBytes} bytes`));
+        else chunks.push(chunk);
+      });
+      res.on('error', () => fail(new OutboundError('unreachable', `${shown}: the answer broke off`)));
+      res.on('aborted', () => fail(new OutboundError('unreachable', `${shown}: the answer broke off`)));
+      res.on('end', () => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        const headers = new Headers();
+        for (const [name, value] of Object.entries(res.headers)) {
+          if (value === undefined) continue;
+          for (const one of Array.isArray(value) ? value : [value]) headers.append(name, one);
+        }
+        resolve({ status: res.statusCode ?? 0, headers, url: `${shown}:${path}`, text: Buffer.concat(chunks).toString('utf8') });
+      });
+    });
+    const timer = setTimeout(() => fail(new OutboundError('timeout', `${shown}: no complete answer within ${request.timeoutMs / 1000} s`)), request.timeoutMs);
+    req.on('error', (error: NodeJS.ErrnoException) => fail(new OutboundError('unreachable', `${shown}: unreachable${error.code ? ` (${error.code})` : ''}`)));
+    req.end(request.body);
+  });

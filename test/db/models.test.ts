@@ -131,6 +131,7 @@ describe('MODEL-2: model bounds in step with the contract', () => {
     'IntegrationGroupPermission.permission': () => schemas.IntegrationPermissionLevel,
     'AppReachability.state': () => property('AppStatus.state'),
     'AuditEntry.outcome': () => property('AuditEntry.outcome'),
+    'CustomApiDefinition.method': () => property('CustomApi.method'),
   };
   /** Bounded model properties the contract does not describe. */
   const internal: Record<string, string> = {

@@ -10,7 +10,7 @@
  *   boards ─┬─ layouts ── item_layouts, section_layouts        users ─┬─ group_members ── groups ── group_permissions
  *           ├─ sections ─ section_layouts, section_collapse_states     ├─ api_keys, sessions
  *           ├─ items ──┬─ item_layouts (positions)                     └─ board/app/integration_user_permissions
- *           │          ├─ integration_items ── integrations ─┬─ integration_secrets
+ *           │          ├─ integration_items ── integrations ─┬─ integration_secrets, custom_apis
  *           │          └─ app_placements ── apps ────────────┘ (integrations.app_id)
  *           ├─ board_user_permissions, board_group_permissions
  *           ├─ board_history, provisioned_boards (board_labels)  server_settings, login_failures, provisioning_sources
@@ -32,6 +32,7 @@ import { BoardGroupPermission } from './BoardGroupPermission';
 import { BoardHistoryEntry } from './BoardHistoryEntry';
 import { BoardLabel } from './BoardLabel';
 import { BoardUserPermission } from './BoardUserPermission';
+import { CustomApiDefinition } from './CustomApiDefinition';
 import { Group } from './Group';
 import { GroupMember } from './GroupMember';
 import { GroupPermission } from './GroupPermission';
@@ -69,6 +70,7 @@ export {
   BoardHistoryEntry,
   BoardLabel,
   BoardUserPermission,
+  CustomApiDefinition,
   Group,
   GroupMember,
   GroupPermission,
@@ -107,6 +109,7 @@ export const models = [
   BoardHistoryEntry,
   BoardLabel,
   BoardUserPermission,
+  CustomApiDefinition,
   Group,
   GroupMember,
   GroupPermission,

@@ -5,7 +5,7 @@
  * binding rule, caches and fans out. A client throws `ServiceError` (or lets `OutboundError` through) for anything
  * that is not data; its message is shown to viewers, so it never carries a secret.
  */
-import type { OutboundFetch } from '../../outbound/fetch';
+import type { OutboundFetch, OutboundSocketFetch } from '../../outbound/fetch';
 
 /** Homarr's secret kinds (INTEG secrets); which kinds an integration kind needs is declared per kind. */
 export type SecretKind = 'username' | 'password' | 'apiKey' | 'tokenId' | 'realm' | 'personalAccessToken' | 'topic' | 'opnsenseApiKey' | 'opnsenseApiSecret' | 'privateKey' | 'githubAppId' | 'githubInstallationId';
@@ -19,6 +19,8 @@ export interface IntegrationTarget {
 
 export interface ClientContext {
   fetch: OutboundFetch;
+  /** DOCK-2: the same bounds over a Unix socket (the Docker Engine API); clients fall back to `outboundSocketFetch`. */
+  fetchSocket?: OutboundSocketFetch;
   /** Defaults for one request; a client may ask for less. */
   timeoutMs: number;
   maxBytes: number;

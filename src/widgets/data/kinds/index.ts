@@ -1,8 +1,18 @@
 /** LIVE-2: the widget kinds that draw live data, by widget kind. One import and one entry per kind file. */
 import type { LiveKind } from '../types';
 import { calendarKind } from './calendar';
+import { customApiKind } from './customApi';
+import { dockerContainersKind } from './dockerContainers';
 import { downloadsKind } from './downloads';
 import { rssFeedKind } from './rssFeed';
 import { clockKind, weatherKind } from './weather';
 
-export const liveKinds: readonly LiveKind[] = [downloadsKind as LiveKind, calendarKind, rssFeedKind, weatherKind, clockKind];
+export const liveKinds: readonly LiveKind[] = [
+  downloadsKind as LiveKind,
+  calendarKind,
+  rssFeedKind,
+  weatherKind,
+  clockKind,
+  customApiKind as LiveKind,
+  dockerContainersKind as LiveKind,
+];
