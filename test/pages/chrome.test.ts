@@ -170,6 +170,9 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
       return { window: (globalThis as any).innerWidth, grids: grids.map((grid) => ({ width: grid.getBoundingClientRect().width, columns: (globalThis as any).getComputedStyle(grid).gridTemplateColumns.split(' ').length })) };
     });
     expect(measured.grids.length).toBeGreaterThan(1);
+    // The tiles themselves, not only the grid: the converted apps reach past 80% of the window (CONV-14's wide tiles).
+    const reach = await page.evaluate(() => Math.max(...Array.from((globalThis as any).document.querySelectorAll('.tile.widget-app')).map((tile: any) => tile.getBoundingClientRect().right)) / (globalThis as any).innerWidth);
+    expect(reach).toBeGreaterThan(0.8);
     for (const grid of measured.grids) {
       expect(grid.columns).toBe(12);
       expect(grid.width / measured.window).toBeGreaterThan(0.8);
@@ -221,7 +224,8 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
     const mobile = board.layouts.find((layout: any) => layout.columnCount === 4);
     await page.waitForSelector(`main.board[data-layout-id="${mobile.id}"]`);
     // The ResizeObserver fits the names once the tiles have their new size.
-    await page.waitForFunction(() => Array.from((globalThis as any).document.querySelectorAll('.tile.widget-app')).every((tile: any) => tile.getBoundingClientRect().width < 120));
+    // CONV-14: the converter's phone layout puts two tiles a row, so each is under 60% of the window once fitted.
+    await page.waitForFunction(() => Array.from((globalThis as any).document.querySelectorAll('.tile.widget-app')).every((tile: any) => tile.getBoundingClientRect().width < (globalThis as any).innerWidth * 0.6));
     const shown = await page.evaluate(() => {
       const doc = (globalThis as any).document;
       const grid = doc.querySelector('main.board > details > .grid').getBoundingClientRect();
@@ -230,9 +234,12 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
         fits: name.scrollWidth <= name.clientWidth && name.scrollHeight <= name.clientHeight,
         size: parseFloat((globalThis as any).getComputedStyle(name).fontSize),
       }));
-      return { share: grid.width / (globalThis as any).innerWidth, names };
+      const tops = Array.from(doc.querySelectorAll('.tile.widget-app')).map((tile: any) => Math.round(tile.getBoundingClientRect().top));
+      const perRow = Math.max(...tops.map((top) => tops.filter((other) => other === top).length));
+      return { share: grid.width / (globalThis as any).innerWidth, names, perRow };
     });
     expect(shown.share).toBeGreaterThan(0.9);
+    expect(shown.perRow).toBe(2);
     for (const name of shown.names.filter((entry) => entry.text.length < 24)) expect({ ...name, readable: name.size >= 9 }).toEqual({ ...name, fits: true, readable: true });
     await page.setViewportSize({ width: 1440, height: 900 });
   });
