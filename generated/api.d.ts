@@ -1844,7 +1844,8 @@ export interface paths {
          * Create an integration
          * @description Needs the global `integration-create` permission (403 `Permission denied`). The creator receives a `full`
          *     user row on the new integration (upstream grants none, which would hide the integration from its own
-         *     creator unless it holds integration-use-all). No secrets are stored.
+         *     creator unless it holds integration-use-all). `secrets` (SECRET-1) are checked against the kind's sets (400
+         *     naming a foreign or missing kind, nothing written) and stored encrypted; they are never returned.
          */
         post: operations["createIntegration"];
         delete?: never;
@@ -1879,7 +1880,14 @@ export interface paths {
         delete: operations["deleteIntegration"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an integration's name, address or secrets
+         * @description Needs full access (404 `Integration not found` when not visible, 403 `Permission denied` when visible but not
+         *     full). SECRET-4: each entry of `secrets` replaces its kind, an entry with `value: null` removes it, kinds not
+         *     named are kept; afterwards the integration holds no secret or exactly one of its kind's sets (400 naming a
+         *     foreign or missing kind, nothing written). Audited (`integration.update`, naming kinds, never values).
+         */
+        patch: operations["updateIntegration"];
         trace?: never;
     };
     "/api/integrations/{id}/permissions": {
@@ -3486,7 +3494,13 @@ export interface components {
          *         "hasUseAccess": true,
          *         "hasInteractAccess": false,
          *         "hasFullAccess": false
-         *       }
+         *       },
+         *       "secrets": [
+         *         {
+         *           "kind": "apiKey",
+         *           "updatedAt": "2026-11-28T21:00:00.000Z"
+         *         }
+         *       ]
          *     }
          */
         Integration: {
@@ -3495,6 +3509,8 @@ export interface components {
             kind: components["schemas"]["IntegrationKind"];
             url: string;
             permissions: components["schemas"]["IntegrationAccessFlags"];
+            /** @description The secret kinds the integration holds and when each was last set (SECRET-5); values are write-only. */
+            secrets: components["schemas"]["IntegrationSecretStatus"][];
         };
         /**
          * @description Integration kind (the 54 kinds of the upstream definitions). GET /api/integrations sorts by the position in this list.
@@ -3521,13 +3537,58 @@ export interface components {
          * @example {
          *       "name": "Living room Jellyfin",
          *       "kind": "jellyfin",
-         *       "url": "http://jellyfin.internal:8096"
+         *       "url": "http://jellyfin.internal:8096",
+         *       "secrets": [
+         *         {
+         *           "kind": "apiKey",
+         *           "value": "s3cret-api-key"
+         *         }
+         *       ]
          *     }
          */
         CreateIntegrationRequest: {
             name: components["schemas"]["IntegrationName"];
             kind: components["schemas"]["IntegrationKind"];
             url: components["schemas"]["IntegrationUrl"];
+            /**
+             * @description SECRET-1: the credentials, one entry per kind. Omitted or empty: none yet. Otherwise exactly one of the sets
+             *     the kind takes (400 naming a foreign or missing kind).
+             */
+            secrets?: components["schemas"]["IntegrationSecretInput"][];
+        };
+        /**
+         * @description Fields given are replaced; the kind never changes. `secrets` changes only the kinds it names (a value replaces,
+         *     `null` removes); afterwards the integration holds none or exactly one of its kind's sets (SECRET-4).
+         * @example {
+         *       "secrets": [
+         *         {
+         *           "kind": "apiKey",
+         *           "value": "n3w-api-key"
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateIntegrationRequest: {
+            name?: components["schemas"]["IntegrationName"];
+            url?: components["schemas"]["IntegrationUrl"];
+            secrets?: components["schemas"]["IntegrationSecretChange"][];
+        };
+        /**
+         * @description A kind of integration secret (Homarr's secret kinds). Which kinds an integration kind takes is listed in docs/live-data.md.
+         * @example apiKey
+         * @enum {string}
+         */
+        SecretKind: "username" | "password" | "apiKey" | "tokenId" | "realm" | "personalAccessToken" | "topic" | "opnsenseApiKey" | "opnsenseApiSecret" | "privateKey" | "githubAppId" | "githubInstallationId";
+        /**
+         * @example {
+         *       "kind": "apiKey",
+         *       "updatedAt": "2026-11-28T21:00:00.000Z"
+         *     }
+         */
+        IntegrationSecretStatus: {
+            kind: components["schemas"]["SecretKind"];
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @description Every user and group row on one integration. PUT replaces all of them.
@@ -4712,6 +4773,33 @@ export interface components {
          * @example http://jellyfin.internal:8096
          */
         IntegrationUrl: string;
+        /**
+         * Format: password
+         * @description A secret's value (write-only; stored encrypted, never returned).
+         * @example s3cret-api-key
+         */
+        SecretValue: string;
+        /**
+         * @example {
+         *       "kind": "apiKey",
+         *       "value": "s3cret-api-key"
+         *     }
+         */
+        IntegrationSecretInput: {
+            kind: components["schemas"]["SecretKind"];
+            value: components["schemas"]["SecretValue"];
+        };
+        /**
+         * @description A value sets or replaces that kind; `null` removes it (SECRET-4).
+         * @example {
+         *       "kind": "password",
+         *       "value": null
+         *     }
+         */
+        IntegrationSecretChange: {
+            kind: components["schemas"]["SecretKind"];
+            value: components["schemas"]["SecretValue"] | null;
+        };
         /**
          * @example use
          * @enum {string}
@@ -8973,6 +9061,44 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["IntegrationNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration as it is now. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["IntegrationNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

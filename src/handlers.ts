@@ -17,12 +17,15 @@ import { observabilityHandlers } from './observability/handlers';
 import type { BoardDocumentCache } from './boards/document/cache';
 import type { BoardStateCache } from './boards/document/stateCache';
 import type { HandlerMap } from './core/operation';
+import type { SecretCipher } from './integrations/secrets/cipher';
 
 /** What the capabilities' handler factories receive: the instance's own state, created once per app. */
 export interface HandlerDeps {
   boardDocuments: BoardDocumentCache;
   boardStates: BoardStateCache;
   boardEvents: BoardEventHub;
+  /** SECRET-2: the cipher of the integration secrets, under this instance's key. */
+  secrets: SecretCipher;
 }
 
 const boardCaches = (deps: HandlerDeps) => ({ documents: deps.boardDocuments, states: deps.boardStates });
@@ -44,7 +47,7 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
 
   ...appHandlers,
 
-  ...integrationHandlers,
+  ...integrationHandlers({ secrets: deps.secrets }),
 
   ...trpcHandlers,
   ...mcpHandlers,

@@ -24,6 +24,7 @@ import { pruneBuckets } from './ratelimit/buckets';
 import { startMetricsServer } from './http/metricsServer';
 import { Provisioner } from './boards/fleet/provisioner';
 import { provisioningReadLimits, provisioningSources } from './boards/fleet/provisioningSources';
+import { loadSecretCipher } from './integrations/secrets/key';
 
 export interface RunningServer {
   url: string;
@@ -65,7 +66,10 @@ export async function buildApp(deps: { db: Db; config: Config; logger: Logger; l
     streamsPerCaller: config.eventStreamsPerCaller,
     maxBufferedBytes: config.eventMaxBufferedBytes,
   });
+  // SECRET-2: a missing or malformed key stops the start (ConfigError) before the instance serves anything.
+  const { cipher } = loadSecretCipher(config);
   const handlers = createHandlers({
+    secrets: cipher,
     boardDocuments: new BoardDocumentCache(config.boardCacheBytes),
     // The same budget for the rows of recently written boards, at about 200 bytes a row.
     boardStates: new BoardStateCache(Math.floor(config.boardCacheBytes / 200)),
@@ -91,6 +95,9 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     );
   }
   const usesDataDir = !options.db && !config.databaseUrl;
+  // SECRET-2: checked first, so that PostgreSQL without a key refuses to start with one line and touches nothing.
+  const { source: keySource } = loadSecretCipher(config);
+  logger.info({ secretKey: keySource }, 'integration secrets key loaded');
   const unlock = usesDataDir ? lockDataDir(config.dataDir, 'the tessera server') : () => {};
   const opening = performance.now();
   if (usesDataDir) logger.info({ dataDir: config.dataDir }, embeddedStartMessage[embeddedStart(config.dataDir)]);

@@ -47,6 +47,7 @@ export const tablePolicies: Record<string, TablePolicy> = {
     reason: 'integration secrets are excluded: a backup file holds no secret but key hashes; enter them again after a restore',
   },
   [model.IntegrationItem.tableName]: { copy: true },
+  [model.WidgetDataCache.tableName]: { copy: false, reason: 'cached widget data is fetched again from the services on the next view' },
   [model.BoardUserPermission.tableName]: { copy: true },
   [model.BoardGroupPermission.tableName]: { copy: true },
   [model.IntegrationUserPermission.tableName]: { copy: true },

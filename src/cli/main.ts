@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { addAdminCommands, runCli } from './admin';
 import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
 import { addBackupCommands } from './backup';
+import { addSecretCommands } from './secrets';
 import { addConvertCommand } from './convert';
 import { addBoardCommands, addFleetCommands } from './remote/commands';
 
@@ -43,6 +44,10 @@ function buildProgram(setStatus: (status: number) => void): Command {
     setStatus(exitStatus.ok);
   });
   addBackupCommands(program, async (work) => {
+    console.log(JSON.stringify(await work(), null, 2));
+    setStatus(exitStatus.ok);
+  });
+  addSecretCommands(program, async (work) => {
     console.log(JSON.stringify(await work(), null, 2));
     setStatus(exitStatus.ok);
   });

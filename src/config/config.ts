@@ -66,6 +66,22 @@ export interface Config {
   provisioningMaxFiles: number;
   /** PROV-7: the largest board file provisioning reads (PROVISIONING_MAX_FILE_BYTES); a larger one is refused unread. */
   provisioningMaxFileBytes: number;
+  /** SECRET-2: the key of the integration secrets (64 hex digits or base64 of 32 bytes), or a file holding it. */
+  secretEncryptionKey: string | null;
+  secretEncryptionKeyFile: string | null;
+  /** WDATA-5: bounds of one upstream request for widget data, and how many run at once. */
+  liveData: LiveDataConfig;
+}
+
+export interface LiveDataConfig {
+  /** LIVE_DATA_TIMEOUT_MS: one upstream request and its whole answer. */
+  timeoutMs: number;
+  /** LIVE_DATA_MAX_BYTES: the largest upstream answer read. */
+  maxBytes: number;
+  /** LIVE_DATA_CONCURRENCY: upstream requests running at once on one instance. */
+  concurrency: number;
+  /** LIVE_DATA_PER_INTEGRATION: upstream requests running at once per integration (or source) on one instance. */
+  perIntegration: number;
 }
 
 /** A token bucket: `quota` requests per `windowSeconds`, as a burst of `quota` refilled evenly over the window. */
@@ -247,5 +263,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     provisioningDebounceMs: intFrom(env, 'PROVISIONING_DEBOUNCE_MS', 500, 0, 600_000),
     provisioningMaxFiles: intFrom(env, 'PROVISIONING_MAX_FILES', 200, 1, 200),
     provisioningMaxFileBytes: bytesFrom(env, 'PROVISIONING_MAX_FILE_BYTES', 2 * 1024 * 1024),
+    secretEncryptionKey: env.SECRET_ENCRYPTION_KEY?.trim() || null,
+    secretEncryptionKeyFile: env.SECRET_ENCRYPTION_KEY_FILE ? path.resolve(env.SECRET_ENCRYPTION_KEY_FILE) : null,
+    liveData: {
+      timeoutMs: intFrom(env, 'LIVE_DATA_TIMEOUT_MS', 5_000, 100, 120_000),
+      maxBytes: bytesFrom(env, 'LIVE_DATA_MAX_BYTES', 2 * 1024 * 1024),
+      concurrency: intFrom(env, 'LIVE_DATA_CONCURRENCY', 16, 1, 1024),
+      perIntegration: intFrom(env, 'LIVE_DATA_PER_INTEGRATION', 2, 1, 64),
+    },
   };
 }

@@ -47,6 +47,8 @@ export type AuditAction =
   | 'board.label.release'
   | 'app.permissions'
   | 'integration.permissions'
+  | 'integration.update'
+  | 'integration.action'
   | 'board.restore'
   | 'board.import'
   | 'board.set.apply'

@@ -56,10 +56,13 @@ export interface CallResult {
   headers: Headers;
 }
 
+/** SECRET-2: the test servers' key (a test file may pass its own SECRET_ENCRYPTION_KEY). */
+export const testSecretKey = randomBytes(32).toString('hex');
+
 export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
   const adminKey = `admin${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
   const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', ...env }),
+    ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', SECRET_ENCRYPTION_KEY: testSecretKey, ...env }),
     port: 0,
     host: '127.0.0.1',
     bootstrapAdminApiKey: adminKey,
