@@ -650,6 +650,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/{id}/items/{itemId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the live data of one item
+         * @description WDATA-1: a caller who may view the board (anonymous on a public board too) gets the data of the integrations
+         *     bound to this item, fetched by the server with their secrets (the caller never sees one) and nothing else.
+         *     404 `Board not found` when the board is missing or the caller may not view it; 404 `Item not found` when the
+         *     item is not on that board. Each integration's failure (unreachable, refused credentials, an answer too large,
+         *     too slow, unreadable or of the wrong shape) is a result with `status: error` and a readable message, never an
+         *     error of this operation. Answers are cached per integration and query for the kind's TTL across all viewers and
+         *     instances (at most one upstream request per TTL per integration). A kind without live data answers
+         *     `live: false` and no results.
+         */
+        get: operations["getItemData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/items/{itemId}/data/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an action on an integration bound to one item
+         * @description WDATA-9: runs one of the item kind's actions (for example `pause`, `resume` on downloads) on an integration
+         *     bound to this item. Needs view on the board (else 404 `Board not found`), the item on it (404 `Item not found`),
+         *     `interact` on the integration (directly, through a group, or integration-interact-all; else 403
+         *     `Permission denied`). 400 when the integration is not bound to the item or the kind has no such action. A
+         *     failure of the service is data: `status: error` with a readable message. Audited (`integration.action`).
+         */
+        post: operations["runItemDataAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards/{id}/sections/{sectionId}": {
         parameters: {
             query?: never;
@@ -3557,6 +3618,117 @@ export interface components {
             secrets?: components["schemas"]["IntegrationSecretInput"][];
         };
         /**
+         * @description The live data of one item: one result per integration bound to it that its kind reads (or per source its options
+         *     name). `live: false` for a kind that draws no live data (no results). Every text in it is text to show as text.
+         * @example {
+         *       "itemId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "kind": "systemResources",
+         *       "live": true,
+         *       "ttlSeconds": 10,
+         *       "results": [
+         *         {
+         *           "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *           "name": "Home server",
+         *           "status": "ok",
+         *           "message": null,
+         *           "fetchedAt": "2026-11-28T21:00:00.000Z",
+         *           "actions": [],
+         *           "data": {
+         *             "cpu": {
+         *               "percent": 12.5,
+         *               "cores": 4
+         *             },
+         *             "memory": {
+         *               "totalBytes": 8000000000,
+         *               "usedBytes": 2000000000,
+         *               "percent": 25
+         *             },
+         *             "load": {
+         *               "one": 0.5,
+         *               "five": 0.4,
+         *               "fifteen": 0.3
+         *             },
+         *             "uptimeSeconds": 3600
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        WidgetDataEnvelope: {
+            itemId: components["schemas"]["Id"];
+            kind: string;
+            live: boolean;
+            /** @description How long an answer is served from the cache (0 when not live): a page refreshes at this pace. */
+            ttlSeconds: number;
+            results: components["schemas"]["WidgetDataResult"][];
+        };
+        /**
+         * @description One upstream's answer: `ok` with `data` of the widget kind's shape, or `error` with a readable `message` (never
+         *     a credential) and `data` null. `actions` lists what the caller may do on this integration (empty without
+         *     `interact`, so a page shows no button).
+         * @example {
+         *       "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *       "name": "Home server",
+         *       "status": "error",
+         *       "message": "http://192.168.1.5:61208: no answer within 5 s",
+         *       "fetchedAt": null,
+         *       "actions": [],
+         *       "data": null
+         *     }
+         */
+        WidgetDataResult: {
+            integrationId: string | null;
+            name: string;
+            /** @enum {string} */
+            status: "ok" | "error";
+            message: string | null;
+            /** Format: date-time */
+            fetchedAt: string | null;
+            actions: string[];
+            data: null | components["schemas"]["WidgetKindData"];
+        };
+        /** @description The data of one live widget kind (see WidgetDataByKind for which kind has which shape). */
+        WidgetKindData: components["schemas"]["systemResources"] | components["schemas"]["healthMonitoring"] | components["schemas"]["systemDisks"];
+        /** @description The data shape of each live widget kind, by widget kind; the server checks each answer against it before caching. */
+        WidgetDataByKind: {
+            systemResources?: components["schemas"]["systemResources"];
+            healthMonitoring?: components["schemas"]["healthMonitoring"];
+            systemDisks?: components["schemas"]["systemDisks"];
+        };
+        /**
+         * @example {
+         *       "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *       "action": "pause",
+         *       "ids": [
+         *         "8c212779b4abde7c6bc608063a0d008b7e40ce32"
+         *       ]
+         *     }
+         */
+        WidgetActionRequest: {
+            integrationId: components["schemas"]["Id"];
+            action: string;
+            ids: string[];
+        };
+        /**
+         * @example {
+         *       "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *       "action": "pause",
+         *       "ids": [
+         *         "8c212779b4abde7c6bc608063a0d008b7e40ce32"
+         *       ],
+         *       "status": "ok",
+         *       "message": null
+         *     }
+         */
+        WidgetActionResult: {
+            /** @enum {string} */
+            status: "ok" | "error";
+            message: string | null;
+            integrationId: components["schemas"]["Id"];
+            action: string;
+            ids: string[];
+        };
+        /**
          * @description Fields given are replaced; the kind never changes. `secrets` changes only the kinds it names (a value replaces,
          *     `null` removes); afterwards the integration holds none or exactly one of its kind's sets (SECRET-4).
          * @example {
@@ -3723,6 +3895,125 @@ export interface components {
         /** @description One of the caller's own permission rows on a board. */
         OwnPermissionRow: {
             permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        Percent: number;
+        Cpu: {
+            percent: components["schemas"]["Percent"];
+            cores: number | null;
+        };
+        Bytes: number;
+        Memory: {
+            totalBytes: components["schemas"]["Bytes"];
+            usedBytes: components["schemas"]["Bytes"];
+            percent: components["schemas"]["Percent"];
+        };
+        Load: {
+            one: number;
+            five: number;
+            fifteen: number;
+        } | null;
+        /**
+         * SystemResourcesData
+         * @example {
+         *       "cpu": {
+         *         "percent": 12.5,
+         *         "cores": 4
+         *       },
+         *       "memory": {
+         *         "totalBytes": 8000000000,
+         *         "usedBytes": 2000000000,
+         *         "percent": 25
+         *       },
+         *       "load": {
+         *         "one": 0.5,
+         *         "five": 0.4,
+         *         "fifteen": 0.3
+         *       },
+         *       "uptimeSeconds": 3600
+         *     }
+         */
+        systemResources: {
+            cpu: components["schemas"]["Cpu"];
+            memory: components["schemas"]["Memory"];
+            load: components["schemas"]["Load"];
+            uptimeSeconds: number | null;
+        };
+        Label: string;
+        FileSystem: {
+            mountPoint: components["schemas"]["Label"];
+            device: components["schemas"]["Label"];
+            fsType: string;
+            totalBytes: components["schemas"]["Bytes"];
+            usedBytes: components["schemas"]["Bytes"];
+            freeBytes: components["schemas"]["Bytes"];
+            percent: components["schemas"]["Percent"];
+        };
+        /**
+         * HealthMonitoringData
+         * @example {
+         *       "cpu": {
+         *         "percent": 12.5,
+         *         "cores": 4
+         *       },
+         *       "memory": {
+         *         "totalBytes": 8000000000,
+         *         "usedBytes": 2000000000,
+         *         "percent": 25
+         *       },
+         *       "load": {
+         *         "one": 0.5,
+         *         "five": 0.4,
+         *         "fifteen": 0.3
+         *       },
+         *       "uptimeSeconds": 3600,
+         *       "temperatures": [
+         *         {
+         *           "label": "Package id 0",
+         *           "celsius": 45
+         *         }
+         *       ],
+         *       "fileSystems": [
+         *         {
+         *           "mountPoint": "/",
+         *           "device": "/dev/sda1",
+         *           "fsType": "ext4",
+         *           "totalBytes": 100000000000,
+         *           "usedBytes": 40000000000,
+         *           "freeBytes": 60000000000,
+         *           "percent": 40
+         *         }
+         *       ]
+         *     }
+         */
+        healthMonitoring: {
+            cpu: components["schemas"]["Cpu"];
+            memory: components["schemas"]["Memory"];
+            load: components["schemas"]["Load"];
+            uptimeSeconds: number | null;
+            temperatures: {
+                label: components["schemas"]["Label"];
+                celsius: number;
+            }[];
+            fileSystems: components["schemas"]["FileSystem"][];
+        };
+        /**
+         * SystemDisksData
+         * @example {
+         *       "disks": [
+         *         {
+         *           "mountPoint": "/",
+         *           "device": "/dev/sda1",
+         *           "fsType": "ext4",
+         *           "totalBytes": 100000000000,
+         *           "usedBytes": 40000000000,
+         *           "freeBytes": 60000000000,
+         *           "percent": 40
+         *         }
+         *       ]
+         *     }
+         */
+        systemDisks: {
+            disks: components["schemas"]["FileSystem"][];
         };
         /** @description Layout name, 1 to 32 characters. */
         name: string;
@@ -6937,6 +7228,80 @@ export interface operations {
             404: components["responses"]["SectionNotFound"];
             409: components["responses"]["SectionConflictResponse"];
             412: components["responses"]["PreconditionFailedResponse"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getItemData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item's live data. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDataEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["ItemNotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    runItemDataAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The action was sent to the service (`status` says whether it took it). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetActionResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ItemNotFound"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];

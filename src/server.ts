@@ -25,6 +25,7 @@ import { startMetricsServer } from './http/metricsServer';
 import { Provisioner } from './boards/fleet/provisioner';
 import { provisioningReadLimits, provisioningSources } from './boards/fleet/provisioningSources';
 import { loadSecretCipher } from './integrations/secrets/key';
+import { createWidgetDataDeps } from './widgets/data/service';
 
 export interface RunningServer {
   url: string;
@@ -70,6 +71,7 @@ export async function buildApp(deps: { db: Db; config: Config; logger: Logger; l
   const { cipher } = loadSecretCipher(config);
   const handlers = createHandlers({
     secrets: cipher,
+    widgetData: createWidgetDataDeps(cipher, config.liveData),
     boardDocuments: new BoardDocumentCache(config.boardCacheBytes),
     // The same budget for the rows of recently written boards, at about 200 bytes a row.
     boardStates: new BoardStateCache(Math.floor(config.boardCacheBytes / 200)),
