@@ -3658,7 +3658,10 @@ export interface components {
             itemId: components["schemas"]["Id"];
             kind: string;
             live: boolean;
-            /** @description How long an answer is served from the cache (0 when not live): a page refreshes at this pace. */
+            /**
+             * Format: int32
+             * @description How long an answer is served from the cache (0 when not live): a page refreshes at this pace.
+             */
             ttlSeconds: number;
             results: components["schemas"]["WidgetDataResult"][];
         };
@@ -3899,6 +3902,7 @@ export interface components {
         Percent: number;
         Cpu: {
             percent: components["schemas"]["Percent"];
+            /** Format: int32 */
             cores: number | null;
         };
         Bytes: number;
@@ -3936,6 +3940,7 @@ export interface components {
             cpu: components["schemas"]["Cpu"];
             memory: components["schemas"]["Memory"];
             load: components["schemas"]["Load"];
+            /** Format: int64 */
             uptimeSeconds: number | null;
         };
         Label: string;
@@ -3989,6 +3994,7 @@ export interface components {
             cpu: components["schemas"]["Cpu"];
             memory: components["schemas"]["Memory"];
             load: components["schemas"]["Load"];
+            /** Format: int64 */
             uptimeSeconds: number | null;
             temperatures: {
                 label: components["schemas"]["Label"];

@@ -19,6 +19,8 @@ export interface CacheEntry {
   fresh: boolean;
   /** Another caller holds a live claim (a fetch is under way). */
   claimed: boolean;
+  /** Milliseconds until a fresh answer expires, by the database's clock (0 when not fresh). */
+  expiresInMs: number;
 }
 
 interface Row {
@@ -29,14 +31,16 @@ interface Row {
   fetchedAt: Date | string | null;
   fresh: boolean;
   claimed: boolean;
+  expiresInMs: number | string | null;
 }
 
 const iso = (value: Date | string) => (value instanceof Date ? value : new Date(value)).toISOString();
 
 function entryOf(row: Row | undefined): CacheEntry {
-  if (!row) return { answer: null, fresh: false, claimed: false };
+  if (!row) return { answer: null, fresh: false, claimed: false, expiresInMs: 0 };
   const answer = row.status && row.fetchedAt ? { status: row.status, message: row.message, data: row.data ?? null, fetchedAt: iso(row.fetchedAt) } : null;
-  return { answer, fresh: answer !== null && row.fresh === true, claimed: row.claimed === true };
+  const fresh = answer !== null && row.fresh === true;
+  return { answer, fresh, claimed: row.claimed === true, expiresInMs: fresh ? Math.max(0, Number(row.expiresInMs ?? 0)) : 0 };
 }
 
 /** The entries of `keys`, in one statement. */
@@ -53,6 +57,7 @@ export async function readEntries(db: Db, keys: readonly string[]): Promise<Map<
       'fetchedAt',
       db.raw('coalesce(expires_at > now(), false) AS fresh'),
       db.raw('coalesce(claimed_until > now(), false) AS claimed'),
+      db.raw('coalesce(extract(epoch from (expires_at - now())) * 1000, 0)::float8 AS "expiresInMs"'),
     )
     .castTo<Row[]>();
   const byKey = new Map(rows.map((row) => [row.cacheKey, row]));

@@ -22,7 +22,7 @@ import { ServiceError, type ClientContext, type SecretKind } from '../../integra
 import type { SecretCipher } from '../../integrations/secrets/cipher';
 import { decryptedSecrets } from '../../integrations/secrets/store';
 import { OutboundError, outboundFetch, type OutboundFetch } from '../../outbound/fetch';
-import { claimEntry, expireIntegration, readEntries, storeAnswer, type CachedAnswer } from './cacheStore';
+import { claimEntry, expireIntegration, readEntries, storeAnswer, type CacheEntry, type CachedAnswer } from './cacheStore';
 import { liveKinds } from './kinds';
 import { UpstreamLimits } from './limits';
 import { hasDeclaredShape } from './shapes';
@@ -53,12 +53,23 @@ export interface WidgetDataDeps {
   /** The fetcher (outboundFetch; a test or bench may count requests through it). */
   fetch?: OutboundFetch;
   kinds?: ReadonlyMap<string, LiveKind>;
+  /**
+   * This instance's fetches and waits under way, by cache key: concurrent viewers on one instance share one claim
+   * attempt and one wait instead of each polling the database (the database still decides between instances).
+   */
+  inflight: Map<string, Promise<CachedAnswer>>;
+  /**
+   * Fresh answers this instance read, kept at most `memoryMs` (and never past their expiry): most reads of a busy
+   * item skip the cache query. Short, so a change another instance made (an action, new credentials) shows soon.
+   */
+  memory: Map<string, { answer: CachedAnswer; until: number }>;
+  memoryMs: number;
 }
 
 export const liveKindsByWidget: ReadonlyMap<string, LiveKind> = new Map(liveKinds.map((kind) => [kind.widgetKind, kind]));
 
 export function createWidgetDataDeps(cipher: SecretCipher, config: LiveDataConfig): WidgetDataDeps {
-  return { cipher, config, limits: new UpstreamLimits(config) };
+  return { cipher, config, limits: new UpstreamLimits(config), inflight: new Map(), memory: new Map(), memoryMs: 1000 };
 }
 
 const maxMessage = 300;
@@ -120,8 +131,17 @@ async function fetchUpstream(deps: WidgetDataDeps, kind: LiveKind, upstream: Ups
  * WDATA-6: the answer of one upstream through the shared cache: fresh from the cache, or fetched by the one caller
  * whose claim the database accepts; others serve the previous answer or wait for the claimed fetch to land.
  */
-async function answerOf(db: Db, deps: WidgetDataDeps, kind: LiveKind, upstream: Upstream, known: { answer: CachedAnswer | null; fresh: boolean; claimed: boolean }): Promise<CachedAnswer> {
-  if (known.fresh && known.answer) return known.answer;
+function answerOf(db: Db, deps: WidgetDataDeps, kind: LiveKind, upstream: Upstream, known: CacheEntry): Promise<CachedAnswer> {
+  if (known.fresh && known.answer) return Promise.resolve(known.answer);
+  let pending = deps.inflight.get(upstream.key);
+  if (!pending) {
+    pending = claimOrWait(db, deps, kind, upstream, known).finally(() => deps.inflight.delete(upstream.key));
+    deps.inflight.set(upstream.key, pending);
+  }
+  return pending;
+}
+
+async function claimOrWait(db: Db, deps: WidgetDataDeps, kind: LiveKind, upstream: Upstream, known: CacheEntry): Promise<CachedAnswer> {
   const leaseMs = deps.config.timeoutMs * 2 + 2000;
   const giveUpAt = Date.now() + leaseMs * 2;
   let entry = known;
@@ -145,29 +165,54 @@ async function answerOf(db: Db, deps: WidgetDataDeps, kind: LiveKind, upstream: 
   }
 }
 
+function remember(deps: WidgetDataDeps, key: string, answer: CachedAnswer, expiresInMs: number): void {
+  if (deps.memory.size > 10_000) deps.memory.clear();
+  deps.memory.set(key, { answer, until: Date.now() + Math.min(deps.memoryMs, expiresInMs) });
+}
+
+interface BoundRow {
+  id: string;
+  name: string;
+  kind: string;
+  url: string;
+}
+
 interface LoadedItem {
   kind: string;
   options: WidgetOptions;
+  /** Every integration bound to the item (WDATA-3 filters them by the kinds the widget reads). */
+  bound: BoundRow[];
 }
 
-/** WDATA-2: the item, only on this board (404 `Item not found` otherwise). */
+/** WDATA-2: the item, only on this board (404 `Item not found` otherwise), with its bindings, in one query. */
 async function loadItem(db: Db, boardId: string, itemId: string): Promise<LoadedItem> {
-  const item = await Item.query(db).where({ id: itemId, boardId }).select('kind', 'options').first().castTo<{ kind: string; options: unknown } | undefined>();
-  if (!item) throw notFound('Item not found');
-  const options = typeof item.options === 'string' ? JSON.parse(item.options) : item.options;
-  return { kind: item.kind, options: options && typeof options === 'object' && !Array.isArray(options) ? (options as WidgetOptions) : {} };
+  const rows = await Item.query(db)
+    .leftJoin(IntegrationItem.tableName, IntegrationItem.col('itemId'), Item.col('id'))
+    .leftJoin(Integration.tableName, Integration.col('id'), IntegrationItem.col('integrationId'))
+    .where(Item.col('id'), itemId)
+    .where(Item.col('boardId'), boardId)
+    .select(
+      `${Item.col('kind')} as itemKind`,
+      Item.col('options'),
+      `${Integration.col('id')} as integrationId`,
+      `${Integration.col('name')} as integrationName`,
+      `${Integration.col('kind')} as integrationKind`,
+      `${Integration.col('url')} as integrationUrl`,
+    )
+    .castTo<{ itemKind: string; options: unknown; integrationId: string | null; integrationName: string; integrationKind: string; integrationUrl: string }[]>();
+  if (rows.length === 0) throw notFound('Item not found');
+  const raw = typeof rows[0].options === 'string' ? JSON.parse(rows[0].options) : rows[0].options;
+  const bound = rows
+    .filter((row) => row.integrationId !== null)
+    .map((row) => ({ id: row.integrationId!, name: row.integrationName, kind: row.integrationKind, url: row.integrationUrl }))
+    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : a.id < b.id ? -1 : 1));
+  return { kind: rows[0].itemKind, options: raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as WidgetOptions) : {}, bound };
 }
 
 /** WDATA-3: the integrations bound to this item, of the kinds its widget kind reads. */
-async function boundIntegrations(db: Db, itemId: string, kind: LiveKind): Promise<{ id: string; name: string; kind: string; url: string }[]> {
+function boundIntegrations(item: LoadedItem, kind: LiveKind): BoundRow[] {
   if (kind.integrationKinds.length === 0 || !kind.fromIntegration) return [];
-  return IntegrationItem.query(db)
-    .join(Integration.tableName, Integration.col('id'), IntegrationItem.col('integrationId'))
-    .where(IntegrationItem.col('itemId'), itemId)
-    .whereIn(Integration.col('kind'), kind.integrationKinds as string[])
-    .select(Integration.col('id'), Integration.col('name'), Integration.col('kind'), Integration.col('url'))
-    .orderBy([Integration.col('name'), Integration.col('id')])
-    .castTo<{ id: string; name: string; kind: string; url: string }[]>();
+  return item.bound.filter((row) => kind.integrationKinds.includes(row.kind));
 }
 
 /** WDATA-1..8: the live data of one item for the caller. */
@@ -178,7 +223,7 @@ export async function readItemData(db: Db, deps: WidgetDataDeps, principal: Prin
   if (!kind) return { itemId, kind: item.kind, live: false, ttlSeconds: 0, results: [] };
   const query = kind.query(item.options);
   const upstreams: Upstream[] = [];
-  const integrations = await boundIntegrations(db, itemId, kind);
+  const integrations = boundIntegrations(item, kind);
   const interact = kind.actions?.length && principal && integrations.length > 0
     ? await loadIntegrationAccess(db, principal, integrations.map((i) => i.id))
     : null;
@@ -205,8 +250,22 @@ export async function readItemData(db: Db, deps: WidgetDataDeps, principal: Prin
       });
     }
   }
-  const entries = await readEntries(db, upstreams.map((u) => u.key));
-  const answers = await Promise.all(upstreams.map((upstream) => answerOf(db, deps, kind, upstream, entries.get(upstream.key)!)));
+  const now = Date.now();
+  const remembered = upstreams.map((u) => {
+    const kept = deps.memory.get(u.key);
+    return kept && kept.until > now ? kept.answer : null;
+  });
+  const missing = upstreams.filter((_, i) => remembered[i] === null).map((u) => u.key);
+  const entries = missing.length > 0 ? await readEntries(db, missing) : new Map<string, CacheEntry>();
+  const answers = await Promise.all(
+    upstreams.map(async (upstream, i) => {
+      if (remembered[i]) return remembered[i]!;
+      const entry = entries.get(upstream.key)!;
+      const answer = await answerOf(db, deps, kind, upstream, entry);
+      if (entry.fresh && entry.answer === answer) remember(deps, upstream.key, answer, entry.expiresInMs);
+      return answer;
+    }),
+  );
   const results = upstreams.map((upstream, index): WidgetDataResult => {
     const answer = answers[index];
     let data = answer.status === 'ok' ? answer.data : null;
@@ -253,7 +312,7 @@ export async function runItemAction(
   await assertBoardAccess(db, boardId, principal, 'view');
   const item = await loadItem(db, boardId, itemId);
   const kind = (deps.kinds ?? liveKindsByWidget).get(item.kind);
-  const integration = kind ? (await boundIntegrations(db, itemId, kind)).find((i) => i.id === request.integrationId) : undefined;
+  const integration = kind ? boundIntegrations(item, kind).find((i) => i.id === request.integrationId) : undefined;
   if (!integration) throw badRequest(`Integration ${request.integrationId} is not bound to this item`);
   const flags = principal ? (await loadIntegrationAccess(db, principal, [integration.id])).get(integration.id) : undefined;
   if (!flags?.hasInteractAccess) throw forbidden();
@@ -279,6 +338,7 @@ export async function runItemAction(
   try {
     await upstream.fetch(ctx);
     await expireIntegration(db, integration.id);
+    for (const key of deps.memory.keys()) if (key.startsWith(`i:${integration.id}:`)) deps.memory.delete(key);
     return { status: 'ok', message: null };
   } catch (error) {
     return { status: 'error', message: failureMessage(error, Object.values(secrets) as string[]) };
