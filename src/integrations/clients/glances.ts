@@ -77,7 +77,16 @@ export async function readGlances(ctx: ClientContext, target: IntegrationTarget,
   const wanted = new Set(parts);
   if (wanted.has('cpu')) wanted.add('core');
   const answers = new Map<GlancesPart, unknown>();
-  await Promise.all([...wanted].map(async (part) => answers.set(part, await getJson(ctx, target, part))));
+  await Promise.all(
+    [...wanted].map(async (part) => {
+      try {
+        answers.set(part, await getJson(ctx, target, part));
+      } catch (error) {
+        // The core count only completes the CPU figure: without it, the CPU plugin's own count (or none) is used.
+        if (part !== 'core' || (error instanceof ServiceError && error.reason === 'unauthorized')) throw error;
+      }
+    }),
+  );
   const snapshot: GlancesSnapshot = {};
   if (answers.has('cpu')) {
     const cpu = record(answers.get('cpu'), 'cpu');
