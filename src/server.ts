@@ -26,6 +26,7 @@ import { Provisioner } from './boards/fleet/provisioner';
 import { provisioningReadLimits, provisioningSources } from './boards/fleet/provisioningSources';
 import { loadSecretCipher } from './integrations/secrets/key';
 import { createWidgetDataDeps } from './widgets/data/service';
+import { pruneWidgetData } from './widgets/data/cacheStore';
 
 export interface RunningServer {
   url: string;
@@ -130,6 +131,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     Promise.all([
       pruneAudit(db, config.auditRetentionDays).catch((error) => logger.warn({ err: error }, 'audit retention: old entries not deleted')),
       pruneBuckets(db, Object.values(config.rateLimits)).catch((error) => logger.warn({ err: error }, 'rate limits: refilled buckets not deleted')),
+      pruneWidgetData(db).catch((error) => logger.warn({ err: error }, 'widget data: old cache entries not deleted')),
     ]);
   await prune();
   const pruning = setInterval(prune, 3_600_000);

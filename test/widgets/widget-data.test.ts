@@ -2,6 +2,7 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Socket } from 'node:net';
 import { randomBytes } from 'node:crypto';
+import { pruneWidgetData } from '../../src/widgets/data/cacheStore';
 import { createActor, type Actor } from '../support/actors';
 import { expectError } from '../support/expect';
 import { startGlances, type GlancesServer } from '../support/glances';
@@ -228,6 +229,19 @@ describe('WDATA-6: one upstream request per TTL per integration, whoever asks', 
     for (const answer of more) expect(answer.body.results[0].status).toBe('ok');
     expect(cpuRequests()).toBe(5);
     expect(await server.db('widget_data_cache').where({ integrationId: id })).toHaveLength(1);
+  });
+});
+
+describe('WDATA-6: the hourly prune', () => {
+  it('WDATA-6: deletes entries expired for a day, keeps the others', async () => {
+    const old = unique('old');
+    const recent = unique('recent');
+    await server.db('widget_data_cache').insert([
+      { cacheKey: old, status: 'ok', data: '{}', fetchedAt: server.db.raw(`now() - interval '3 days'`), expiresAt: server.db.raw(`now() - interval '2 days'`) },
+      { cacheKey: recent, status: 'ok', data: '{}', fetchedAt: server.db.raw(`now() - interval '1 hour'`), expiresAt: server.db.raw(`now() - interval '50 minutes'`) },
+    ]);
+    expect(await pruneWidgetData(server.db)).toBeGreaterThanOrEqual(1);
+    expect((await server.db('widget_data_cache').whereIn('cacheKey', [old, recent])).map((r: { cacheKey: string }) => r.cacheKey)).toEqual([recent]);
   });
 });
 

@@ -107,3 +107,11 @@ export async function storeAnswer(db: Db, key: string, token: string, answer: Om
 export async function expireIntegration(db: Db, integrationId: string): Promise<void> {
   await WidgetDataCache.query(db).where({ integrationId }).patch({ expiresAt: db.fn.now() as unknown as Date });
 }
+
+/** Deletes entries expired for a day and not claimed (options changed, sources no longer named): the hourly prune. */
+export async function pruneWidgetData(db: Db): Promise<number> {
+  return WidgetDataCache.query(db)
+    .where('expiresAt', '<', db.raw(`now() - interval '1 day'`))
+    .where((q) => q.whereNull('claimedUntil').orWhere('claimedUntil', '<', db.raw('now()')))
+    .delete();
+}
