@@ -250,6 +250,8 @@ export async function readItemData(db: Db, deps: WidgetDataDeps, principal: Prin
       });
     }
   }
+  // The answer lists at most 200 results (WidgetDataEnvelope): an item binding more shows its first 200 by name.
+  upstreams.splice(200);
   const now = Date.now();
   const remembered = upstreams.map((u) => {
     const kept = deps.memory.get(u.key);
