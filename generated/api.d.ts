@@ -1084,6 +1084,32 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/boards/{name}/manifest.webmanifest": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        /**
+         * A board's web app manifest
+         * @description The web app manifest the board page links (PWA-1, PWA-2), so that a browser can install the board as an app:
+         *     `name` the board's `pageTitle` (else its name), `short_name` its name, `start_url` and `scope` `/`, `display`
+         *     `standalone`, `theme_color` its `primaryColor`, and as `icons` its logo (`logoImageUrl`, when an http(s) address
+         *     or a path of this instance; sizes `any`) followed by Tessera's own icon at 192 and 512 px. No service worker is
+         *     registered (PWA-3). View access on the board, else 404 as for a missing board.
+         */
+        get: operations["getBoardManifest"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/assets/{file}": {
         parameters: {
             query?: {
@@ -1095,13 +1121,13 @@ export interface paths {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "list.js" | "board.css" | "markdown.js";
+                file: "board.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
         /**
-         * The pages' scripts and style sheet
-         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, and the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
+         * The pages' scripts, style sheet and icons
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3), and Tessera's own icon at 192 and 512 px that board manifests name (PWA-1). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -1998,7 +2024,7 @@ export interface components {
             code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description Details; may be empty. */
             data: {
-                /** @description Validation issues (Ajv error objects). */
+                /** @description ERR-7: validation issues (Ajv error objects), the first 100 at most. */
                 issues?: {
                     [key: string]: unknown;
                 }[];
@@ -2218,6 +2244,13 @@ export interface components {
             itemRadius: "xs" | "sm" | "md" | "lg" | "xl";
             /** @description Turns off the status pings of app widgets on this board. */
             disableStatus: boolean;
+            /**
+             * @description Colour scheme of the board page (THEME-1): `light`, `dark`, or `auto` to follow the viewer's system (`prefers-color-scheme`). A viewer's own choice on the page overrides it. New and existing boards: `auto`.
+             * @enum {string}
+             */
+            colorScheme: "light" | "dark" | "auto";
+            /** @description Web search of the board page's search box when no app or bookmark matches (THEME-2): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
+            webSearchUrl: string | null;
         };
         /**
          * @description The whole board: metadata, settings columns, breakpoint layouts (sorted by breakpoint, then id), sections,
@@ -2252,6 +2285,8 @@ export interface components {
          *       "iconColor": null,
          *       "itemRadius": "lg",
          *       "disableStatus": false,
+         *       "colorScheme": "auto",
+         *       "webSearchUrl": "https://duckduckgo.com/?q={query}",
          *       "layouts": [
          *         {
          *           "id": "clx5u1hxa0000a8ml2c0f4e7d",
@@ -3193,7 +3228,9 @@ export interface components {
          *       "pageTitle": "Home lab",
          *       "primaryColor": "#228be6",
          *       "opacity": 90,
-         *       "itemRadius": "md"
+         *       "itemRadius": "md",
+         *       "colorScheme": "dark",
+         *       "webSearchUrl": "https://duckduckgo.com/?q={query}"
          *     }
          */
         UpdateBoardSettingsRequest: {
@@ -3212,6 +3249,9 @@ export interface components {
             iconColor?: string | null;
             itemRadius?: components["schemas"]["itemRadius"];
             disableStatus?: components["schemas"]["disableStatus"];
+            colorScheme?: components["schemas"]["colorScheme"];
+            /** @description As in the board document; blank (whitespace-only) text is stored as null. */
+            webSearchUrl?: string | null;
         };
         /**
          * @description One entry of the board list.
@@ -3691,12 +3731,17 @@ export interface components {
             data: null | components["schemas"]["WidgetKindData"];
         };
         /** @description The data of one live widget kind (see WidgetDataByKind for which kind has which shape). */
-        WidgetKindData: components["schemas"]["systemResources"] | components["schemas"]["healthMonitoring"] | components["schemas"]["systemDisks"];
+        WidgetKindData: components["schemas"]["systemResources"] | components["schemas"]["healthMonitoring"] | components["schemas"]["systemDisks"] | components["schemas"]["DownloadsData"] | components["schemas"]["CalendarData"] | components["schemas"]["FeedData"] | components["schemas"]["WeatherData"] | components["schemas"]["WeatherData"];
         /** @description The data shape of each live widget kind, by widget kind; the server checks each answer against it before caching. */
         WidgetDataByKind: {
             systemResources?: components["schemas"]["systemResources"];
             healthMonitoring?: components["schemas"]["healthMonitoring"];
             systemDisks?: components["schemas"]["systemDisks"];
+            downloads?: components["schemas"]["DownloadsData"];
+            calendar?: components["schemas"]["CalendarData"];
+            rssFeed?: components["schemas"]["FeedData"];
+            weather?: components["schemas"]["WeatherData"];
+            clock?: components["schemas"]["WeatherData"];
         };
         /**
          * @example {
@@ -4021,6 +4066,189 @@ export interface components {
         systemDisks: {
             disks: components["schemas"]["FileSystem"][];
         };
+        /**
+         * @description The download's state as one word (DL-1): downloading; seeding (complete and uploading); paused; queued; checking (checking or allocating files, usenet post-processing); completed (complete and stopped); stalled (downloading with no peer); error; unknown (a state this version does not know).
+         * @enum {string}
+         */
+        DownloadState: "downloading" | "seeding" | "paused" | "queued" | "checking" | "completed" | "stalled" | "error" | "unknown";
+        DownloadItem: {
+            /**
+             * @description The service's id of the download (torrent hash, aria2 gid, NZBGet NZBID), as the pause and resume actions take it.
+             * @example 0123456789abcdef0123456789abcdef01234567
+             */
+            id: string;
+            /** @example debian-12.8.0-amd64-netinst.iso */
+            name: string;
+            state: components["schemas"]["DownloadState"];
+            /** @example 0.42 */
+            progress: number;
+            /** @description Bytes to download (the selected files); 0 while a magnet's metadata is unknown. */
+            sizeBytes: number;
+            downloadedBytes: number;
+            /** @description Bytes per second. */
+            downloadSpeed: number;
+            /** @description Bytes per second. */
+            uploadSpeed: number;
+            /** @description Uploaded over downloaded bytes; null when the service has none (nothing downloaded yet, usenet, HTTP). */
+            ratio: number | null;
+            /** @description Seconds until done; null when unknown or not downloading. */
+            etaSeconds: number | null;
+            /** @description The service's category or label; null when none. */
+            category: string | null;
+            /** @enum {string} */
+            type: "torrent" | "usenet" | "http";
+        };
+        DownloadTotals: {
+            /** @description Bytes per second over the whole client. */
+            downloadSpeed: number;
+            /** @description Bytes per second over the whole client. */
+            uploadSpeed: number;
+            /**
+             * Format: int32
+             * @description How many downloads the client lists, before the item's filters and limit.
+             */
+            count: number;
+            /** @description Uploaded over downloaded bytes of the torrents with a ratio (DL-13): over the filtered downloads when the item's applyFilterToRatio is true (the default), else over all; null when none has one. */
+            ratio: number | null;
+        };
+        /** @description One download client's downloads, shaped by the item's options (DL-11..13). */
+        DownloadsData: {
+            /** @description The downloads shown, after the item's filters, sort and limitPerIntegration. */
+            items: components["schemas"]["DownloadItem"][];
+            totals: components["schemas"]["DownloadTotals"];
+        };
+        CalendarEvent: {
+            title: string;
+            /** @description An ISO date-time in UTC for a timed event, `YYYY-MM-DD` for an all-day event. */
+            start: string;
+            /** @description The exclusive end, in the same form as `start`. */
+            end: string;
+            allDay: boolean;
+            location: string | null;
+            /** @description Plain text (HTML some servers send is converted to its text). */
+            description: string | null;
+            /** @description An http(s) URL, or null. */
+            url: string | null;
+        };
+        /**
+         * @description The events of one iCal integration that overlap the widget's window (`filterPastMonths` before and
+         *     `filterFutureMonths` after now, 2 each by default, at most 120), recurring events expanded, sorted by start.
+         * @example {
+         *       "events": [
+         *         {
+         *           "title": "Team sync",
+         *           "start": "2026-12-01T10:00:00.000Z",
+         *           "end": "2026-12-01T11:00:00.000Z",
+         *           "allDay": false,
+         *           "location": "Room 4",
+         *           "description": null,
+         *           "url": "https://calendar.example/events/42"
+         *         },
+         *         {
+         *           "title": "Holiday",
+         *           "start": "2026-12-24",
+         *           "end": "2026-12-25",
+         *           "allDay": true,
+         *           "location": null,
+         *           "description": "Office closed",
+         *           "url": null
+         *         }
+         *       ],
+         *       "truncated": false
+         *     }
+         */
+        CalendarData: {
+            events: components["schemas"]["CalendarEvent"][];
+            /** @description Events were left out past the caps (500 events; 20,000 occurrences stepped through per recurring event). */
+            truncated: boolean;
+        };
+        FeedItem: {
+            title: string;
+            link: string | null;
+            /** Format: date-time */
+            published: string | null;
+            /** @description The item's description as plain text (markup removed, scripts and images dropped); null when it has none or `hideDescription`. */
+            summary: string | null;
+            /** @description An http(s) image URL, only with `showPosterImage`. */
+            image: string | null;
+        };
+        /**
+         * @description One feed (RSS 2.0, RSS 1.0 or Atom) as read by the server, shaped by the item's options (`maximumAmountPosts` per
+         *     feed, `hideDescription`, `showPosterImage`).
+         * @example {
+         *       "title": "Homelab & Self-Hosting Weekly",
+         *       "link": "https://news.example.org/",
+         *       "items": [
+         *         {
+         *           "title": "Backups that restore: a checklist",
+         *           "link": "https://news.example.org/2026/11/backups-that-restore/",
+         *           "published": "2026-11-27T18:00:00.000Z",
+         *           "summary": "Test your restores, not just your backups.",
+         *           "image": null
+         *         }
+         *       ]
+         *     }
+         */
+        FeedData: {
+            title: string;
+            /** @description The feed's web page (http(s)). */
+            link: string | null;
+            items: components["schemas"]["FeedItem"][];
+        };
+        WeatherDay: {
+            /** Format: date */
+            date: string;
+            /** Format: int32 */
+            weatherCode: number;
+            description: string;
+            minC: number;
+            maxC: number;
+        };
+        /**
+         * @example {
+         *       "current": {
+         *         "time": "2026-11-28T22:45",
+         *         "temperatureC": 3.4,
+         *         "weatherCode": 3,
+         *         "description": "Overcast",
+         *         "windSpeedKmh": 11.2,
+         *         "isDay": false
+         *       },
+         *       "daily": [
+         *         {
+         *           "date": "2026-11-28",
+         *           "weatherCode": 3,
+         *           "description": "Overcast",
+         *           "minC": 0.4,
+         *           "maxC": 5.1
+         *         }
+         *       ],
+         *       "timezone": "Europe/Berlin",
+         *       "city": "Berlin"
+         *     }
+         */
+        WeatherData: {
+            current: {
+                /** @description Local time of the reading at the location (`YYYY-MM-DDTHH:MM`). */
+                time: string;
+                temperatureC: number;
+                /**
+                 * Format: int32
+                 * @description WMO weather interpretation code.
+                 */
+                weatherCode: number;
+                /** @description The code in words (`Overcast`, `Slight rain`, `Unknown` for a code not listed). */
+                description: string;
+                windSpeedKmh: number;
+                isDay: boolean;
+            };
+            /** @description `forecastDayCount` days (5 by default), from today; empty when `hasForecast` is false. */
+            daily: components["schemas"]["WeatherDay"][];
+            /** @description The IANA time zone of the location. */
+            timezone: string | null;
+            /** @description The location's name from the options, when `showCity`. */
+            city: string | null;
+        };
         /** @description Layout name, 1 to 32 characters. */
         name: string;
         /**
@@ -4279,10 +4507,18 @@ export interface components {
         /** @description Turns off the status pings of app widgets on this board. */
         disableStatus: boolean;
         /**
+         * @description Colour scheme of the board page (THEME-1): `light`, `dark`, or `auto` to follow the viewer's system (`prefers-color-scheme`). A viewer's own choice on the page overrides it. New and existing boards: `auto`.
+         * @enum {string}
+         */
+        colorScheme: "light" | "dark" | "auto";
+        /** @description Web search of the board page's search box when no app or bookmark matches (THEME-2): an http(s) URL template in which `{query}` stands for the search terms, for example `https://duckduckgo.com/?q={query}`; null for none. A value that is no http(s) URL with a host, or has no `{query}`, is a 400 naming `webSearchUrl`. */
+        webSearchUrl: string | null;
+        /**
          * @description Board settings (as in the board document); omitted ones take their defaults on import.
          * @example {
          *       "pageTitle": "Home lab",
-         *       "primaryColor": "#fa5252"
+         *       "primaryColor": "#fa5252",
+         *       "colorScheme": "auto"
          *     }
          */
         FileSettings: {
@@ -4301,6 +4537,8 @@ export interface components {
             iconColor?: components["schemas"]["iconColor"];
             itemRadius?: components["schemas"]["itemRadius"];
             disableStatus?: components["schemas"]["disableStatus"];
+            colorScheme?: components["schemas"]["colorScheme"];
+            webSearchUrl?: components["schemas"]["webSearchUrl"];
         };
         /**
          * @description A breakpoint layout, identified in the file by its name (unique in the file).
@@ -7852,6 +8090,39 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getBoardManifest: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                name: components["schemas"]["BoardName"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The manifest, JSON. */
+            200: {
+                headers: {
+                    /** @description `no-cache`: a changed title, colour or logo is read again. */
+                    "Cache-Control"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example {"name":"Home lab","short_name":"home-lab","start_url":"/","scope":"/","display":"standalone","theme_color":"#2f6feb","background_color":"#f6f8fa","icons":[{"src":"/assets/tessera-192.png?v=0123456789abcdef","sizes":"192x192","type":"image/png","purpose":"any"}]} */
+                    "application/manifest+json": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["BoardNotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getPageAsset: {
         parameters: {
             query?: {
@@ -7863,7 +8134,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "list.js" | "board.css" | "markdown.js";
+                file: "board.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
@@ -7883,6 +8154,7 @@ export interface operations {
                 content: {
                     "text/javascript": string;
                     "text/css": string;
+                    "image/png": string;
                 };
             };
             /** @description If-None-Match names the file's current ETag; the caller's copy is current. No body. */

@@ -13,6 +13,8 @@ import path from 'node:path';
 import pino from 'pino';
 import type { Page } from 'playwright-core';
 import { loadConfig } from '../src/config/config';
+import { converters } from '../src/convert';
+import { fixtureInput } from '../test/convert/support';
 import { createDatabase } from '../src/db/database';
 import { startServer } from '../src/server';
 import { launchBrowser } from '../test/support/browser';
@@ -84,6 +86,8 @@ async function main(): Promise<void> {
       const page = await launched.context.newPage();
       await page.setViewportSize({ width, height: width > 500 ? 800 : 844 });
       await page.goto(`${server.url}/boards/home-lab`);
+      await page.evaluate(() => (globalThis as any).localStorage.clear()); // PAGE-9: details closed, as for a first visit
+      await page.reload();
       await page.waitForSelector('.tile[data-item-id="clock"]');
       await page.waitForSelector('.topbar .boards-menu');
       await page.frameLocator('.tile[data-item-id="frame"] iframe').locator('h2').waitFor();
@@ -94,19 +98,56 @@ async function main(): Promise<void> {
     };
     await shoot(1280, 'board-desktop.png');
     await shoot(390, 'board-phone.png');
-    await shoot(390, 'board-phone-history.png', async (page) => {
-      await page.click('.drawer-toggle');
-      await page.waitForSelector('.history.open', { state: 'visible' });
-      await page.waitForTimeout(300); // the drawer's slide-in transition
+    await shoot(390, 'board-phone-details.png', async (page) => {
+      await page.click('.details-toggle');
+      await page.waitForSelector('#board-details .history .entry', { state: 'visible' });
     });
     await shoot(1280, 'board-menu-signin.png', async (page) => {
       await page.click('.topbar .boards-menu summary');
       await page.click('.topbar .signin summary');
     });
+    await shootConverted(server.url, call, launched.context);
   } finally {
     await launched.close();
     await server.stop();
     embed.close();
+  }
+}
+
+/**
+ * The converted homepage fixture (test/convert/fixtures/homepage), imported as a public board and photographed at
+ * 1440x900 and at phone width (390x844). This machine is offline, so every icon the board names elsewhere is answered
+ * with a stand-in: a coloured square with the first letter of the icon's file name.
+ */
+async function shootConverted(url: string, call: (method: string, p: string, body?: unknown) => Promise<any>, context: import('playwright-core').BrowserContext): Promise<void> {
+  const { boards } = converters.homepage(fixtureInput('homepage'), {});
+  const name = 'homepage-converted';
+  await call('POST', '/api/boards/import', { ...boards[0], name, isPublic: true });
+  const colors = ['#2f6feb', '#8250df', '#bf3989', '#1a7f37', '#bc4c00', '#0969da', '#cf222e', '#6639ba'];
+  for (const [width, height, file] of [
+    [1440, 900, 'homepage-desktop.png'],
+    [390, 844, 'homepage-phone.png'],
+  ] as const) {
+    const page = await context.newPage();
+    await page.setViewportSize({ width, height });
+    await page.route('**/*', (route) => {
+      const request = route.request();
+      if (request.url().startsWith(url) || request.url().startsWith('data:')) return route.continue();
+      if (request.resourceType() !== 'image') return route.abort();
+      const base = new URL(request.url()).pathname.split('/').pop() ?? '?';
+      const letter = (base.replace(/[^a-z]/gi, '')[0] ?? '?').toUpperCase();
+      const color = colors[[...base].reduce((sum, c) => sum + c.charCodeAt(0), 0) % colors.length];
+      const svg = `<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="${color}"/><text x="32" y="43" font-size="30" font-family="sans-serif" text-anchor="middle" fill="#fff">${letter}</text></svg>`;
+      return route.fulfill({ status: 200, contentType: 'image/svg+xml', body: svg });
+    });
+    await page.goto(`${url}/boards/${name}`);
+    await page.evaluate(() => (globalThis as any).localStorage.clear());
+    await page.reload();
+    await page.waitForSelector('.tile.widget-app');
+    await page.waitForFunction(() => Array.from((globalThis as any).document.querySelectorAll('img.icon')).every((img: any) => img.complete));
+    await page.screenshot({ path: path.join(out, file), fullPage: false });
+    await page.close();
+    console.log(`docs/images/${file}`);
   }
 }
 

@@ -121,12 +121,13 @@ interface ConvertOptionsGiven {
   timeout?: number;
   maxAnswerBytes?: number;
   name?: string;
+  public?: boolean;
 }
 
 async function convert(format: string, paths: string[], options: ConvertOptionsGiven): Promise<number> {
   const out = path.resolve(options.output);
   const iconBases = { ...defaultIconBases, ...options.iconBase };
-  const convertOptions = { iconBases, ...(options.name ? { name: options.name } : {}) };
+  const convertOptions = { iconBases, ...(options.name ? { name: options.name } : {}), ...(options.public ? { public: true } : {}) };
   let result: ConvertResult;
   let answers: HomarrAnswers | null = null;
   if (options.url !== undefined) {
@@ -195,6 +196,10 @@ export function addConvertCommand(program: Command, run: Runner): void {
     .addOption(new Option('--timeout <seconds>', `with --url: seconds one request may take, its answer included`).default(homarrReadDefaults.timeoutMs / 1000).argParser(positiveNumber('--timeout', 3600)))
     .addOption(new Option('--max-answer-bytes <bytes>', `with --url: bytes one answer may have`).default(homarrReadDefaults.maxAnswerBytes).argParser(positiveInteger))
     .addOption(new Option('--name <name>', 'the name of the (main) board; the others are named <name>-<their own>').argParser(boardNameOption))
+    .option(
+      '--public',
+      'make the converted boards public (CONV-17), for a start page that opened without a login: anyone who can reach this instance then sees the boards (app names, links, descriptions) without signing in; editing still needs an account. Without it the boards are private to their importer',
+    )
     .addOption(new Option('--icon-base <set=url>', `base URL of an icon set (${iconSets.join(', ')}); repeatable`).argParser(iconBase))
     .action((format, paths, options) => run(() => convert(format, paths, options)));
 }

@@ -66,6 +66,10 @@ export interface Config {
   provisioningMaxFiles: number;
   /** PROV-7: the largest board file provisioning reads (PROVISIONING_MAX_FILE_BYTES); a larger one is refused unread. */
   provisioningMaxFileBytes: number;
+  /** WX-1: base URL of the Open-Meteo forecast API (OPEN_METEO_URL), for the weather and clock widgets. */
+  openMeteoUrl: string;
+  /** FEED-3: whether RSS widgets may read feeds from this server itself (FEED_ALLOW_LOCAL: localhost, loopback, link-local). */
+  feedAllowLocal: boolean;
   /** SECRET-2: the key of the integration secrets (64 hex digits or base64 of 32 bytes), or a file holding it. */
   secretEncryptionKey: string | null;
   secretEncryptionKeyFile: string | null;
@@ -213,6 +217,22 @@ function boolFrom(env: NodeJS.ProcessEnv, name: string, fallback: boolean): bool
   throw new ConfigError(`${name} must be true or false, got "${raw}"`);
 }
 
+/** WX-1: OPEN_METEO_URL, an http(s) base URL without a trailing slash. */
+function openMeteoUrlFrom(env: NodeJS.ProcessEnv): string {
+  const raw = env.OPEN_METEO_URL?.trim();
+  if (!raw) return 'https://api.open-meteo.com';
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new ConfigError(`OPEN_METEO_URL must be an http(s) base URL such as https://api.open-meteo.com, got "${raw}"`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     port: intFrom(env, 'PORT', 7575, 0, 65535),
@@ -263,6 +283,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     provisioningDebounceMs: intFrom(env, 'PROVISIONING_DEBOUNCE_MS', 500, 0, 600_000),
     provisioningMaxFiles: intFrom(env, 'PROVISIONING_MAX_FILES', 200, 1, 200),
     provisioningMaxFileBytes: bytesFrom(env, 'PROVISIONING_MAX_FILE_BYTES', 2 * 1024 * 1024),
+    openMeteoUrl: openMeteoUrlFrom(env),
+    feedAllowLocal: boolFrom(env, 'FEED_ALLOW_LOCAL', false),
     secretEncryptionKey: env.SECRET_ENCRYPTION_KEY?.trim() || null,
     secretEncryptionKeyFile: env.SECRET_ENCRYPTION_KEY_FILE ? path.resolve(env.SECRET_ENCRYPTION_KEY_FILE) : null,
     liveData: {

@@ -27,6 +27,8 @@ export interface DraftItem {
   app?: FileApp;
   width: number;
   height: number;
+  /** CONV-14: an app tile, sized by the layout it is placed on (tileSize) instead of width and height. */
+  tile?: boolean;
   /** Positions the source gave, by layout name (old Homarr). */
   fixed?: Record<string, { x: number; y: number; width?: number; height?: number }>;
 }
@@ -35,7 +37,7 @@ export interface DraftSection {
   key: string;
   /** null: an uncategorized area (an empty section); the board's first section always is one. */
   name: string | null;
-  /** The source's columns hint: how many grid columns the section's items flow across. */
+  /** CONV-15: how many app tiles a row the source shows in this group (null: the default, 4); see tileSize. */
   span?: number | null;
   items: DraftItem[];
 }
@@ -53,6 +55,25 @@ export const defaultLayouts: DraftLayout[] = [
   { name: 'Mobile', columnCount: 4, breakpoint: 0 },
   { name: 'Desktop', columnCount: 12, breakpoint: 800 },
 ];
+
+/** CONV-14: app tiles a row on a wide layout when the source gives no number. */
+export const defaultTilesPerRow = 4;
+
+/**
+ * CONV-14, CONV-15: the width of an app tile on a layout of `columnCount` columns, and how far right a section's
+ * items flow, for a group that shows `perRow` tiles a row. A layout under 8 columns (the phone's) keeps two tiles a
+ * row; a wider one gives each tile at least 2 columns (room for icon, name and description), `perRow` a row where
+ * that allows it.
+ */
+export function tileSize(columnCount: number, perRow?: number | null): { width: number; height: number; limit: number } {
+  if (columnCount < 8) {
+    const width = Math.max(1, Math.floor(columnCount / 2));
+    return { width, height: 1, limit: columnCount };
+  }
+  const count = Math.min(Math.max(1, Math.floor(perRow ?? defaultTilesPerRow)), Math.floor(columnCount / 2));
+  const width = Math.floor(columnCount / count);
+  return { width, height: 1, limit: width * count };
+}
 
 /** A 24-character id derived from the board name and a key: the same source always gets the same ids. */
 export function stableId(board: string, key: string): string {
@@ -88,16 +109,18 @@ export function buildBoardFile(draft: DraftBoard): BoardFile {
   );
   const items: FileItem[] = [];
   ordered.forEach((section, index) => {
-    const perLayout = layouts.map((layout) =>
-      autoFlow(
+    const perLayout = layouts.map((layout) => {
+      const tile = tileSize(layout.columnCount, section.span);
+      return autoFlow(
         layout.columnCount,
         section.items.map((item) => {
           const fixed = item.fixed?.[layout.name];
-          return { width: fixed?.width ?? item.width, height: fixed?.height ?? item.height, fixed: fixed ?? null };
+          const size = item.tile ? tile : item;
+          return { width: fixed?.width ?? size.width, height: fixed?.height ?? size.height, fixed: fixed ?? null };
         }),
-        section.span,
-      ),
-    );
+        section.items.some((item) => item.tile) ? tile.limit : layout.columnCount,
+      );
+    });
     section.items.forEach((item, itemIndex) => {
       items.push({
         id: stableId(draft.name, `item:${itemKeys[nextItem++]}`),

@@ -10,6 +10,8 @@ export interface ConvertOptions {
   iconBases?: IconBases;
   /** CONV-13: the name of the (main) board; the others are named `<name>-<their own>`. */
   name?: string;
+  /** CONV-17: every board of the conversion is public (`--public`). */
+  public?: boolean;
 }
 
 /** The input of a converter: the files the user named (relative to the input directory) and a reader for them. */
@@ -72,6 +74,11 @@ export interface AppSource {
   openInNewTab?: boolean;
   /** CONV-11: how the source shows the description: under the name (the default) or on hover. */
   descriptionShown?: 'normal' | 'tooltip';
+  /**
+   * CONV-14: a tile sized by the layout (tileSize), its icon beside its name and description (the app widget's `row`
+   * layout), as homepage, Dashy and Glance draw their links; without it a 1x1 cell (old Homarr sets its own sizes).
+   */
+  tile?: boolean;
 }
 
 /**
@@ -114,10 +121,17 @@ export function appItem(ctx: Context, source: SourceFile, at: readonly PathKey[]
   return {
     key,
     kind: 'app',
-    options: { openInNewTab: app.openInNewTab ?? true, showTitle: true, pingEnabled: pingUrl !== null, ...(descriptionDisplayMode ? { descriptionDisplayMode } : {}) },
+    options: {
+      openInNewTab: app.openInNewTab ?? true,
+      showTitle: true,
+      pingEnabled: pingUrl !== null,
+      ...(descriptionDisplayMode ? { descriptionDisplayMode } : {}),
+      ...(app.tile ? { layout: 'row' } : {}),
+    },
     app: { name, iconUrl: icon.url, ...(description ? { description } : {}), ...(href ? { href } : {}), ...(pingUrl ? { pingUrl } : {}) },
     width: 1,
     height: 1,
+    ...(app.tile ? { tile: true } : {}),
   };
 }
 

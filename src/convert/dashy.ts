@@ -8,27 +8,77 @@ import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields
 import { isRecord } from './report';
 import { SourceSet, type PathKey, type SourceFile } from './source';
 import { boardNames } from './names';
+import { customSearch, searchEngines } from './search';
 
 const visibility = ['hideForUsers', 'showForUsers', 'hideForGuests', 'hideForKeycloakUsers', 'showForKeycloakUsers'];
 const visibilityWhy = 'per-user visibility: Tessera decides who sees a board with board permissions, not per section or item';
 
 function sectionDisplay(ctx: Context, source: SourceFile, at: PathKey[], object: string, display: unknown): number | null {
   if (!isRecord(display)) return null;
-  const span = typeof display.itemCountX === 'number' ? display.itemCountX : typeof display.cols === 'number' ? display.cols : null;
-  const used = typeof display.itemCountX === 'number' ? 'itemCountX' : typeof display.cols === 'number' ? 'cols' : null;
-  if (used) ctx.report.add(source, [...at, used], object, `displayData.${used}`, 'mapped', `items flow across ${Math.floor(span!)} grid columns`);
+  // CONV-15: itemCountX is how many items a row Dashy shows; the section's own width (cols) has no counterpart, as
+  // Tessera's sections span the board one under another.
+  const perRow = typeof display.itemCountX === 'number' && display.itemCountX >= 1 ? Math.floor(display.itemCountX) : null;
+  if (perRow !== null) ctx.report.add(source, [...at, 'itemCountX'], object, 'displayData.itemCountX', 'mapped', `${perRow} app tiles a row on the desktop layout (2 on the phone's)`);
   for (const field of Object.keys(display)) {
-    if (field === used) continue;
+    if (field === 'itemCountX' && perRow !== null) continue;
     const why = visibility.includes(field)
       ? visibilityWhy
       : field === 'collapsed'
         ? 'collapsed state: per user in Tessera'
         : field === 'rows' || field === 'itemCountY' || field === 'cutToHeight'
           ? 'section height: Tessera sections grow with their items'
-          : 'display option: no Tessera equivalent';
+          : field === 'cols'
+            ? 'section width: Tessera\'s sections span the board one under another (4 app tiles a row unless itemCountX says otherwise)'
+            : field === 'itemSize'
+              ? 'item size: app tiles are sized by the layout (icon, name and description in one tile)'
+              : 'display option: no Tessera equivalent';
     ctx.report.add(source, [...at, field], object, `displayData.${field}`, 'unmapped', why);
   }
-  return span !== null && span >= 1 ? Math.floor(span) : null;
+  return perRow;
+}
+
+/**
+ * Dashy's built-in themes by how light their background is (Dashy's own theme style sheet): CONV-16 takes the
+ * theme's scheme, not its colours (each theme recolours every part of the page, Tessera a primary colour only).
+ */
+const darkThemes = ['callisto', 'thebe', 'dracula', 'crayola', 'bee', 'raspberry-jam', 'tiger', 'matrix', 'matrix-red', 'hacker-girl', 'high-contrast-dark', 'nord', 'nord-frost', 'fallout', 'whimsy', 'deep-ocean', 'argon', 'material-dark', 'material-dark-original', 'colorful', 'minimal-dark'];
+const lightThemes = ['blue-purple', 'high-contrast-light', 'material-original', 'material', 'minimal-light'];
+
+/** CONV-16: `appConfig.theme` as the board's colour scheme where the theme is known to be light or dark. */
+function themeSetting(ctx: Context, source: SourceFile, appConfig: Record<string, unknown>, settings: Record<string, unknown>): void {
+  if (appConfig.theme === undefined) return;
+  const theme = asString(appConfig.theme)?.toLowerCase() ?? '';
+  const scheme = darkThemes.includes(theme) ? 'dark' : lightThemes.includes(theme) ? 'light' : null;
+  if (scheme) {
+    settings.colorScheme = scheme;
+    ctx.report.add(source, ['appConfig', 'theme'], 'appConfig', 'theme', 'mapped', `colorScheme: ${scheme} (the theme's ${scheme} background; its colours and fonts are not taken over)`);
+  } else {
+    ctx.report.add(source, ['appConfig', 'theme'], 'appConfig', 'theme', 'unmapped', `${String(appConfig.theme)}: not a theme known to be light or dark; the board follows the viewer's system (colorScheme auto)`);
+  }
+}
+
+/**
+ * CONV-18: `appConfig.webSearch` (an engine by name, or `customSearchEngine`, the terms appended) as the board's web
+ * search; returns the fields of appConfig it reported.
+ */
+function webSearchSetting(ctx: Context, source: SourceFile, appConfig: Record<string, unknown>, settings: Record<string, unknown>): string[] {
+  const search = appConfig.webSearch;
+  if (!isRecord(search)) return [];
+  const at = ['appConfig', 'webSearch'];
+  const custom = asString(search.customSearchEngine);
+  const engine = asString(search.searchEngine);
+  const template = search.disableWebSearch === true ? null : custom ? customSearch(custom, 'append') : searchEngines[(engine ?? 'duckduckgo').toLowerCase()] ?? null;
+  if (template) {
+    settings.webSearchUrl = template;
+    ctx.report.add(source, at, 'appConfig', 'webSearch', 'mapped', `the board's web search (webSearchUrl ${template}): the board page's search box, for terms no app matches`);
+  } else {
+    ctx.report.add(source, at, 'appConfig', 'webSearch', 'unmapped', search.disableWebSearch === true ? 'web search turned off: the board has none' : 'a search engine Tessera cannot turn into a web search URL');
+  }
+  const handled = template ? (custom ? ['customSearchEngine'] : ['searchEngine']) : [];
+  for (const field of handled) ctx.report.add(source, [...at, field], 'appConfig', `webSearch.${field}`, 'mapped', 'webSearchUrl');
+  reportOtherFields(ctx, source, at, 'appConfig', search, handled, (field) =>
+    field === 'searchBangs' ? 'bangs (shortcuts to other engines): no Tessera equivalent' : 'search option: the board page\'s search box has its own behaviour', 'webSearch.');
+  return ['webSearch'];
 }
 
 const statusFields = ['statusCheckHeaders', 'statusCheckAllowInsecure', 'statusCheckAcceptCodes', 'statusCheckMaxRedirects'];
@@ -63,6 +113,7 @@ function link(ctx: Context, source: SourceFile, at: PathKey[], object: string, k
     openInNewTab: target === null ? undefined : target === 'newtab',
     // Dashy shows an item's description as a tooltip on hover.
     descriptionShown: 'tooltip',
+    tile: true,
   });
   if (target && target !== 'newtab' && target !== 'sametab') ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'unmapped', `opening method "${target}": Tessera opens links in a new or the same tab`);
   else if (target) ctx.report.add(source, [...at, 'target'], `${object} / ${title}`, 'target', 'mapped', `openInNewTab: ${target === 'newtab'}`);
@@ -149,11 +200,13 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
     reportOtherFields(ctx, source, ['pageInfo'], 'pageInfo', pageInfo, ['title', 'logo', 'favicon', 'navLinks']);
   }
   if (isRecord(data.appConfig)) {
-    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck'], (field) =>
+    themeSetting(ctx, source, appConfig, settings);
+    const searchHandled = webSearchSetting(ctx, source, appConfig, settings);
+    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck', 'theme', ...searchHandled], (field) =>
       field === 'auth' || /^enable(Oidc|Keycloak|HeaderAuth|GuestAccess)$/.test(field) || ['oidc', 'keycloak', 'headerAuth'].includes(field)
         ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)'
         : field === 'webSearch'
-          ? 'web search: Tessera has no search widget'
+          ? 'web search: not a map of search options'
           : null,
     );
     if (appConfig.statusCheck !== undefined) ctx.report.add(source, ['appConfig', 'statusCheck'], 'appConfig', 'statusCheck', 'mapped', 'the default of the items\' ping');
@@ -226,6 +279,9 @@ export function convertDashy(input: ConvertInput, options: ConvertOptions = {}):
     drafts.push({ title: sub.name, board: convertPage(ctx, { source, title: sub.path }, false).board });
   }
   const names = boardNames(drafts.map((draft) => boardNameOf(draft.title, 'dashy')), options.name);
+  // Dashy reads appConfig from the main configuration only: its theme and web search are every page's.
+  const shared = Object.fromEntries(['colorScheme', 'webSearchUrl'].filter((key) => first.board.settings?.[key] !== undefined).map((key) => [key, first.board.settings![key]]));
+  for (const draft of drafts.slice(1)) draft.board.settings = { ...shared, ...draft.board.settings };
   const boards: BoardFile[] = drafts.map((draft, index) => buildBoardFile({ name: names[index], ...draft.board }));
   return { boards, report: { format: 'dashy', files: ctx.sources.names(), boards: names.map((name) => ({ name, file: `${name}.yaml` })), entries: ctx.report.entries } };
 }

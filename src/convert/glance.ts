@@ -5,7 +5,9 @@
  */
 import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftSection } from './build';
 import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
+import { glanceHsl } from './colors';
 import { boardNames } from './names';
+import { customSearch, searchEngines } from './search';
 import { isRecord } from './report';
 import { convertLimits, SourceSet, type PathKey, type SourceFile } from './source';
 
@@ -65,6 +67,8 @@ const optionDetails: Record<string, string> = {
 interface Walk {
   ctx: Context;
   sections: DraftSection[];
+  /** CONV-18: the web search the page's first search widget gave. */
+  webSearchUrl?: string;
 }
 
 function links(walk: Walk, list: Located, section: DraftSection, object: string, kind: 'link' | 'site'): void {
@@ -83,6 +87,7 @@ function links(walk: Walk, list: Located, section: DraftSection, object: string,
         icon: asString(fields.icon),
         pingUrl: kind === 'site' ? asString(fields['check-url']) ?? url : null,
         openInNewTab: fields['same-tab'] !== true,
+        tile: true,
       }),
     );
     reportOtherFields(walk.ctx, entry.source, entry.at, name, fields, ['title', 'url', 'description', 'icon', 'check-url', 'same-tab'], (field) =>
@@ -173,6 +178,17 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
       mapped(widgetItem(key, 'notebook', { content: html, showToolbar: false }, { width: 2, height: 2 }), ['source']);
       return;
     }
+    case 'search': {
+      // CONV-18: the board's own search box takes the widget's engine for what matches no app.
+      const engine = asString(fields['search-engine']) ?? 'duckduckgo';
+      const template = /^https?:/i.test(engine) ? customSearch(engine, 'glance') : searchEngines[engine.toLowerCase()] ?? null;
+      if (!template || walk.webSearchUrl) break;
+      walk.webSearchUrl = template;
+      ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', `the board's web search (webSearchUrl ${template}${fields['search-engine'] === undefined ? ', Glance\'s default engine' : ''}): the board page's search box, for terms no app matches`);
+      if (fields['search-engine'] !== undefined) ctx.report.add(source, [...at, 'search-engine'], object, 'search-engine', 'mapped', 'webSearchUrl');
+      others(['search-engine'], (field) => (field === 'bangs' ? 'bangs (shortcuts to other engines): no Tessera equivalent' : 'search box option: the board page\'s search box has its own behaviour'));
+      return;
+    }
     case 'docker-containers':
       mapped(widgetItem(key, 'dockerContainers', {}, { width: 4, height: 3 }), [], (field) =>
         ['sock-path', 'hide-by-default', 'running-only', 'category'].includes(field) ? 'Docker option: Tessera\'s widget reads its own Docker configuration' : null,
@@ -181,8 +197,6 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
   }
   keepWidget(ctx, source, at, object, type, fields, type === 'weather' ? 'a location by name: Tessera\'s weather widget needs latitude and longitude' : 'Tessera has no widget of this kind (or it needs an integration)');
 }
-
-const columnSpans: Record<string, number> = { small: 4 };
 
 function page(ctx: Context, located: Located, index: number): { title: string; board: Omit<Parameters<typeof buildBoardFile>[0], 'name'> } {
   const fields = record(located, 'a page');
@@ -198,19 +212,59 @@ function page(ctx: Context, located: Located, index: number): { title: string; b
   columns.forEach((columnAt, columnIndex) => {
     const column = record(columnAt, 'a column');
     const size = asString(column.size) ?? 'full';
-    const section: DraftSection = { key: `page:${index}/column:${columnIndex}`, name: `${title} column ${columnIndex + 1}`, span: columnSpans[size] ?? null, items: [] };
+    const section: DraftSection = { key: `page:${index}/column:${columnIndex}`, name: `${title} column ${columnIndex + 1}`, span: null, items: [] };
     const position = walk.sections.length;
-    ctx.report.add(columnAt.source, column.size === undefined ? columnAt.at : [...columnAt.at, 'size'], section.name!, column.size === undefined ? '' : 'size', 'mapped', `a ${size} column: a category section${columnSpans[size] ? ` whose items flow across ${columnSpans[size]} grid columns` : ''}`);
+    // CONV-15: Glance's columns stand side by side; Tessera's sections span the board one under another.
+    ctx.report.add(columnAt.source, column.size === undefined ? columnAt.at : [...columnAt.at, 'size'], section.name!, column.size === undefined ? '' : 'size', 'mapped', `a ${size} column: a category section across the board (sections stack; 4 app tiles a row)`);
     for (const entry of entries(ctx, { source: columnAt.source, at: [...columnAt.at, 'widgets'], value: column.widgets }, `${section.name}: widgets`)) widget(walk, entry, section, title);
     // The column's own section comes before the sections its bookmarks and monitors made, and only when it holds something.
     if (section.items.length > 0) walk.sections.splice(position, 0, section);
     reportOtherFields(ctx, columnAt.source, columnAt.at, section.name!, column, ['size', 'widgets']);
   });
-  const settings: Record<string, unknown> = { pageTitle: title };
+  const settings: Record<string, unknown> = { pageTitle: title, ...(walk.webSearchUrl ? { webSearchUrl: walk.webSearchUrl } : {}) };
   reportOtherFields(ctx, located.source, located.at, title, fields, ['name', 'columns', 'head-widgets'], (field) =>
     ['width', 'center-vertically', 'hide-desktop-navigation', 'show-mobile-header', 'expand-mobile-page-navigation', 'desktop-navigation-width'].includes(field) ? 'page display option: no Tessera equivalent' : field === 'slug' ? 'page address: the board name is made from the page name' : null,
   );
   return { title, board: { settings, sections: [top, ...walk.sections] } };
+}
+
+const themeWhy: Record<string, string> = {
+  'background-color': 'background colour: Tessera\'s light and dark schemes draw their own background',
+  'positive-color': 'status colour: Tessera\'s schemes draw their own',
+  'negative-color': 'status colour: Tessera\'s schemes draw their own',
+  'contrast-multiplier': 'contrast adjustment: no Tessera equivalent',
+  'text-saturation-multiplier': 'text colour adjustment: no Tessera equivalent',
+  'custom-css-file': 'a custom style sheet file: not read; put its rules in the board\'s customCss by hand',
+  'presets': 'theme presets the viewer picks from: Tessera offers light, dark and the system\'s scheme',
+  'disable-picker': 'the viewer may always choose light or dark on the board page',
+};
+
+/**
+ * CONV-16: Glance's `theme` (every page's) as colorScheme (`light: true` is light, any other theme Glance's dark) and
+ * its `primary-color` (`H S L`) as primaryColor; the rest reported.
+ */
+function themeSettings(ctx: Context, located: Located): Record<string, unknown> {
+  const { source, at } = located;
+  if (!isRecord(located.value)) {
+    ctx.report.placeholders(source, at, 'theme', '', located.value);
+    ctx.report.add(source, at, 'theme', '', 'unmapped', 'not a map of theme fields: the board follows the viewer\'s system (colorScheme auto)');
+    return {};
+  }
+  const fields = located.value;
+  const out: Record<string, unknown> = { colorScheme: fields.light === true ? 'light' : 'dark' };
+  ctx.report.add(source, fields.light === undefined ? at : [...at, 'light'], 'theme', fields.light === undefined ? '' : 'light', 'mapped', `colorScheme: ${out.colorScheme}${fields.light === undefined ? ' (Glance\'s themes are dark unless light is set)' : ''}`);
+  const primary = asString(fields['primary-color']);
+  if (primary !== null) {
+    const hex = glanceHsl(primary);
+    if (hex) {
+      out.primaryColor = hex;
+      ctx.report.add(source, [...at, 'primary-color'], 'theme', 'primary-color', 'mapped', `primaryColor ${hex}`);
+    } else {
+      ctx.report.add(source, [...at, 'primary-color'], 'theme', 'primary-color', 'unmapped', `${primary}: not Glance's "hue saturation lightness"`);
+    }
+  }
+  reportOtherFields(ctx, source, at, 'theme', fields, ['light', 'primary-color'], (field) => themeWhy[field] ?? null);
+  return out;
 }
 
 /** Converts a Glance `glance.yml` (with its includes): one board per page. */
@@ -223,7 +277,11 @@ export function convertGlance(input: ConvertInput, options: ConvertOptions = {})
   const pages = entries(ctx, { source: root.source, at: [...root.at, 'pages'], value: fields.pages }, 'pages');
   if (pages.length === 0) throw root.source.fail(root.at, 'glance.yml needs pages');
   const drafts = pages.map((located, index) => page(ctx, located, index));
-  reportOtherFields(ctx, root.source, root.at, 'glance.yml', fields, ['pages'], (field) =>
+  if (fields.theme !== undefined) {
+    const theme = themeSettings(ctx, follow(ctx, { source: root.source, at: [...root.at, 'theme'], value: fields.theme }));
+    for (const draft of drafts) draft.board.settings = { ...draft.board.settings, ...theme };
+  }
+  reportOtherFields(ctx, root.source, root.at, 'glance.yml', fields, ['pages', 'theme'], (field) =>
     field === 'auth' ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)' : field === 'server' ? 'server settings: configure Tessera\'s own' : null,
   );
   const names = boardNames(drafts.map((draft) => boardNameOf(draft.title, 'glance')), options.name);

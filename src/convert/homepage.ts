@@ -7,6 +7,7 @@ import path from 'node:path';
 import { buildBoardFile, boardNameOf, type DraftItem, type DraftSection } from './build';
 import { appItem, asString, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { isRecord } from './report';
+import { customSearch, searchEngines } from './search';
 import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source';
 
 const knownFiles = ['services', 'bookmarks', 'widgets', 'settings'] as const;
@@ -75,6 +76,8 @@ interface Walk {
   /** Names of `layout:` that a group took. */
   laidOut: Set<string>;
   defaultNewTab: boolean;
+  /** CONV-18: the web search the first search widget gave. */
+  webSearchUrl?: string;
 }
 
 function groupLayout(walk: Walk, settings: SourceFile | null, name: string): GroupLayout {
@@ -88,13 +91,18 @@ function groupLayout(walk: Walk, settings: SourceFile | null, name: string): Gro
     if (first && entry !== null) walk.ctx.report.add(settings, at, name, '', 'unmapped', 'not a map of layout options');
     return { span: null, tab: null };
   }
+  // CONV-15: a row shows `columns` services a row (4 unless told); a column (homepage's default) one under another in
+  // a column of the page, beside the other groups. Tessera's sections span the board one under another, so a column
+  // group is a section of 4 tiles a row (or `columns` when given).
   const columns = typeof entry.columns === 'number' && entry.columns >= 1 ? Math.floor(entry.columns) : null;
   const span = entry.style === 'row' ? columns ?? 4 : columns;
   if (!first) return { span, tab: typeof entry.tab === 'string' ? entry.tab : null };
-  if (span !== null) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'mapped', `items flow across ${span} grid columns`);
-  else if (entry.columns !== undefined) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'unmapped', 'not a number from 1: items flow across the whole width');
+  if (columns !== null) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'mapped', `${columns} app tiles a row on the desktop layout (2 on the phone's)`);
+  else if (entry.columns !== undefined) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'unmapped', `not a number from 1: ${span ?? 4} app tiles a row`);
   if (entry.style !== undefined) {
-    walk.ctx.report.add(settings, [...at, 'style'], name, 'style', 'mapped', entry.style === 'row' ? `a row: items flow across ${span} grid columns` : 'a column: items flow across the columns given, or the whole width');
+    walk.ctx.report.add(settings, [...at, 'style'], name, 'style', 'mapped', entry.style === 'row'
+      ? `a row: a section across the board, ${span} app tiles a row on the desktop layout`
+      : `a column: a section across the board (Tessera stacks sections, it does not set them side by side), ${span ?? 4} app tiles a row`);
   }
   reportOtherFields(walk.ctx, settings, at, name, entry, ['style', 'columns'], (field) =>
     field === 'tab' ? 'tabs: Tessera has no tabs, the group is on the same board' : field === 'header' || field === 'icon' || field === 'iconsOnly' || field === 'initiallyCollapsed' ? 'group display option: no Tessera equivalent' : null,
@@ -136,6 +144,7 @@ function service(walk: Walk, source: SourceFile, at: PathKey[], group: string, n
       icon: asString(fields.icon),
       pingUrl: siteMonitor,
       openInNewTab: target ? target === '_blank' : walk.defaultNewTab,
+      tile: true,
     }),
   );
   if (siteMonitor) walk.ctx.report.add(source, [...at, 'siteMonitor'], object, 'siteMonitor', 'mapped', 'the app ping URL');
@@ -179,6 +188,7 @@ function group(walk: Walk, source: SourceFile, settings: SourceFile | null, at: 
         description: asString(fields.description),
         icon: asString(fields.icon),
         openInNewTab: walk.defaultNewTab,
+        tile: true,
       }),
     );
     reportOtherFields(walk.ctx, source, fieldsAt, object, fields, ['href', 'description', 'icon'], (field) =>
@@ -247,9 +257,22 @@ function infoWidget(walk: Walk, source: SourceFile, at: PathKey[], type: string,
     case 'greeting':
       mapped(widgetItem(key, 'notebook', { content: asString(options.text) ?? '', showToolbar: false }, { width: 2, height: 1 }), ['text']);
       return;
-    case 'search':
-      keepWidget(ctx, source, at, type, type, options, 'Tessera has no search widget');
+    case 'search': {
+      // CONV-18: the board's own search box takes the widget's engine for what matches no app.
+      const provider = Array.isArray(options.provider) ? asString(options.provider[0]) : asString(options.provider);
+      const custom = asString(options.url);
+      const template = provider === 'custom' ? (custom ? customSearch(custom, 'append') : null) : provider ? searchEngines[provider.toLowerCase()] ?? null : null;
+      if (!template || walk.webSearchUrl) {
+        keepWidget(ctx, source, at, type, type, options, template ? 'a second search widget: the board has one web search (the first)' : 'a search provider Tessera cannot turn into a web search URL');
+        return;
+      }
+      walk.webSearchUrl = template;
+      ctx.report.add(source, at, type, '', 'mapped', `the board's web search (webSearchUrl ${template}): the board page's search box, for terms no app matches`);
+      reportOtherFields(ctx, source, at, type, options, ['provider', ...(provider === 'custom' ? ['url'] : [])], (field) =>
+        field === 'provider' ? 'further providers: the board has one web search (the first)' : 'search box option: the board page\'s search box has its own behaviour',
+      );
       return;
+    }
     default:
       keepWidget(ctx, source, at, type, type, options, 'Tessera has no widget of this kind (or it needs an integration)');
   }
@@ -267,7 +290,38 @@ function widgetsFile(walk: Walk, source: SourceFile, top: DraftItem[]): void {
   });
 }
 
-const settingsHandled = ['title', 'favicon', 'background', 'layout', 'target'];
+const settingsHandled = ['title', 'favicon', 'background', 'layout', 'target', 'theme', 'color'];
+
+/** homepage's `color` palettes (Tailwind's), by the palette's 500 shade: the board's primary colour (CONV-16). */
+const palettes: Record<string, string> = {
+  slate: '#64748b', gray: '#6b7280', zinc: '#71717a', neutral: '#737373', stone: '#78716c', red: '#ef4444', orange: '#f97316',
+  amber: '#f59e0b', yellow: '#eab308', lime: '#84cc16', green: '#22c55e', emerald: '#10b981', teal: '#14b8a6', cyan: '#06b6d4',
+  sky: '#0ea5e9', blue: '#3b82f6', indigo: '#6366f1', violet: '#8b5cf6', purple: '#a855f7', fuchsia: '#d946ef', pink: '#ec4899',
+  rose: '#f43f5e',
+};
+
+/** CONV-16: homepage's `theme` (dark, light) as the board's colour scheme, `color` as its primary colour. */
+function themeSettings(ctx: Context, settings: SourceFile, data: Record<string, unknown>, out: Record<string, unknown>): void {
+  if (data.theme !== undefined) {
+    const theme = asString(data.theme);
+    if (theme === 'dark' || theme === 'light') {
+      out.colorScheme = theme;
+      ctx.report.add(settings, ['theme'], 'settings', 'theme', 'mapped', `colorScheme: ${theme} (a viewer may still choose the other scheme on the page)`);
+    } else {
+      ctx.report.add(settings, ['theme'], 'settings', 'theme', 'unmapped', `${String(data.theme)}: homepage knows dark and light only; the board follows the viewer's system (colorScheme auto)`);
+    }
+  }
+  if (data.color !== undefined) {
+    const color = asString(data.color);
+    const shade = color ? palettes[color.toLowerCase()] : undefined;
+    if (shade) {
+      out.primaryColor = shade;
+      ctx.report.add(settings, ['color'], 'settings', 'color', 'mapped', `primaryColor ${shade} (the ${color} palette's middle shade; homepage tints the whole page with it, Tessera its accents)`);
+    } else {
+      ctx.report.add(settings, ['color'], 'settings', 'color', 'unmapped', `${String(data.color)}: no palette with a colour Tessera can take as its primary colour`);
+    }
+  }
+}
 
 function boardSettings(ctx: Context, settings: SourceFile | null): Record<string, unknown> {
   if (!settings || !isRecord(settings.data)) return {};
@@ -288,6 +342,7 @@ function boardSettings(ctx: Context, settings: SourceFile | null): Record<string
     out.backgroundImageUrl = background.slice(0, 2048);
     ctx.report.add(settings, ['background'], 'settings', 'background', 'mapped', 'the background image');
   }
+  themeSettings(ctx, settings, data, out);
   if (data.target !== undefined) ctx.report.add(settings, ['target'], 'settings', 'target', 'mapped', 'whether apps open in a new tab');
   reportOtherFields(ctx, settings, [], 'settings', data, settingsHandled, (field) =>
     field === 'providers' ? 'provider API keys: configure integrations in Tessera' : field === 'quicklaunch' ? 'quick launch search: no Tessera equivalent' : null,
@@ -334,6 +389,7 @@ export function convertHomepage(input: ConvertInput, options: ConvertOptions = {
     if (otherFiles[base]) ctx.report.entries.push({ file, at: '', object: file, field: '', status: 'unmapped', detail: otherFiles[base] });
   }
   const name = options.name ?? boardNameOf(asString(settingsData.title) ?? 'homepage', 'homepage');
+  if (walk.webSearchUrl) boardSettingsValue.webSearchUrl = walk.webSearchUrl;
   const board = buildBoardFile({ name, settings: boardSettingsValue, sections: [{ key: 'top', name: null, items: top }, ...walk.sections] });
   return { boards: [board], report: { format: 'homepage', files: ctx.sources.names(), boards: [{ name, file: `${name}.yaml` }], entries: ctx.report.entries } };
 }

@@ -17,7 +17,9 @@ type JsonContent<T> = T extends { content: { 'application/json': infer Body } }
       ? Text
       : T extends { content: { 'text/css': infer Css } }
         ? Css
-        : undefined;
+        : T extends { content: { 'application/manifest+json': infer Manifest } }
+          ? Manifest
+          : undefined;
 
 export type RequestBody<K extends OperationId> = operations[K] extends { requestBody?: infer R }
   ? JsonContent<NonNullable<R>> | (undefined extends R ? undefined : never)

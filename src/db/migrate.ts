@@ -16,6 +16,7 @@ import * as eventStreamLeases from './migrations/0012_event_stream_leases';
 import * as provisionedFileNames from './migrations/0013_provisioned_file_names';
 import * as labelOwners from './migrations/0015_label_owners';
 import * as widgetDataCache from './migrations/0016_widget_data_cache';
+import * as boardColorSchemeSearch from './migrations/0019_board_color_scheme_search';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -34,6 +35,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0013_provisioned_file_names': provisionedFileNames,
   '0015_label_owners': labelOwners,
   '0016_widget_data_cache': widgetDataCache,
+  '0019_board_color_scheme_search': boardColorSchemeSearch,
 };
 
 /** Every migration of this build, in order. */

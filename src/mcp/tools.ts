@@ -66,7 +66,7 @@ export const toolDefinitions: ToolDefinition[] = [
   {
     name: 'apply_boards',
     operationId: 'applyBoardSet',
-    description: 'Apply a set of board files as one (all or nothing) under a managedBy label; dryRun=true answers the plan; prune=true also deletes boards of the label the set does not name.',
+    description: 'Apply a set of board files as one (all or nothing) under a managedBy label; dryRun=true answers the plan; prune=true also deletes boards of the label the set does not name; a board changed on the server since its file\'s base refuses the set (409) unless force=true overwrites it (FLEET-16).',
   },
   { name: 'board_drift', operationId: 'getBoardDrift', description: 'How a provisioned board differs from the file it was provisioned from (added: what the live board has and the file does not).' },
   { name: 'create_board', operationId: 'createBoard', description: 'Create a board (name, columnCount, isPublic). Answers its boardId.' },

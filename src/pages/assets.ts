@@ -10,6 +10,8 @@ import path from 'node:path';
 
 export interface PageAsset {
   text: string;
+  /** The file's bytes, for an image (PWA-1: Tessera's icons); null for a text file. */
+  bytes: Buffer | null;
   type: string;
   /** The strong ETag, `"<hash>"`. */
   etag: string;
@@ -22,6 +24,8 @@ const files: Record<string, { file: string; type: string }> = {
   'list.js': { file: path.join(__dirname, '../../generated/pages/list.js'), type: 'text/javascript; charset=utf-8' },
   'markdown.js': { file: path.join(__dirname, '../../generated/pages/markdown.js'), type: 'text/javascript; charset=utf-8' },
   'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
+  'tessera-192.png': { file: path.join(__dirname, 'icons/tessera-192.png'), type: 'image/png' },
+  'tessera-512.png': { file: path.join(__dirname, 'icons/tessera-512.png'), type: 'image/png' },
 };
 
 const loaded = new Map<string, PageAsset>();
@@ -32,15 +36,16 @@ export function pageAsset(name: string): PageAsset | null {
   if (known) return known;
   const source = Object.hasOwn(files, name) ? files[name] : undefined;
   if (!source) return null;
-  const text = readFileSync(source.file, 'utf8');
-  const version = createHash('sha256').update(text).digest('hex').slice(0, 16);
-  const asset = { text, type: source.type, etag: `"${version}"`, version };
+  const raw = readFileSync(source.file);
+  const binary = source.type.startsWith('image/');
+  const version = createHash('sha256').update(raw).digest('hex').slice(0, 16);
+  const asset = { text: binary ? '' : raw.toString('utf8'), bytes: binary ? raw : null, type: source.type, etag: `"${version}"`, version };
   loaded.set(name, asset);
   return asset;
 }
 
 /** PAGE-7: the URL the pages load `name` by, with its content hash. */
-export function assetUrl(name: 'board.js' | 'list.js' | 'board.css'): string {
+export function assetUrl(name: 'board.js' | 'list.js' | 'board.css' | 'tessera-192.png' | 'tessera-512.png'): string {
   return `/assets/${name}?v=${pageAsset(name)!.version}`;
 }
 

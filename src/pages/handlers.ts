@@ -1,8 +1,9 @@
 import { notFound } from '../core/errors';
 import { headerList, type HandlerMap, type RequestContext } from '../core/operation';
-import { TextBody } from '../core/operation';
+import { ResponseTakeover, TextBody } from '../core/operation';
 import { ifNoneMatchMatches } from '../boards/document/model';
-import { assetCacheControl, pageAsset } from './assets';
+import { assetCacheControl, assetUrl, pageAsset } from './assets';
+import { boardManifest } from './manifest';
 import { allows, loadBoardAccess } from '../boards/access';
 import { findBoardIdByName } from '../boards/files/exportBoard';
 import { isPhoneRequest, resolveHomeBoard } from '../boards/home/resolve';
@@ -83,6 +84,31 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
     const headers = { ETag: asset.etag, 'Cache-Control': assetCacheControl(asset, query?.v), 'X-Content-Type-Options': 'nosniff' };
     const ifNoneMatch = headerList(ctx, 'if-none-match');
     if (ifNoneMatch !== undefined && ifNoneMatchMatches(ifNoneMatch, asset.etag)) return { status: 304 as const, body: undefined, headers };
+    // PWA-1: an image (Tessera's icon) is sent as its bytes, as read.
+    if (asset.bytes) {
+      const bytes = asset.bytes;
+      return {
+        status: 200,
+        body: new ResponseTakeover(async (_req, res) => {
+          res.writeHead(200, { ...headers, 'Content-Type': asset.type, 'Content-Length': String(bytes.length) });
+          res.end(bytes);
+        }),
+        headers,
+      };
+    }
     return { status: 200, body: new TextBody<string>(asset.text, asset.type), headers };
+  },
+
+  /** PWA-1: the board's web app manifest (view access, else 404 as for a missing board); linked by the board page. */
+  async getBoardManifest({ params }, ctx) {
+    const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
+    if ((await viewableName(ctx, boardId)) === null) throw notFound('Board not found');
+    const row = (await Board.query(ctx.db).findById(boardId!).select('name', 'pageTitle', 'logoImageUrl', 'primaryColor'))!;
+    const manifest = boardManifest(row, { src192: assetUrl('tessera-192.png'), src512: assetUrl('tessera-512.png') });
+    return {
+      status: 200,
+      body: new TextBody<string>(JSON.stringify(manifest), 'application/manifest+json; charset=utf-8'),
+      headers: { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' },
+    };
   },
 }) satisfies Partial<HandlerMap>;

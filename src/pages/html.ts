@@ -7,7 +7,7 @@ import { assetUrl } from './assets';
  */
 export const pageSecurityHeaders = {
   'Content-Security-Policy':
-    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; manifest-src 'self'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'Cache-Control': 'no-store',
@@ -16,14 +16,14 @@ export const pageSecurityHeaders = {
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]);
 
-function page(title: string, body: string): string {
+function page(title: string, body: string, head = ''): string {
   return `<!DOCTYPE html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
-<link rel="stylesheet" href="${assetUrl('board.css')}">
+<link rel="stylesheet" href="${assetUrl('board.css')}">${head}
 </head>
 <body>
 <header id="topbar" class="topbar"></header>
@@ -48,7 +48,12 @@ export const jsonDataBlock = (id: string, json: string) => `<script type="applic
  */
 export function boardPage(name: string, data: string | null = null): string {
   const block = data === null ? '' : `\n${jsonDataBlock('board-data', data)}`;
-  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="${assetUrl('board.js')}"></script>`);
+  // PWA-2: a board the caller may view links its manifest (with the caller's cookie: a private board's needs it).
+  const head =
+    data === null
+      ? ''
+      : `\n<link rel="manifest" href="/boards/${encodeURIComponent(name)}/manifest.webmanifest" crossorigin="use-credentials">\n<link rel="apple-touch-icon" href="${assetUrl('tessera-192.png')}">`;
+  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="${assetUrl('board.js')}"></script>`, head);
 }
 
 /**

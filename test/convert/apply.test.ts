@@ -256,3 +256,35 @@ describe('tessera convert refuses bad input (CONV-6)', () => {
     slow,
   );
 });
+
+describe('tessera convert --public (CONV-17)', () => {
+  it(
+    'CONV-17, CONV-16: --public writes public boards and says so in the report; applied, an anonymous caller sees the board in its dark scheme; without it the board is private',
+    async () => {
+      const help = await tessera(['convert', '--help']);
+      expectStatus(help, 0);
+      expect(help.stdout.replace(/\s+/g, ' ')).toMatch(/--public make the converted boards public .*without signing in/);
+
+      const out = path.join(workDir, 'public');
+      const convert = await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', out, '--public', '--name', 'start-public', '--json']);
+      expectStatus(convert, 0);
+      const file = parseYaml(readFileSync(path.join(out, 'start-public.yaml'), 'utf8'));
+      expect(file).toMatchObject({ name: 'start-public', isPublic: true, settings: { colorScheme: 'dark', primaryColor: '#64748b' } });
+      const report = JSON.parse(convert.stdout);
+      expect(report.entries.filter((e: any) => e.field === 'isPublic')).toEqual([
+        expect.objectContaining({ file: 'start-public.yaml', object: 'start-public', status: 'mapped', detail: expect.stringMatching(/without signing in/) }),
+      ]);
+      expectStatus(await tessera(['boards', 'apply', path.join(out, 'start-public.yaml'), '--yes']), 0);
+      const anonymous = await server.call('GET', '/api/boards/by-name/start-public', { key: null });
+      expect(anonymous.status).toBe(200);
+      expect(anonymous.body).toMatchObject({ isPublic: true, colorScheme: 'dark' });
+
+      const privateOut = path.join(workDir, 'private');
+      expectStatus(await tessera(['convert', 'homepage', path.join(fixtures, 'homepage'), '-o', privateOut, '--name', 'start-private']), 0);
+      expect(parseYaml(readFileSync(path.join(privateOut, 'start-private.yaml'), 'utf8')).isPublic).toBe(false);
+      expectStatus(await tessera(['boards', 'apply', path.join(privateOut, 'start-private.yaml'), '--yes']), 0);
+      expect((await server.call('GET', '/api/boards/by-name/start-private', { key: null })).status).toBe(404);
+    },
+    slow,
+  );
+});

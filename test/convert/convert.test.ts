@@ -141,14 +141,13 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(report.boards).toEqual([{ name: 'home-lab', file: 'home-lab.yaml' }]);
   });
 
-  it('CONV-2: re-converting gives the same files; the Media group (5 services) flows across its 3 columns', () => {
+  it('CONV-2, CONV-15: re-converting gives the same files; the Media group (5 services, a row of columns: 3) shows 3 tiles a row on the desktop layout, 2 on the phone', () => {
     const first = convert();
     expect(JSON.stringify(convert())).toBe(JSON.stringify(first));
     const media = first.boards[0].sections.find((s) => s.name === 'Media')!.id;
-    for (const layout of ['Desktop', 'Mobile']) {
-      const placed = first.boards[0].items.flatMap((i) => i.layouts).filter((p) => p.sectionId === media && p.layout === layout);
-      expect([layout, placed.map((p) => [p.xOffset, p.yOffset])]).toEqual([layout, [[0, 0], [1, 0], [2, 0], [0, 1], [1, 1]]]);
-    }
+    const placed = (layout: string) => first.boards[0].items.flatMap((i) => i.layouts).filter((p) => p.sectionId === media && p.layout === layout).map((p) => [p.xOffset, p.yOffset, p.width]);
+    expect(placed('Desktop')).toEqual([[0, 0, 4], [4, 0, 4], [8, 0, 4], [0, 1, 4], [4, 1, 4]]);
+    expect(placed('Mobile')).toEqual([[0, 0, 2], [2, 0, 2], [0, 1, 2], [2, 1, 2], [0, 2, 2]]);
   });
 
   it('CONV-2: two groups with one name, and two services with one name in a group, get distinct ids, the same on each conversion', () => {
@@ -184,11 +183,11 @@ describe('homepage (CONV-1, CONV-3)', () => {
     for (const field of ['namespace', 'app', 'podSelector']) expect(entry('Infrastructure / Grafana', field)?.detail).toMatch(/Kubernetes/);
     expect(entry('Infrastructure / Router', 'widget.headers')?.detail).toMatch(/headers/);
     expect(entry('Infrastructure', 'tab')?.detail).toMatch(/tabs/);
-    expect(entry('settings', 'theme')).toBeDefined();
+    expect(entry('settings', 'theme', 'mapped')?.detail).toMatch(/^colorScheme: dark/);
     expect(entry('Old stuff', '')?.detail).toBe('names no group of services.yaml or bookmarks.yaml: nothing to lay out');
     expect(report.entries.find((e) => e.file === 'docker.yaml')?.status).toBe('unmapped');
     const kept = report.entries.filter((e) => e.status === 'kept').map((e) => e.detail.split(':')[0]);
-    expect(kept).toEqual(['widget "resources"', 'widget "search"', 'widget "customapi"', 'widget "emby"', 'widget "uptimekuma"', 'widget "sonarr"', 'widget "qbittorrent"']);
+    expect(kept).toEqual(['widget "resources"', 'widget "customapi"', 'widget "emby"', 'widget "uptimekuma"', 'widget "sonarr"', 'widget "qbittorrent"']);
     const qbit = report.entries.find((e) => e.status === 'kept' && e.detail.startsWith('widget "qbittorrent"'))!;
     expect(qbit.value).toMatchObject({ username: 'admin', password: '<redacted>' });
     expect(JSON.stringify(report)).not.toContain('hunter2');
@@ -265,11 +264,11 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
     for (const board of boards) expect(overlaps(board)).toEqual([]);
   });
 
-  it('CONV-2: a small column flows its items (5 links) across 4 grid columns on the desktop layout', () => {
+  it('CONV-14, CONV-15: a small column\'s bookmarks group (5 links) is a section across the board, 4 tiles a row, 3 columns wide each', () => {
     const [home] = convert().boards;
     const general = home.sections.find((s) => s.name === 'General')!.id;
-    const placed = home.items.flatMap((i) => i.layouts).filter((p) => p.sectionId === general && p.layout === 'Desktop').map((p) => [p.xOffset, p.yOffset]);
-    expect(placed).toEqual([[0, 0], [1, 0], [2, 0], [3, 0], [0, 1]]);
+    const placed = home.items.flatMap((i) => i.layouts).filter((p) => p.sectionId === general && p.layout === 'Desktop').map((p) => [p.xOffset, p.yOffset, p.width]);
+    expect(placed).toEqual([[0, 0, 3], [3, 0, 3], [6, 0, 3], [9, 0, 3], [0, 1, 3]]);
   });
 
   it('CONV-3: an rss feed\'s title and a feed without a url are reported, not dropped', () => {
@@ -284,7 +283,7 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
 
   it('CONV-3: kept widgets, authentication, placeholders and the included file\'s fields are reported at their own file', () => {
     const { report } = convert();
-    expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Home / search', 'Home / weather', 'Home / hacker-news', 'Home / reddit']);
+    expect(report.entries.filter((e) => e.status === 'kept').map((e) => e.object)).toEqual(['Home / weather', 'Home / hacker-news', 'Home / reddit']);
     expect(report.entries.find((e) => e.object === 'glance.yml' && e.field === 'auth' && e.status === 'unmapped')?.detail).toMatch(/authentication/);
     expect(report.entries.filter((e) => e.status === 'placeholder').map((e) => e.detail.split(':')[0])).toEqual(['${ROUTER_PASSWORD}', '${secret', '${ADMIN_PASSWORD}']);
     expect(report.entries.find((e) => e.object === 'Home / News' && e.field === 'style')).toMatchObject({ file: 'widgets/rss.yml', at: '4:8', status: 'unmapped' });

@@ -51,7 +51,8 @@ beforeAll(async () => {
     const request = route.request();
     const url = request.url();
     if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
-    if (request.resourceType() === 'image') return images.push(url), route.fulfill({ status: 200, contentType: 'image/png', body: png });
+    // Images, and the board logo the board's web app manifest names (PWA-1), which Chromium reads as the manifest's icon.
+    if (request.resourceType() === 'image' || /\.(png|svg|ico)$/.test(new URL(url).pathname)) return images.push(url), route.fulfill({ status: 200, contentType: 'image/png', body: png });
     if (request.frame() !== page.mainFrame()) return route.fulfill({ status: 200, contentType: 'text/html', body: '<p>embedded</p>' });
     offsite.push(url);
     return route.abort();

@@ -107,6 +107,7 @@ describe('MODEL-2: model bounds in step with the contract', () => {
     'Board.backgroundImageRepeat': () => property('BoardSettings.backgroundImageRepeat'),
     'Board.backgroundImageSize': () => property('BoardSettings.backgroundImageSize'),
     'Board.itemRadius': () => property('BoardSettings.itemRadius'),
+    'Board.colorScheme': () => property('BoardSettings.colorScheme'),
     'Layout.name': () => property('BreakpointLayout.name'),
     'Layout.columnCount': () => property('BreakpointLayout.columnCount'),
     'Layout.breakpoint': () => property('BreakpointLayout.breakpoint'),

@@ -261,3 +261,19 @@ describe('bodies on methods that take none', () => {
     expectError(deleted, 404, 'NOT_FOUND', 'API key not found');
   });
 });
+
+describe('ERR-7: the answer to a refused input stays small', () => {
+  it('ERR-7: a board with 300 wrong items lists at most 100 issues and 100 problems', async () => {
+    const boardId = await createPublicBoard();
+    const items = Array.from({ length: 300 }, (_, i) => ({ id: `err7-${i}`, kind: 42 }));
+    const result = await direct('PUT', `/api/boards/${boardId}`, { body: { sections: [], items } });
+    expect(result.status).toBe(400);
+    expect(result.body.message).toBe('Input validation failed');
+    expect(result.body.code).toBe('BAD_REQUEST');
+    expect(result.body.data.issues.length).toBeGreaterThan(0);
+    expect(result.body.data.issues.length).toBeLessThanOrEqual(100);
+    expect(result.body.data.problems.length).toBeLessThanOrEqual(100);
+    const board = await direct('GET', `/api/boards/${boardId}`);
+    expect(board.body.items).toEqual([]);
+  });
+});

@@ -55,7 +55,7 @@ describe('AUDIT-7: set applies and prunes', () => {
       surface: 'rest',
       actor: { apiKeyId: server.adminKey.split('.')[0] },
       target: { type: 'boardSet', id: label },
-      details: { managedBy: label, created: 2, updated: 0, unchanged: 0, deleted: 0, pruned: [] },
+      details: { managedBy: label, created: 2, updated: 0, unchanged: 0, deleted: 0, pruned: [], overwritten: [] },
     });
     const dropId = (await boardByName(drop.name)).id;
 
@@ -81,7 +81,7 @@ describe('AUDIT-7: set applies and prunes', () => {
     const origin = { commit: 'a3f1c9e2b7d4a3f1c9e2b7d4a3f1c9e2b7d4a3f1', message: 'Add the kitchen board' };
     expectOk(await applySet({ managedBy: label, origin, boards: [file] }));
     const [entry] = await audit({ action: 'board.set.apply', target: label });
-    expect(entry.details).toEqual({ managedBy: label, created: 1, updated: 0, unchanged: 0, deleted: 0, pruned: [], ...origin });
+    expect(entry.details).toEqual({ managedBy: label, created: 1, updated: 0, unchanged: 0, deleted: 0, pruned: [], overwritten: [], ...origin });
     const [history] = expectOk(await server.call('GET', `/api/boards/${(await boardByName(file.name)).id}/history`)).entries;
     expect(history.origin).toEqual({ managedBy: label, ...origin });
 
@@ -89,6 +89,19 @@ describe('AUDIT-7: set applies and prunes', () => {
     expectOk(await applySet({ managedBy: label, boards: [boardFile(file.name, 3)] }));
     const [second] = await audit({ action: 'board.set.apply', target: label });
     expect(second.details).toMatchObject({ updated: 1, commit: null, message: null });
+  });
+
+  it('AUDIT-7, FLEET-16: a forced apply names the boards it wrote over another writer\'s changes', async () => {
+    const label = unique('repo-');
+    const [edited, untouched] = [boardFile(unique('edited-')), boardFile(unique('untouched-'))];
+    expectOk(await applySet({ managedBy: label, boards: [edited, untouched] }));
+    const ids = await Promise.all([edited, untouched].map(async (f) => (await boardByName(f.name)).id));
+    const exported = await Promise.all(ids.map(async (id) => expectOk(await server.call('GET', `/api/boards/${id}/export`))));
+    expectOk(await server.call('PATCH', `/api/boards/${ids[0]}/items/${exported[0].items[0].id}`, { body: { options: { is24HourFormat: false } } }));
+    const changed = exported.map((f: any) => ({ ...f, items: f.items.slice(1) }));
+    expectOk(await applySet({ managedBy: label, boards: changed }, '?force=true'));
+    const [entry] = await audit({ action: 'board.set.apply', target: label });
+    expect(entry.details).toMatchObject({ updated: 2, overwritten: [edited.name] });
   });
 
   it('AUDIT-7: a refused apply (409 of another label, 403 on prune) leaves no entry', async () => {

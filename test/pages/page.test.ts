@@ -44,7 +44,21 @@ async function openPage(width: number): Promise<{ page: Page; offsite: string[];
   });
   const errors: string[] = [];
   page.on('pageerror', (error) => errors.push(error.message));
+  // PAGE-9: the board details panel starts closed, as on a first visit (its state is kept in localStorage).
+  await page.addInitScript(() => {
+    const storage = (globalThis as any).sessionStorage;
+    if (!storage.getItem('tessera-test-fresh')) {
+      storage.setItem('tessera-test-fresh', '1');
+      (globalThis as any).localStorage.removeItem('tessera:board-details');
+    }
+  });
   return { page, offsite, errors };
+}
+
+/** PAGE-9: opens the "Board details" panel (version, layouts, history). */
+async function openDetails(page: Page): Promise<void> {
+  if ((await page.locator('.details-toggle').getAttribute('aria-expanded')) !== 'true') await page.click('.details-toggle');
+  await page.waitForSelector('#board-details', { state: 'visible' });
 }
 
 /** A public board with a 4-column base layout and a 12-column layout from 1000px, a category, a clock and an app. */
@@ -87,6 +101,8 @@ describe('board preview page (PAGE-1..6)', () => {
       expect(response?.status()).toBe(200);
       expect(response?.headers()['content-security-policy']).toContain("script-src 'self'");
       await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
+      expect(await page.locator('main.board').getAttribute('data-layout-id')).toBe(layoutName === 'Desktop' ? board.desktop.id : board.base.id);
+      await openDetails(page);
       expect(await page.locator('.layout.current').innerText()).toContain(layoutName);
       expect(await tileColumn(page, board.clock)).toBe(column);
       const appTile = await page.locator(`.tile[data-item-id="${board.appWidget}"]`).innerText();
@@ -110,6 +126,8 @@ describe('board preview page (PAGE-1..6)', () => {
     expect(await page.locator('.managed-by').count()).toBe(0);
     await server.db('boards').where({ name: board.name }).update({ managedBy: 'github.com/example/dashboards' });
     await page.reload();
+    await page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
+    await openDetails(page);
     await page.waitForSelector('.managed-by');
     expect(await page.locator('.managed-by').innerText()).toBe('managed by github.com/example/dashboards');
     expect(errors).toEqual([]);
@@ -141,6 +159,8 @@ describe('board preview page (PAGE-1..6)', () => {
     await page.goto(`${server.directUrl}/boards/${board.name}`);
     await page.waitForSelector(`.tile[data-item-id="${board.appWidget}"]`);
     expect(await page.locator(`.tile[data-item-id="${board.clock}"]`).count()).toBe(0);
+    await openDetails(page); // PAGE-9: the editor's history and restore, one click away
+    await page.waitForSelector('.history .entry[data-revision="3"]');
     const entries = page.locator('.history .entry');
     expect(await entries.count()).toBe(4); // created, layouts, PUT, delete item
     await page.locator('.history .entry[data-revision="3"] .show').click();
@@ -349,7 +369,7 @@ describe('board page as a start page (NAV-*)', () => {
     await list.page.close();
   });
 
-  it('NAV-5: at phone width the grid keeps the window width, history is a drawer, a collapsed section starts folded', async () => {
+  it('NAV-5, PAGE-9: at phone width the grid keeps the window width, the board details are a drawer, a collapsed section starts folded', async () => {
     const board = await seedBoard();
     const reader = await createActor(server, { password: 'nav-phone-pass' });
     await server.db('section_collapse_states').insert({ userId: reader.userId, sectionId: board.category, collapsed: true });
@@ -366,21 +386,24 @@ describe('board page as a start page (NAV-*)', () => {
     await page.click(`details[data-section-id="${board.category}"] > summary`);
     await page.waitForSelector(`.tile[data-item-id="${board.appWidget}"]`, { state: 'visible' });
 
-    await page.click('.drawer-toggle');
-    await page.waitForSelector('.history.open', { state: 'visible' });
+    await openDetails(page);
+    await page.waitForSelector('#board-details .history', { state: 'visible' });
     expect(await width(page, '.board')).toBeGreaterThan(300); // the drawer lies over the grid, it does not squeeze it
-    await page.screenshot({ path: path.join(artifacts, 'board-phone-390-history.png') });
-    await page.click('.drawer-close');
-    await page.waitForSelector('.history', { state: 'hidden' });
+    await page.screenshot({ path: path.join(artifacts, 'board-phone-390-details.png') });
+    await page.click('.details-close');
+    await page.waitForSelector('#board-details', { state: 'hidden' });
     expect(errors).toEqual([]);
     await page.close();
 
-    // At desktop width the panel stays beside the grid, with no drawer button.
+    // At desktop width the panel opens beside the grid, which gives it room.
     const wide = await openPage(1280);
     await wide.page.goto(`${server.directUrl}/boards/${board.name}`);
-    await wide.page.waitForSelector('.history');
-    expect(await wide.page.locator('.history').isVisible()).toBe(true);
-    expect(await wide.page.locator('.drawer-toggle').isVisible()).toBe(false);
+    await wide.page.waitForSelector(`.tile[data-item-id="${board.clock}"]`);
+    expect(await wide.page.locator('.history').isVisible()).toBe(false);
+    const full = await width(wide.page, '.board');
+    await openDetails(wide.page);
+    expect(await wide.page.locator('#board-details').evaluate((e: any) => (globalThis as any).getComputedStyle(e).position)).toBe('static');
+    expect(await width(wide.page, '.board')).toBeLessThan(full - 250);
     await wide.page.close();
   });
 
@@ -430,6 +453,7 @@ describe('board page as a start page (NAV-*)', () => {
       return { radius: style.borderTopLeftRadius, background: style.backgroundColor };
     });
     expect(look).toEqual({ radius: '32px', background: 'rgba(255, 255, 255, 0.5)' });
+    await openDetails(page);
     expect(await page.locator('.layout.current').evaluate((e: any) => (globalThis as any).getComputedStyle(e).backgroundColor)).toBe('rgb(18, 52, 86)');
     expect(await page.locator('.category').evaluate((e: any) => (globalThis as any).getComputedStyle(e).color)).toBe('rgb(101, 67, 33)');
     expect(await page.evaluate(() => (globalThis as any).document.body.style.backgroundImage)).toBe(''); // a javascript: address is not an image

@@ -108,8 +108,8 @@ describe('LIVE-4: Glances end to end', () => {
   });
 
   it('WDATA-8: a kind without live data answers live: false and no results', async () => {
-    const { boardId, itemIds } = await board([{ kind: 'clock' }]);
-    expect(expectOk(await data(boardId, itemIds[0]))).toEqual({ itemId: itemIds[0], kind: 'clock', live: false, ttlSeconds: 0, results: [] });
+    const { boardId, itemIds } = await board([{ kind: 'notebook' }]);
+    expect(expectOk(await data(boardId, itemIds[0]))).toEqual({ itemId: itemIds[0], kind: 'notebook', live: false, ttlSeconds: 0, results: [] });
   });
 });
 

@@ -7,7 +7,7 @@
 import type { components } from '../../../generated/api';
 import { badRequest } from '../../core/errors';
 import { normalizeNewApp, type AppFields } from '../../apps/validation';
-import { boardSettingsColumns } from '../settings';
+import { assertBoardSettings, boardSettingsColumns, defaultBoardSettings } from '../settings';
 import { appOptions } from '../../widgets/options';
 import { toBoardDocument, type BoardState } from '../document/model';
 import type { BoardContent, BoardItemInput, BoardSectionInput, LayoutRow } from '../document/types';
@@ -174,6 +174,7 @@ export function assertLayoutNames(file: BoardFile): void {
  */
 export function assertFileContent(file: BoardFile): void {
   assertLayoutNames(file);
+  assertBoardSettings((file.settings ?? {}) as Record<string, unknown>, '/body/settings');
   const byName = new Map(file.layouts.map((layout) => [layout.name, layout.name]));
   validateContent(fileContent(file, { layoutIds: byName, integrationIds: new Map(), appOptions: new Map() }));
 }
@@ -228,24 +229,8 @@ export function fileBoardFields(file: BoardFile): Record<string, unknown> {
   return fields;
 }
 
-/** The settings of a new board (migration 0001's column defaults). */
-export const defaultBoardSettings: Record<(typeof boardSettingsColumns)[number], unknown> = {
-  pageTitle: null,
-  metaTitle: null,
-  logoImageUrl: null,
-  faviconImageUrl: null,
-  backgroundImageUrl: null,
-  backgroundImageAttachment: 'fixed',
-  backgroundImageRepeat: 'no-repeat',
-  backgroundImageSize: 'cover',
-  primaryColor: '#fa5252',
-  secondaryColor: '#fd7e14',
-  opacity: 100,
-  customCss: null,
-  iconColor: null,
-  itemRadius: 'lg',
-  disableStatus: false,
-};
+/** The settings of a new board (kept here under its old name for the file's readers). */
+export { defaultBoardSettings };
 
 /** The app references of a file item (FILE-8): `app` as the option `appId`, and each option of `apps`, with where they stand in the body. */
 function itemAppRefs(item: FileItem, index: number): { option: string; value: FileAppRef | FileAppRef[]; at: string }[] {

@@ -102,7 +102,8 @@ export function namingBoard(error: unknown, name: string): unknown {
 
 /**
  * AUDIT-7: what the audit entry of a set apply records: its label, how many boards it created, updated, left alone
- * and deleted, and the names of the boards its prune deleted (names and counts only, never a board's content).
+ * and deleted, the names of the boards its prune deleted and of those a forced apply overwrote (names and counts only,
+ * never a board's content).
  */
 export function setApplyAuditDetails(plan: SetPlan): Record<string, unknown> {
   return {
@@ -112,5 +113,7 @@ export function setApplyAuditDetails(plan: SetPlan): Record<string, unknown> {
     unchanged: plan.summary.unchanged,
     deleted: plan.summary.delete,
     pruned: plan.boards.filter((entry) => entry.action === 'delete').map((entry) => entry.name),
+    // FLEET-16: the boards a forced apply wrote over another writer's changes.
+    overwritten: plan.boards.filter((entry) => entry.action === 'update' && entry.conflict).map((entry) => entry.name),
   };
 }

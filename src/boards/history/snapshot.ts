@@ -5,6 +5,7 @@
  * board after the entry into the board before it, and now and then a whole snapshot. No I/O.
  */
 import { boardFields, differingRows, rowRules } from '../document/changes';
+import { boardSettingsColumns, defaultBoardSettings } from '../settings';
 import { sameJson } from '../document/contentPlan';
 import type { BoardState } from '../document/model';
 import { byBytes, sortLayouts, sortSections } from '../document/stateAfter';
@@ -46,12 +47,17 @@ export function snapshotOf(state: BoardState): BoardSnapshot {
  * The board state of a snapshot, in loadBoardState's order, with what belongs to the caller taken from `context`
  * (the board as it stands now): creator, own permission rows, collapsed sections that exist in the snapshot.
  */
+function settingsMissingFrom(board: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(boardSettingsColumns.filter((column) => !(column in board)).map((column) => [column, defaultBoardSettings[column]]));
+}
+
 export function stateFromSnapshot(snapshot: BoardSnapshot, context: BoardState): BoardState {
   const boardId = context.board.id;
   const sectionIds = new Set(snapshot.sections.map((s) => s.id));
   return {
     ...context,
-    board: { ...context.board, ...snapshot.board },
+    // THEME-1: a snapshot taken before a setting existed (migration 0019) had it at its default, not at today's value.
+    board: { ...context.board, ...settingsMissingFrom(snapshot.board), ...snapshot.board },
     layouts: sortLayouts(snapshot.layouts.map((row) => ({ ...row, boardId }))),
     sections: sortSections(snapshot.sections.map((row) => ({ ...row, boardId, options: row.options as Record<string, unknown> | null }))),
     sectionLayouts: snapshot.sectionLayouts.map((row) => ({ ...row })),

@@ -11,7 +11,7 @@ import { usableIntegrationIds } from '../../integrations/access';
 import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
 import { lockAndLoad } from '../document/save';
-import { boardSettingsColumns, type BoardSettings } from '../settings';
+import { assertBoardSettings, boardSettingsColumns, type BoardSettings } from '../settings';
 import { assertWithinBoardLimits, measureBoard } from '../document/limits';
 import { toBoardDocument } from '../document/model';
 import { loadBoardState } from '../document/store';
@@ -292,7 +292,7 @@ export async function changeBoardVisibility(
   });
 }
 
-const blankToNullColumns = new Set(['pageTitle', 'metaTitle', 'logoImageUrl', 'faviconImageUrl', 'backgroundImageUrl', 'iconColor']);
+const blankToNullColumns = new Set(['pageTitle', 'metaTitle', 'logoImageUrl', 'faviconImageUrl', 'backgroundImageUrl', 'iconColor', 'webSearchUrl']);
 
 /** Whitespace-only text becomes null (SET-1); everything else is stored as sent. */
 export function normalizeSettingsPatch(patch: Partial<Record<keyof BoardSettings, unknown>>): Partial<BoardSettings> {
@@ -315,6 +315,7 @@ export async function updateBoardSettings(
 ): Promise<void> {
   const normalized = normalizeSettingsPatch(patch);
   if (Object.keys(normalized).length === 0) throw badRequest('No settings to update');
+  assertBoardSettings(normalized, '/body');
   await db.transaction(async (trx) => {
     await assertBoardAccess(trx, boardId, principal, 'modify');
     await changeBoardFields(trx, boardId, normalized, principal, history);

@@ -24,6 +24,8 @@ export class Board extends BaseModel {
   declare iconColor: string | null;
   declare itemRadius: string;
   declare disableStatus: boolean;
+  declare colorScheme: string;
+  declare webSearchUrl: string | null;
   declare version: number;
   declare revision: number;
   declare createdAt: Date;
@@ -50,6 +52,8 @@ export class Board extends BaseModel {
     iconColor: col.nullableText,
     itemRadius: { type: 'string', enum: ['xs', 'sm', 'md', 'lg', 'xl'] },
     disableStatus: col.bool,
+    colorScheme: { type: 'string', enum: ['light', 'dark', 'auto'] },
+    webSearchUrl: col.nullableText,
     version: col.int,
     revision: col.int,
     createdAt: col.timestamp,

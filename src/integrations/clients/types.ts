@@ -23,7 +23,19 @@ export interface ClientContext {
   timeoutMs: number;
   maxBytes: number;
   now(): Date;
+  /** Settings of the sources that are not integrations (WX-1, FEED-3); the defaults below when absent. */
+  sources?: SourceSettings;
 }
+
+/** From the configuration (OPEN_METEO_URL, FEED_ALLOW_LOCAL): what the weather and feed kinds read. */
+export interface SourceSettings {
+  /** WX-1: base URL of the Open-Meteo API (`/v1/forecast` is appended). */
+  openMeteoUrl: string;
+  /** FEED-3: whether feeds may name this server itself (localhost, loopback, link-local). */
+  feedAllowLocal: boolean;
+}
+
+export const defaultSourceSettings: SourceSettings = { openMeteoUrl: 'https://api.open-meteo.com', feedAllowLocal: false };
 
 /** A failure that is the service's, told to the viewer as data (`status: error`): unauthorised, unparseable, … */
 export class ServiceError extends Error {

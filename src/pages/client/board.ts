@@ -7,9 +7,12 @@
 import { el, shortTime } from './dom';
 import { drawGrid, patchBoard, type Board, type Marks } from './grid';
 import { api } from './api';
-import { drawerToggle, historyDrawer } from './layout';
+import { boardFacts, detailsPanel, detailsToggle } from './details';
+import { fitAppNames } from './fit';
 import { applyLook, type Look } from './look';
+import { applyScheme } from './theme';
 import { drawTopbar } from './nav';
+import { pageTools } from './pageTools';
 import { signInForm } from './signin';
 import { firstPoll, nextPoll } from './statusSchedule';
 import { preloadMarkdown, updatePingDots, type AppStatusView, type AppView } from './widgets';
@@ -120,7 +123,7 @@ async function loadHistory(boardId: string): Promise<void> {
   const { status, body } = await api<{ entries: HistoryEntry[] }>(`/api/boards/${encodeURIComponent(boardId)}/history?limit=50`);
   if (state.board && state.board.id !== boardId) return;
   state.history = status === 200 ? body.entries : [];
-  root.querySelector(':scope > .workspace > .history')?.replaceWith(historyDrawer(historyPanel()));
+  root.querySelector('#board-details .history')?.replaceWith(historyPanel());
 }
 
 /** PAGE-4: the board as it was after `revision`, with what differs from now marked. */
@@ -154,23 +157,30 @@ function marksFor(viewing: NonNullable<typeof state.viewing>): Marks {
   return { removed: new Set(removed), moved: new Set(updated), added: ghosts };
 }
 
+/** PAGE-9: the layouts, in the details panel; the window's width picks one (PAGE-2), a button previews another. */
 function layoutSwitcher(board: Board): HTMLElement {
-  return el(
-    'nav',
-    { className: 'layouts', ariaLabel: 'Breakpoint layouts' },
-    board.layouts.map((layout) =>
-      el('button', {
-        className: layout.id === state.layoutId ? 'layout current' : 'layout',
-        text: `${layout.name} (${layout.columnCount} columns, from ${layout.breakpoint}px)`,
-        dataset: { layoutId: layout.id },
-        onclick: () => {
-          state.layoutId = layout.id;
-          state.chosen = true;
-          render();
-        },
-      }),
-    ),
+  const buttons = board.layouts.map((layout) =>
+    el('button', {
+      className: layout.id === state.layoutId ? 'layout current' : 'layout',
+      text: `${layout.name} (${layout.columnCount} columns, from ${layout.breakpoint}px)`,
+      dataset: { layoutId: layout.id },
+      onclick: () => {
+        state.layoutId = layout.id;
+        state.chosen = true;
+        render();
+      },
+    }),
   );
+  const follow = el('button', {
+    className: 'layout follow',
+    text: 'Fit to the window',
+    onclick: () => {
+      state.chosen = false;
+      state.layoutId = layoutForWidth(board, window.innerWidth);
+      render();
+    },
+  });
+  return el('nav', { className: 'layouts', ariaLabel: 'Breakpoint layouts' }, [el('h3', { text: 'Layouts' }), ...buttons, ...(state.chosen ? [follow] : [])]);
 }
 
 function historyPanel(): HTMLElement {
@@ -198,7 +208,7 @@ function historyPanel(): HTMLElement {
         el('button', { className: 'live', text: 'Back to now', onclick: () => ((state.viewing = null), render()) }),
       ])
     : el('p', { text: 'Choose a revision to see it and its difference from now.' });
-  return el('aside', { className: 'history' }, [el('h2', { text: 'History' }), header, message, el('ol', {}, entries)]);
+  return el('section', { className: 'history' }, [el('h3', { text: 'History' }), header, message, el('ol', {}, entries)]);
 }
 
 function render(): void {
@@ -206,24 +216,21 @@ function render(): void {
   const shown = state.viewing?.board ?? board;
   const layout = shown.layouts.find((l) => l.id === state.layoutId) ?? shown.layouts[0];
   applyLook(board as Board & Look); // NAV-6
-  const header = el('header', {}, [
-    el('h1', { text: board.pageTitle || board.name }),
-    el('span', { className: 'version', text: `version ${board.version}` }),
-    // FLEET-1: a board declared in a repository or a directory says so (edit it there).
-    ...(board.managedBy ? [el('span', { className: 'managed-by', text: `managed by ${board.managedBy}` })] : []),
-    drawerToggle(),
-  ]);
+  applyScheme(board); // THEMEVIEW-1
+  // PAGE-9: the viewer sees the title and the board; the rest is behind "Board details".
+  const header = el('header', {}, [el('h1', { text: board.pageTitle || board.name }), detailsToggle()]);
   const grid = drawGrid(shown, layout, { apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null });
-  const [switcher, history] = [layoutSwitcher(board), historyDrawer(historyPanel())];
+  const details = detailsPanel([boardFacts(board), layoutSwitcher(board), historyPanel()]);
   // PAGE-2: a change keeps the tiles it does not touch (an iframe is not reloaded, a notebook not re-rendered).
   const current = root.querySelector<HTMLElement>(':scope > .workspace > main.board');
   if (current && patchBoard(current, grid)) {
     root.querySelector(':scope > header')!.replaceWith(header);
-    root.querySelector(':scope > nav.layouts')!.replaceWith(switcher);
-    root.querySelector(':scope > .workspace > .history')!.replaceWith(history);
+    root.querySelector(':scope > .workspace > .details')!.replaceWith(details);
+    fitAppNames(current); // PAGE-11
     return;
   }
-  root.replaceChildren(header, switcher, el('div', { className: 'workspace' }, [grid, history]));
+  root.replaceChildren(header, el('div', { className: 'workspace' }, [grid, details]));
+  fitAppNames(grid); // PAGE-11
 }
 
 async function refresh(): Promise<void> {
@@ -304,6 +311,7 @@ async function start(served: Served | null = null): Promise<void> {
   // VIEW-7: the frame after the next one starts once the drawn board has been laid out and painted.
   requestAnimationFrame(() => requestAnimationFrame(() => performance.mark('tessera:board-painted')));
   void drawTopbar(boardName); // NAV-3, NAV-4
+  pageTools({ apps: () => state.apps, webSearchUrl: () => (state.board as { webSearchUrl?: unknown } | null)?.webSearchUrl }); // THEMEVIEW-2, SEARCH-1
   follow(state.board!.id);
   followStatuses();
 }

@@ -95,6 +95,8 @@ const byPlace = (a: { position: { xOffset: number; yOffset: number } }, b: { pos
 function sectionGrid(board: Board, layout: Layout, sectionId: string, columns: number, names: Names): HTMLElement {
   const grid = el('div', { className: 'grid' });
   grid.style.gridTemplateColumns = `repeat(${columns}, minmax(0, 1fr))`;
+  // PAGE-10: rows are as tall as a share of a column is wide (board.css), so a tile scales with the window.
+  grid.style.setProperty('--columns', String(columns));
   const marks = names.marks;
   // PAGE-8: the tiles go into the DOM in the order they are seen (y, then x, of this layout), so that keyboard focus
   // and screen readers follow the grid, whatever order the board lists its items in.
@@ -158,6 +160,7 @@ const tileId = (tile: Element) => {
  */
 function patchTiles(grid: HTMLElement, fresh: HTMLElement): void {
   grid.style.gridTemplateColumns = fresh.style.gridTemplateColumns;
+  grid.style.setProperty('--columns', fresh.style.getPropertyValue('--columns'));
   const before = new Map(Array.from(grid.children).map((child) => [tileId(child), child]));
   const wanted = new Set<string>();
   const order: { node: Element; kept: boolean }[] = [];

@@ -5,7 +5,7 @@ import { flag, text, type AppStatusView, type AppView, type WidgetContext, type 
 
 /** A letter badge: the first letter of the name, set as text. */
 export function letterBadge(name: string, className = 'icon'): HTMLElement {
-  return el('span', { className: `${className} letter`, text: (name.trim()[0] ?? '?').toUpperCase(), ariaLabel: name });
+  return el('span', { className: `${className} letter`, text: (name.trim()[0] ?? '?').toUpperCase(), ariaLabel: name, role: 'img' }); // A11Y-2
 }
 
 /** An app's icon; replaced by its letter badge when the image does not load (missing, refused by the CSP, broken). */
@@ -26,7 +26,7 @@ const stateLabel = (status: AppStatusView | undefined) =>
 /** PING-5: the dot shows the server's last check; `updatePingDots` redraws the dots in place when statuses arrive. */
 function pingDot(appId: string, status: AppStatusView | undefined): HTMLElement {
   const label = stateLabel(status);
-  return el('span', { className: 'ping', dataset: { appId, state: status?.state ?? 'unknown' }, title: label, ariaLabel: label });
+  return el('span', { className: 'ping', role: 'img', dataset: { appId, state: status?.state ?? 'unknown' }, title: label, ariaLabel: label }); // A11Y-2
 }
 
 export function updatePingDots(statuses: Map<string, AppStatusView>): void {
@@ -52,11 +52,16 @@ export function renderApp(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
   if (!app) return [el('span', { className: 'widget-title', text: 'App' }), el('span', { className: 'placeholder-note', text: 'This app is not available to you.' })];
   const mode = text(item.options, 'descriptionDisplayMode', 'hidden');
   const layout = text(item.options, 'layout', 'column');
-  const parts: HTMLElement[] = [appIcon(app)];
-  if (flag(item.options, 'showTitle', true)) parts.push(el('span', { className: 'app-name', text: app.name }));
-  if (mode === 'normal' && app.description) parts.push(el('span', { className: 'app-description', text: app.description }));
+  // PAGE-11: name and description in one box beside or under the icon; the style sheet wraps the name and clamps the
+  // description to whole lines ending in an ellipsis.
+  const words: HTMLElement[] = [];
+  if (flag(item.options, 'showTitle', true)) words.push(el('span', { className: 'app-name', text: app.name }));
+  if (mode === 'normal' && app.description) words.push(el('span', { className: 'app-description', text: app.description }));
+  const parts: HTMLElement[] = [appIcon(app), ...(words.length ? [el('span', { className: 'app-text' }, words)] : [])];
   const link = appLink(app.href, flag(item.options, 'openInNewTab', true), `app-link layout-${['row', 'row-reverse', 'column-reverse'].includes(layout) ? layout : 'column'}`, parts);
-  link.setAttribute('aria-label', app.name);
+  // A11Y-2: a link showing the name is named by what it shows; an icon alone is named by the app's name.
+  if (!flag(item.options, 'showTitle', true)) link.setAttribute('aria-label', app.name);
+  link.dataset.appId = app.id; // SEARCH-2
   if (mode === 'tooltip' && app.description) link.title = app.description;
   return flag(item.options, 'pingEnabled', false) ? [link, pingDot(app.id, ctx.statuses.get(app.id))] : [link];
 }

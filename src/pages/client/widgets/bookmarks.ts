@@ -28,7 +28,9 @@ export function renderBookmarks(item: WidgetItem, ctx: WidgetContext): HTMLEleme
       el('span', { className: 'bookmark-name', text: app.name }),
       ...(host ? [el('span', { className: 'bookmark-host', text: host })] : []),
     ];
-    return [appLink(app.href, flag(o, 'openNewTab', true), 'bookmark', parts)];
+    const link = appLink(app.href, flag(o, 'openNewTab', true), 'bookmark', parts);
+    link.dataset.appId = app.id; // SEARCH-2
+    return [link];
   });
   const title = text(o, 'title').trim();
   const list = el('div', { className: `bookmarks layout-${['row', 'grid', 'gridHorizontal'].includes(layout) ? layout : 'column'}${flag(o, 'withBorder', false) ? ' bordered' : ''}` }, links);

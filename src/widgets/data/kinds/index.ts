@@ -1,5 +1,18 @@
 /** LIVE-2: the widget kinds that draw live data, by widget kind. One import and one entry per kind file. */
 import type { LiveKind } from '../types';
+import { calendarKind } from './calendar';
+import { downloadsKind } from './downloads';
 import { healthMonitoring, systemDisks, systemResources } from './glances';
+import { rssFeedKind } from './rssFeed';
+import { clockKind, weatherKind } from './weather';
 
-export const liveKinds: readonly LiveKind[] = [systemResources as LiveKind, healthMonitoring as LiveKind, systemDisks as LiveKind];
+export const liveKinds: readonly LiveKind[] = [
+  downloadsKind as LiveKind,
+  calendarKind,
+  rssFeedKind,
+  weatherKind,
+  clockKind,
+  systemResources as LiveKind,
+  healthMonitoring as LiveKind,
+  systemDisks as LiveKind,
+];
