@@ -650,6 +650,67 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/boards/{id}/items/{itemId}/data": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read the live data of one item
+         * @description WDATA-1: a caller who may view the board (anonymous on a public board too) gets the data of the integrations
+         *     bound to this item, fetched by the server with their secrets (the caller never sees one) and nothing else.
+         *     404 `Board not found` when the board is missing or the caller may not view it; 404 `Item not found` when the
+         *     item is not on that board. Each integration's failure (unreachable, refused credentials, an answer too large,
+         *     too slow, unreadable or of the wrong shape) is a result with `status: error` and a readable message, never an
+         *     error of this operation. Answers are cached per integration and query for the kind's TTL across all viewers and
+         *     instances (at most one upstream request per TTL per integration). A kind without live data answers
+         *     `live: false` and no results.
+         */
+        get: operations["getItemData"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/boards/{id}/items/{itemId}/data/actions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Take an action on an integration bound to one item
+         * @description WDATA-9: runs one of the item kind's actions (for example `pause`, `resume` on downloads) on an integration
+         *     bound to this item. Needs view on the board (else 404 `Board not found`), the item on it (404 `Item not found`),
+         *     `interact` on the integration (directly, through a group, or integration-interact-all; else 403
+         *     `Permission denied`). 400 when the integration is not bound to the item or the kind has no such action. A
+         *     failure of the service is data: `status: error` with a readable message. Audited (`integration.action`).
+         */
+        post: operations["runItemDataAction"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/boards/{id}/sections/{sectionId}": {
         parameters: {
             query?: never;
@@ -1870,7 +1931,8 @@ export interface paths {
          * Create an integration
          * @description Needs the global `integration-create` permission (403 `Permission denied`). The creator receives a `full`
          *     user row on the new integration (upstream grants none, which would hide the integration from its own
-         *     creator unless it holds integration-use-all). No secrets are stored.
+         *     creator unless it holds integration-use-all). `secrets` (SECRET-1) are checked against the kind's sets (400
+         *     naming a foreign or missing kind, nothing written) and stored encrypted; they are never returned.
          */
         post: operations["createIntegration"];
         delete?: never;
@@ -1905,7 +1967,14 @@ export interface paths {
         delete: operations["deleteIntegration"];
         options?: never;
         head?: never;
-        patch?: never;
+        /**
+         * Change an integration's name, address or secrets
+         * @description Needs full access (404 `Integration not found` when not visible, 403 `Permission denied` when visible but not
+         *     full). SECRET-4: each entry of `secrets` replaces its kind, an entry with `value: null` removes it, kinds not
+         *     named are kept; afterwards the integration holds no secret or exactly one of its kind's sets (400 naming a
+         *     foreign or missing kind, nothing written). Audited (`integration.update`, naming kinds, never values).
+         */
+        patch: operations["updateIntegration"];
         trace?: never;
     };
     "/api/integrations/{id}/permissions": {
@@ -3585,7 +3654,13 @@ export interface components {
          *         "hasUseAccess": true,
          *         "hasInteractAccess": false,
          *         "hasFullAccess": false
-         *       }
+         *       },
+         *       "secrets": [
+         *         {
+         *           "kind": "apiKey",
+         *           "updatedAt": "2026-11-28T21:00:00.000Z"
+         *         }
+         *       ]
          *     }
          */
         Integration: {
@@ -3594,6 +3669,8 @@ export interface components {
             kind: components["schemas"]["IntegrationKind"];
             url: string;
             permissions: components["schemas"]["IntegrationAccessFlags"];
+            /** @description The secret kinds the integration holds and when each was last set (SECRET-5); values are write-only. */
+            secrets: components["schemas"]["IntegrationSecretStatus"][];
         };
         /**
          * @description Integration kind (the 54 kinds of the upstream definitions). GET /api/integrations sorts by the position in this list.
@@ -3620,13 +3697,179 @@ export interface components {
          * @example {
          *       "name": "Living room Jellyfin",
          *       "kind": "jellyfin",
-         *       "url": "http://jellyfin.internal:8096"
+         *       "url": "http://jellyfin.internal:8096",
+         *       "secrets": [
+         *         {
+         *           "kind": "apiKey",
+         *           "value": "s3cret-api-key"
+         *         }
+         *       ]
          *     }
          */
         CreateIntegrationRequest: {
             name: components["schemas"]["IntegrationName"];
             kind: components["schemas"]["IntegrationKind"];
             url: components["schemas"]["IntegrationUrl"];
+            /**
+             * @description SECRET-1: the credentials, one entry per kind. Omitted or empty: none yet. Otherwise exactly one of the sets
+             *     the kind takes (400 naming a foreign or missing kind).
+             */
+            secrets?: components["schemas"]["IntegrationSecretInput"][];
+        };
+        /**
+         * @description The live data of one item: one result per integration bound to it that its kind reads (or per source its options
+         *     name). `live: false` for a kind that draws no live data (no results). Every text in it is text to show as text.
+         * @example {
+         *       "itemId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "kind": "systemResources",
+         *       "live": true,
+         *       "ttlSeconds": 10,
+         *       "results": [
+         *         {
+         *           "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *           "name": "Home server",
+         *           "status": "ok",
+         *           "message": null,
+         *           "fetchedAt": "2026-11-28T21:00:00.000Z",
+         *           "actions": [],
+         *           "data": {
+         *             "cpu": {
+         *               "percent": 12.5,
+         *               "cores": 4
+         *             },
+         *             "memory": {
+         *               "totalBytes": 8000000000,
+         *               "usedBytes": 2000000000,
+         *               "percent": 25
+         *             },
+         *             "load": {
+         *               "one": 0.5,
+         *               "five": 0.4,
+         *               "fifteen": 0.3
+         *             },
+         *             "uptimeSeconds": 3600
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        WidgetDataEnvelope: {
+            itemId: components["schemas"]["Id"];
+            kind: string;
+            live: boolean;
+            /**
+             * Format: int32
+             * @description How long an answer is served from the cache (0 when not live): a page refreshes at this pace.
+             */
+            ttlSeconds: number;
+            results: components["schemas"]["WidgetDataResult"][];
+        };
+        /**
+         * @description One upstream's answer: `ok` with `data` of the widget kind's shape, or `error` with a readable `message` (never
+         *     a credential) and `data` null. `actions` lists what the caller may do on this integration (empty without
+         *     `interact`, so a page shows no button).
+         * @example {
+         *       "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *       "name": "Home server",
+         *       "status": "error",
+         *       "message": "http://192.168.1.5:61208: no answer within 5 s",
+         *       "fetchedAt": null,
+         *       "actions": [],
+         *       "data": null
+         *     }
+         */
+        WidgetDataResult: {
+            integrationId: string | null;
+            name: string;
+            /** @enum {string} */
+            status: "ok" | "error";
+            message: string | null;
+            /** Format: date-time */
+            fetchedAt: string | null;
+            actions: string[];
+            data: null | components["schemas"]["WidgetKindData"];
+        };
+        /** @description The data of one live widget kind (see WidgetDataByKind for which kind has which shape). */
+        WidgetKindData: components["schemas"]["systemResources"] | components["schemas"]["healthMonitoring"] | components["schemas"]["systemDisks"] | components["schemas"]["DownloadsData"] | components["schemas"]["CalendarData"] | components["schemas"]["FeedData"] | components["schemas"]["WeatherData"] | components["schemas"]["WeatherData"] | components["schemas"]["CustomApiData"] | components["schemas"]["DockerContainersData"];
+        /** @description The data shape of each live widget kind, by widget kind; the server checks each answer against it before caching. */
+        WidgetDataByKind: {
+            systemResources?: components["schemas"]["systemResources"];
+            healthMonitoring?: components["schemas"]["healthMonitoring"];
+            systemDisks?: components["schemas"]["systemDisks"];
+            downloads?: components["schemas"]["DownloadsData"];
+            calendar?: components["schemas"]["CalendarData"];
+            rssFeed?: components["schemas"]["FeedData"];
+            weather?: components["schemas"]["WeatherData"];
+            clock?: components["schemas"]["WeatherData"];
+            customApi?: components["schemas"]["CustomApiData"];
+            dockerContainers?: components["schemas"]["DockerContainersData"];
+        };
+        /**
+         * @example {
+         *       "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *       "action": "pause",
+         *       "ids": [
+         *         "8c212779b4abde7c6bc608063a0d008b7e40ce32"
+         *       ]
+         *     }
+         */
+        WidgetActionRequest: {
+            integrationId: components["schemas"]["Id"];
+            action: string;
+            ids: string[];
+        };
+        /**
+         * @example {
+         *       "integrationId": "clx5u2abc0000a8ml2c0f9x1y",
+         *       "action": "pause",
+         *       "ids": [
+         *         "8c212779b4abde7c6bc608063a0d008b7e40ce32"
+         *       ],
+         *       "status": "ok",
+         *       "message": null
+         *     }
+         */
+        WidgetActionResult: {
+            /** @enum {string} */
+            status: "ok" | "error";
+            message: string | null;
+            integrationId: components["schemas"]["Id"];
+            action: string;
+            ids: string[];
+        };
+        /**
+         * @description Fields given are replaced; the kind never changes. `secrets` changes only the kinds it names (a value replaces,
+         *     `null` removes); afterwards the integration holds none or exactly one of its kind's sets (SECRET-4).
+         * @example {
+         *       "secrets": [
+         *         {
+         *           "kind": "apiKey",
+         *           "value": "n3w-api-key"
+         *         }
+         *       ]
+         *     }
+         */
+        UpdateIntegrationRequest: {
+            name?: components["schemas"]["IntegrationName"];
+            url?: components["schemas"]["IntegrationUrl"];
+            secrets?: components["schemas"]["IntegrationSecretChange"][];
+        };
+        /**
+         * @description A kind of integration secret (Homarr's secret kinds). Which kinds an integration kind takes is listed in docs/live-data.md.
+         * @example apiKey
+         * @enum {string}
+         */
+        SecretKind: "username" | "password" | "apiKey" | "tokenId" | "realm" | "personalAccessToken" | "topic" | "opnsenseApiKey" | "opnsenseApiSecret" | "privateKey" | "githubAppId" | "githubInstallationId";
+        /**
+         * @example {
+         *       "kind": "apiKey",
+         *       "updatedAt": "2026-11-28T21:00:00.000Z"
+         *     }
+         */
+        IntegrationSecretStatus: {
+            kind: components["schemas"]["SecretKind"];
+            /** Format: date-time */
+            updatedAt: string;
         };
         /**
          * @description Every user and group row on one integration. PUT replaces all of them.
@@ -3846,6 +4089,355 @@ export interface components {
         /** @description One of the caller's own permission rows on a board. */
         OwnPermissionRow: {
             permission: components["schemas"]["BoardPermissionLevel"];
+        };
+        Percent: number;
+        Cpu: {
+            percent: components["schemas"]["Percent"];
+            /** Format: int32 */
+            cores: number | null;
+        };
+        Bytes: number;
+        Memory: {
+            totalBytes: components["schemas"]["Bytes"];
+            usedBytes: components["schemas"]["Bytes"];
+            percent: components["schemas"]["Percent"];
+        };
+        Load: {
+            one: number;
+            five: number;
+            fifteen: number;
+        } | null;
+        /**
+         * SystemResourcesData
+         * @example {
+         *       "cpu": {
+         *         "percent": 12.5,
+         *         "cores": 4
+         *       },
+         *       "memory": {
+         *         "totalBytes": 8000000000,
+         *         "usedBytes": 2000000000,
+         *         "percent": 25
+         *       },
+         *       "load": {
+         *         "one": 0.5,
+         *         "five": 0.4,
+         *         "fifteen": 0.3
+         *       },
+         *       "uptimeSeconds": 3600
+         *     }
+         */
+        systemResources: {
+            cpu: components["schemas"]["Cpu"];
+            memory: components["schemas"]["Memory"];
+            load: components["schemas"]["Load"];
+            /** Format: int64 */
+            uptimeSeconds: number | null;
+        };
+        Label: string;
+        FileSystem: {
+            mountPoint: components["schemas"]["Label"];
+            device: components["schemas"]["Label"];
+            fsType: string;
+            totalBytes: components["schemas"]["Bytes"];
+            usedBytes: components["schemas"]["Bytes"];
+            freeBytes: components["schemas"]["Bytes"];
+            percent: components["schemas"]["Percent"];
+        };
+        /**
+         * HealthMonitoringData
+         * @example {
+         *       "cpu": {
+         *         "percent": 12.5,
+         *         "cores": 4
+         *       },
+         *       "memory": {
+         *         "totalBytes": 8000000000,
+         *         "usedBytes": 2000000000,
+         *         "percent": 25
+         *       },
+         *       "load": {
+         *         "one": 0.5,
+         *         "five": 0.4,
+         *         "fifteen": 0.3
+         *       },
+         *       "uptimeSeconds": 3600,
+         *       "temperatures": [
+         *         {
+         *           "label": "Package id 0",
+         *           "celsius": 45
+         *         }
+         *       ],
+         *       "fileSystems": [
+         *         {
+         *           "mountPoint": "/",
+         *           "device": "/dev/sda1",
+         *           "fsType": "ext4",
+         *           "totalBytes": 100000000000,
+         *           "usedBytes": 40000000000,
+         *           "freeBytes": 60000000000,
+         *           "percent": 40
+         *         }
+         *       ]
+         *     }
+         */
+        healthMonitoring: {
+            cpu: components["schemas"]["Cpu"];
+            memory: components["schemas"]["Memory"];
+            load: components["schemas"]["Load"];
+            /** Format: int64 */
+            uptimeSeconds: number | null;
+            temperatures: {
+                label: components["schemas"]["Label"];
+                celsius: number;
+            }[];
+            fileSystems: components["schemas"]["FileSystem"][];
+        };
+        /**
+         * SystemDisksData
+         * @example {
+         *       "disks": [
+         *         {
+         *           "mountPoint": "/",
+         *           "device": "/dev/sda1",
+         *           "fsType": "ext4",
+         *           "totalBytes": 100000000000,
+         *           "usedBytes": 40000000000,
+         *           "freeBytes": 60000000000,
+         *           "percent": 40
+         *         }
+         *       ]
+         *     }
+         */
+        systemDisks: {
+            disks: components["schemas"]["FileSystem"][];
+        };
+        /**
+         * @description The download's state as one word (DL-1): downloading; seeding (complete and uploading); paused; queued; checking (checking or allocating files, usenet post-processing); completed (complete and stopped); stalled (downloading with no peer); error; unknown (a state this version does not know).
+         * @enum {string}
+         */
+        DownloadState: "downloading" | "seeding" | "paused" | "queued" | "checking" | "completed" | "stalled" | "error" | "unknown";
+        DownloadItem: {
+            /**
+             * @description The service's id of the download (torrent hash, aria2 gid, NZBGet NZBID), as the pause and resume actions take it.
+             * @example 0123456789abcdef0123456789abcdef01234567
+             */
+            id: string;
+            /** @example debian-12.8.0-amd64-netinst.iso */
+            name: string;
+            state: components["schemas"]["DownloadState"];
+            /** @example 0.42 */
+            progress: number;
+            /** @description Bytes to download (the selected files); 0 while a magnet's metadata is unknown. */
+            sizeBytes: number;
+            downloadedBytes: number;
+            /** @description Bytes per second. */
+            downloadSpeed: number;
+            /** @description Bytes per second. */
+            uploadSpeed: number;
+            /** @description Uploaded over downloaded bytes; null when the service has none (nothing downloaded yet, usenet, HTTP). */
+            ratio: number | null;
+            /** @description Seconds until done; null when unknown or not downloading. */
+            etaSeconds: number | null;
+            /** @description The service's category or label; null when none. */
+            category: string | null;
+            /** @enum {string} */
+            type: "torrent" | "usenet" | "http";
+        };
+        DownloadTotals: {
+            /** @description Bytes per second over the whole client. */
+            downloadSpeed: number;
+            /** @description Bytes per second over the whole client. */
+            uploadSpeed: number;
+            /**
+             * Format: int32
+             * @description How many downloads the client lists, before the item's filters and limit.
+             */
+            count: number;
+            /** @description Uploaded over downloaded bytes of the torrents with a ratio (DL-13): over the filtered downloads when the item's applyFilterToRatio is true (the default), else over all; null when none has one. */
+            ratio: number | null;
+        };
+        /** @description One download client's downloads, shaped by the item's options (DL-11..13). */
+        DownloadsData: {
+            /** @description The downloads shown, after the item's filters, sort and limitPerIntegration. */
+            items: components["schemas"]["DownloadItem"][];
+            totals: components["schemas"]["DownloadTotals"];
+        };
+        CalendarEvent: {
+            title: string;
+            /** @description An ISO date-time in UTC for a timed event, `YYYY-MM-DD` for an all-day event. */
+            start: string;
+            /** @description The exclusive end, in the same form as `start`. */
+            end: string;
+            allDay: boolean;
+            location: string | null;
+            /** @description Plain text (HTML some servers send is converted to its text). */
+            description: string | null;
+            /** @description An http(s) URL, or null. */
+            url: string | null;
+        };
+        /**
+         * @description The events of one iCal integration that overlap the widget's window (`filterPastMonths` before and
+         *     `filterFutureMonths` after now, 2 each by default, at most 120), recurring events expanded, sorted by start.
+         * @example {
+         *       "events": [
+         *         {
+         *           "title": "Team sync",
+         *           "start": "2026-12-01T10:00:00.000Z",
+         *           "end": "2026-12-01T11:00:00.000Z",
+         *           "allDay": false,
+         *           "location": "Room 4",
+         *           "description": null,
+         *           "url": "https://calendar.example/events/42"
+         *         },
+         *         {
+         *           "title": "Holiday",
+         *           "start": "2026-12-24",
+         *           "end": "2026-12-25",
+         *           "allDay": true,
+         *           "location": null,
+         *           "description": "Office closed",
+         *           "url": null
+         *         }
+         *       ],
+         *       "truncated": false
+         *     }
+         */
+        CalendarData: {
+            events: components["schemas"]["CalendarEvent"][];
+            /** @description Events were left out past the caps (500 events; 20,000 occurrences stepped through per recurring event). */
+            truncated: boolean;
+        };
+        FeedItem: {
+            title: string;
+            link: string | null;
+            /** Format: date-time */
+            published: string | null;
+            /** @description The item's description as plain text (markup removed, scripts and images dropped); null when it has none or `hideDescription`. */
+            summary: string | null;
+            /** @description An http(s) image URL, only with `showPosterImage`. */
+            image: string | null;
+        };
+        /**
+         * @description One feed (RSS 2.0, RSS 1.0 or Atom) as read by the server, shaped by the item's options (`maximumAmountPosts` per
+         *     feed, `hideDescription`, `showPosterImage`).
+         * @example {
+         *       "title": "Homelab & Self-Hosting Weekly",
+         *       "link": "https://news.example.org/",
+         *       "items": [
+         *         {
+         *           "title": "Backups that restore: a checklist",
+         *           "link": "https://news.example.org/2026/11/backups-that-restore/",
+         *           "published": "2026-11-27T18:00:00.000Z",
+         *           "summary": "Test your restores, not just your backups.",
+         *           "image": null
+         *         }
+         *       ]
+         *     }
+         */
+        FeedData: {
+            title: string;
+            /** @description The feed's web page (http(s)). */
+            link: string | null;
+            items: components["schemas"]["FeedItem"][];
+        };
+        WeatherDay: {
+            /** Format: date */
+            date: string;
+            /** Format: int32 */
+            weatherCode: number;
+            description: string;
+            minC: number;
+            maxC: number;
+        };
+        /**
+         * @example {
+         *       "current": {
+         *         "time": "2026-11-28T22:45",
+         *         "temperatureC": 3.4,
+         *         "weatherCode": 3,
+         *         "description": "Overcast",
+         *         "windSpeedKmh": 11.2,
+         *         "isDay": false
+         *       },
+         *       "daily": [
+         *         {
+         *           "date": "2026-11-28",
+         *           "weatherCode": 3,
+         *           "description": "Overcast",
+         *           "minC": 0.4,
+         *           "maxC": 5.1
+         *         }
+         *       ],
+         *       "timezone": "Europe/Berlin",
+         *       "city": "Berlin"
+         *     }
+         */
+        WeatherData: {
+            current: {
+                /** @description Local time of the reading at the location (`YYYY-MM-DDTHH:MM`). */
+                time: string;
+                temperatureC: number;
+                /**
+                 * Format: int32
+                 * @description WMO weather interpretation code.
+                 */
+                weatherCode: number;
+                /** @description The code in words (`Overcast`, `Slight rain`, `Unknown` for a code not listed). */
+                description: string;
+                windSpeedKmh: number;
+                isDay: boolean;
+            };
+            /** @description `forecastDayCount` days (5 by default), from today; empty when `hasForecast` is false. */
+            daily: components["schemas"]["WeatherDay"][];
+            /** @description The IANA time zone of the location. */
+            timezone: string | null;
+            /** @description The location's name from the options, when `showCity`. */
+            city: string | null;
+        };
+        /** @description A picked value, raw: a JSON scalar, a list of them (a path with `[*]`), or null when the path found nothing (or an object). Text is cut at 1000 characters, lists at 100 values. Shown as text, formatted by `format` on the page. */
+        CustomApiValue: string | number | boolean | null | (string | number | boolean | null)[];
+        CustomApiData: {
+            definitionId: string;
+            name: string;
+            /** @constant */
+            mode: "fields";
+            fields: {
+                label: string;
+                format: components["schemas"]["CustomApiFormat"];
+                value: components["schemas"]["CustomApiValue"];
+            }[];
+        } | {
+            definitionId: string;
+            name: string;
+            /** @constant */
+            mode: "list";
+            columns: {
+                label: string;
+                format: components["schemas"]["CustomApiFormat"];
+            }[];
+            /** @description One row per list entry (at most the definition's limit), one value per column; null when the list path found no list. */
+            rows: components["schemas"]["CustomApiValue"][][] | null;
+            /**
+             * Format: int32
+             * @description How many entries the list had before the limit (null when there was no list).
+             */
+            total: number | null;
+        };
+        DockerContainersData: {
+            /** @description Sorted by the item's `defaultSort` (name otherwise); only the `columns` it names, besides id and name. */
+            containers: {
+                id: string;
+                /** @description The container's first name, without Docker's leading slash. */
+                name: string;
+                image?: string;
+                /** @description Docker's state word (created, running, paused, restarting, removing, exited, dead). */
+                state?: string;
+                /** @description Docker's human status (`Up 2 hours`, `Exited (0) 3 minutes ago`). */
+                status?: string;
+                /** Format: date-time */
+                created?: string | null;
+            }[];
         };
         /** @description Layout name, 1 to 32 characters. */
         name: string;
@@ -4906,6 +5498,33 @@ export interface components {
          * @example http://jellyfin.internal:8096
          */
         IntegrationUrl: string;
+        /**
+         * Format: password
+         * @description A secret's value (write-only; stored encrypted, never returned).
+         * @example s3cret-api-key
+         */
+        SecretValue: string;
+        /**
+         * @example {
+         *       "kind": "apiKey",
+         *       "value": "s3cret-api-key"
+         *     }
+         */
+        IntegrationSecretInput: {
+            kind: components["schemas"]["SecretKind"];
+            value: components["schemas"]["SecretValue"];
+        };
+        /**
+         * @description A value sets or replaces that kind; `null` removes it (SECRET-4).
+         * @example {
+         *       "kind": "password",
+         *       "value": null
+         *     }
+         */
+        IntegrationSecretChange: {
+            kind: components["schemas"]["SecretKind"];
+            value: components["schemas"]["SecretValue"] | null;
+        };
         /**
          * @example use
          * @enum {string}
@@ -7085,6 +7704,80 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getItemData: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The item's live data. */
+            200: {
+                headers: {
+                    "Cache-Control": components["headers"]["CacheControl"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetDataEnvelope"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            404: components["responses"]["ItemNotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    runItemDataAction: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Board id. */
+                id: components["parameters"]["boardId"];
+                /** @description Item id. */
+                itemId: components["parameters"]["itemId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WidgetActionRequest"];
+            };
+        };
+        responses: {
+            /** @description The action was sent to the service (`status` says whether it took it). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WidgetActionResult"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["ItemNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     deleteBoardSection: {
         parameters: {
             query?: never;
@@ -9236,6 +9929,44 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["IntegrationNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateIntegration: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Integration id. */
+                id: components["parameters"]["integrationId"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["UpdateIntegrationRequest"];
+            };
+        };
+        responses: {
+            /** @description The integration as it is now. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Integration"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["IntegrationNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

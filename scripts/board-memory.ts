@@ -29,7 +29,7 @@ async function main(): Promise<void> {
   const { url, drop } = await freshPostgresSchema(process.env.DATABASE_URL, 'memory');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const env = { DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', BOOTSTRAP_ADMIN_API_KEY: apiKey, LOG_LEVEL: 'silent', BODY_LIMIT: '64mb' };
+  const env = { SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'), DATABASE_URL: url, PORT: String(port), HOST: '127.0.0.1', BOOTSTRAP_ADMIN_API_KEY: apiKey, LOG_LEVEL: 'silent', BODY_LIMIT: '64mb' };
   const api = async (method: string, path: string, body?: unknown) => {
     const response = await fetch(base + path, { method, headers: { ApiKey: apiKey, 'Content-Type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
     const text = await response.text();

@@ -21,6 +21,7 @@ need /usr/bin/deluge-web deluge-web 'the downloads tests (test/integrations/down
 need /usr/bin/aria2c aria2 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
 need /usr/bin/nzbget nzbget 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
 need /usr/bin/radicale radicale 'the calendar tests (test/widgets/live/calendar.test.ts)'
+need /usr/bin/glances glances 'the system health tests (test/widgets/widget-data.test.ts)'
 need /usr/bin/podman podman "the dockerContainers tests (Podman's Docker-compatible API)"
 need /usr/bin/busybox busybox-static 'the dockerContainers tests (the one binary of the image they import)'
 [ -z "$missing" ] && { echo "services present"; exit 0; }

@@ -18,12 +18,19 @@ import { observabilityHandlers } from './observability/handlers';
 import type { BoardDocumentCache } from './boards/document/cache';
 import type { BoardStateCache } from './boards/document/stateCache';
 import type { HandlerMap } from './core/operation';
+import type { SecretCipher } from './integrations/secrets/cipher';
+import { widgetDataHandlers } from './widgets/data/handlers';
+import type { WidgetDataDeps } from './widgets/data/service';
 
 /** What the capabilities' handler factories receive: the instance's own state, created once per app. */
 export interface HandlerDeps {
   boardDocuments: BoardDocumentCache;
   boardStates: BoardStateCache;
   boardEvents: BoardEventHub;
+  /** SECRET-2: the cipher of the integration secrets, under this instance's key. */
+  secrets: SecretCipher;
+  /** WDATA-*: the widget-data service's cipher, bounds and this instance's upstream limits. */
+  widgetData: WidgetDataDeps;
 }
 
 const boardCaches = (deps: HandlerDeps) => ({ documents: deps.boardDocuments, states: deps.boardStates });
@@ -45,8 +52,9 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
 
   ...appHandlers,
 
-  ...integrationHandlers,
   ...customApiHandlers,
+  ...integrationHandlers({ secrets: deps.secrets }),
+  ...widgetDataHandlers(deps.widgetData),
 
   ...trpcHandlers,
   ...mcpHandlers,

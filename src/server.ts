@@ -24,6 +24,9 @@ import { pruneBuckets } from './ratelimit/buckets';
 import { startMetricsServer } from './http/metricsServer';
 import { Provisioner } from './boards/fleet/provisioner';
 import { provisioningReadLimits, provisioningSources } from './boards/fleet/provisioningSources';
+import { loadSecretCipher } from './integrations/secrets/key';
+import { createWidgetDataDeps } from './widgets/data/service';
+import { pruneWidgetData } from './widgets/data/cacheStore';
 
 export interface RunningServer {
   url: string;
@@ -65,7 +68,11 @@ export async function buildApp(deps: { db: Db; config: Config; logger: Logger; l
     streamsPerCaller: config.eventStreamsPerCaller,
     maxBufferedBytes: config.eventMaxBufferedBytes,
   });
+  // SECRET-2: a missing or malformed key stops the start (ConfigError) before the instance serves anything.
+  const { cipher } = loadSecretCipher(config);
   const handlers = createHandlers({
+    secrets: cipher,
+    widgetData: createWidgetDataDeps(cipher, config.liveData, config),
     boardDocuments: new BoardDocumentCache(config.boardCacheBytes),
     // The same budget for the rows of recently written boards, at about 200 bytes a row.
     boardStates: new BoardStateCache(Math.floor(config.boardCacheBytes / 200)),
@@ -91,6 +98,9 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     );
   }
   const usesDataDir = !options.db && !config.databaseUrl;
+  // SECRET-2: checked first, so that PostgreSQL without a key refuses to start with one line and touches nothing.
+  const { source: keySource } = loadSecretCipher(config);
+  logger.info({ secretKey: keySource }, 'integration secrets key loaded');
   const unlock = usesDataDir ? lockDataDir(config.dataDir, 'the tessera server') : () => {};
   const opening = performance.now();
   if (usesDataDir) logger.info({ dataDir: config.dataDir }, embeddedStartMessage[embeddedStart(config.dataDir)]);
@@ -121,6 +131,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     Promise.all([
       pruneAudit(db, config.auditRetentionDays).catch((error) => logger.warn({ err: error }, 'audit retention: old entries not deleted')),
       pruneBuckets(db, Object.values(config.rateLimits)).catch((error) => logger.warn({ err: error }, 'rate limits: refilled buckets not deleted')),
+      pruneWidgetData(db).catch((error) => logger.warn({ err: error }, 'widget data: old cache entries not deleted')),
     ]);
   await prune();
   const pruning = setInterval(prune, 3_600_000);

@@ -1,10 +1,14 @@
 import { ChildProcess, spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { freePort } from '../free-port';
 import path from 'node:path';
 
 export const root = path.resolve(__dirname, '..', '..');
 
 export { freePort };
+
+/** SECRET-2: the key of the benches' servers (SECRET_ENCRYPTION_KEY in the environment wins). */
+const benchSecretKey = randomBytes(32).toString('hex');
 
 export async function waitFor(url: string, timeoutMs = 60_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -28,7 +32,8 @@ export function startNode(script: string, env: Record<string, string>): ChildPro
   const nodeArgs = (process.env.BENCH_NODE_ARGS ?? '').split(' ').filter(Boolean);
   return spawn(process.execPath, [...nodeArgs, '--require', 'tsx/cjs', script], {
     cwd: root,
-    env: { ...process.env, ...env },
+    // SECRET-2: a server on PostgreSQL needs a secrets key; the benches' servers get one of their own.
+    env: { SECRET_ENCRYPTION_KEY: benchSecretKey, ...process.env, ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
 }

@@ -122,6 +122,8 @@ async function startTessera(label: string, databaseUrl: string | undefined): Pro
       BOOTSTRAP_ADMIN_API_KEY: adminKey,
       LOG_LEVEL: 'warn',
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
+      // SECRET-2: PostgreSQL needs a secrets key.
+      SECRET_ENCRYPTION_KEY: process.env.SECRET_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -9,6 +9,7 @@ import { Command, CommanderError } from 'commander';
 import { addAdminCommands, runCli } from './admin';
 import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
 import { addBackupCommands } from './backup';
+import { addSecretCommands } from './secrets';
 import { addConvertCommand } from './convert';
 import { addBoardCommands, addFleetCommands } from './remote/commands';
 
@@ -17,7 +18,7 @@ export { runCli };
 const version: string = JSON.parse(readFileSync(path.join(__dirname, '../../package.json'), 'utf8')).version;
 
 const helpAfter = `
-Local admin commands (users, groups, api-keys, permissions, migrate, backup, restore) work on the local
+Local admin commands (users, groups, api-keys, permissions, migrate, backup, restore, secrets) work on the local
 database named by DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the server first: the
 embedded database allows one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key;
 \`convert\` works on files, or reads a running Homarr v1 over its API (\`convert homarr --url\`).
@@ -43,6 +44,10 @@ function buildProgram(setStatus: (status: number) => void): Command {
     setStatus(exitStatus.ok);
   });
   addBackupCommands(program, async (work) => {
+    console.log(JSON.stringify(await work(), null, 2));
+    setStatus(exitStatus.ok);
+  });
+  addSecretCommands(program, async (work) => {
     console.log(JSON.stringify(await work(), null, 2));
     setStatus(exitStatus.ok);
   });

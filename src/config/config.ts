@@ -72,6 +72,22 @@ export interface Config {
   feedAllowLocal: boolean;
   /** DOCK-1: the Docker Engine API the dockerContainers widget reads (DOCKER_HOST); null when unset. */
   dockerHost: DockerHost | null;
+  /** SECRET-2: the key of the integration secrets (64 hex digits or base64 of 32 bytes), or a file holding it. */
+  secretEncryptionKey: string | null;
+  secretEncryptionKeyFile: string | null;
+  /** WDATA-5: bounds of one upstream request for widget data, and how many run at once. */
+  liveData: LiveDataConfig;
+}
+
+export interface LiveDataConfig {
+  /** LIVE_DATA_TIMEOUT_MS: one upstream request and its whole answer. */
+  timeoutMs: number;
+  /** LIVE_DATA_MAX_BYTES: the largest upstream answer read. */
+  maxBytes: number;
+  /** LIVE_DATA_CONCURRENCY: upstream requests running at once on one instance. */
+  concurrency: number;
+  /** LIVE_DATA_PER_INTEGRATION: upstream requests running at once per integration (or source) on one instance. */
+  perIntegration: number;
 }
 
 /** DOCK-1: `unix:///path/docker.sock` (a socket) or `tcp://host:port` (plain HTTP to that address). */
@@ -286,5 +302,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     openMeteoUrl: openMeteoUrlFrom(env),
     feedAllowLocal: boolFrom(env, 'FEED_ALLOW_LOCAL', false),
     dockerHost: dockerHostFrom(env),
+    secretEncryptionKey: env.SECRET_ENCRYPTION_KEY?.trim() || null,
+    secretEncryptionKeyFile: env.SECRET_ENCRYPTION_KEY_FILE ? path.resolve(env.SECRET_ENCRYPTION_KEY_FILE) : null,
+    liveData: {
+      timeoutMs: intFrom(env, 'LIVE_DATA_TIMEOUT_MS', 5_000, 100, 120_000),
+      maxBytes: bytesFrom(env, 'LIVE_DATA_MAX_BYTES', 2 * 1024 * 1024),
+      concurrency: intFrom(env, 'LIVE_DATA_CONCURRENCY', 16, 1, 1024),
+      perIntegration: intFrom(env, 'LIVE_DATA_PER_INTEGRATION', 2, 1, 64),
+    },
   };
 }

@@ -15,6 +15,7 @@ import * as appReachability from './migrations/0011_app_reachability';
 import * as eventStreamLeases from './migrations/0012_event_stream_leases';
 import * as provisionedFileNames from './migrations/0013_provisioned_file_names';
 import * as labelOwners from './migrations/0015_label_owners';
+import * as widgetDataCache from './migrations/0016_widget_data_cache';
 import * as customApis from './migrations/0018_custom_apis';
 import * as boardColorSchemeSearch from './migrations/0019_board_color_scheme_search';
 
@@ -34,6 +35,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0012_event_stream_leases': eventStreamLeases,
   '0013_provisioned_file_names': provisionedFileNames,
   '0015_label_owners': labelOwners,
+  '0016_widget_data_cache': widgetDataCache,
   '0018_custom_apis': customApis,
   '0019_board_color_scheme_search': boardColorSchemeSearch,
 };

@@ -9,7 +9,10 @@ import { IntegrationAccessFlags, loadIntegrationAccess } from './access';
 import { IntegrationKind, kindPosition } from './kinds';
 import { whereAmong } from '../db/idList';
 import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
-import { Integration, IntegrationItem, IntegrationUserPermission, Item } from '../db/models';
+import { Integration, IntegrationItem, IntegrationSecret, IntegrationUserPermission, Item, WidgetDataCache } from '../db/models';
+import type { SecretCipher } from './secrets/cipher';
+import { planSecretKinds, type SecretChange } from './secrets/kinds';
+import { applySecretChanges, secretStatuses, type SecretStatus } from './secrets/store';
 
 export interface IntegrationEntry {
   id: string;
@@ -17,6 +20,8 @@ export interface IntegrationEntry {
   kind: IntegrationKind;
   url: string;
   permissions: IntegrationAccessFlags;
+  /** SECRET-5: the secret kinds held and when each was set; never a value. */
+  secrets: SecretStatus[];
 }
 
 const columns = ['id', 'name', 'kind', 'url'];
@@ -39,8 +44,9 @@ export async function listVisibleIntegrations(db: Db, principal: Principal, page
   const access = await loadIntegrationAccess(db, principal, null);
   const visibleIds = [...access].filter(([, flags]) => isVisible(flags)).map(([id]) => id);
   if (visibleIds.length === 0) return { items: [], nextCursor: null };
-  const rows = await Integration.query(db).modify(whereAmong, 'id', visibleIds).select(columns).castTo<Omit<IntegrationEntry, 'permissions'>[]>();
-  const entries = rows.map((row) => ({ ...row, permissions: access.get(row.id)! })).sort(compareIntegrations);
+  const rows = await Integration.query(db).modify(whereAmong, 'id', visibleIds).select(columns).castTo<Omit<IntegrationEntry, 'permissions' | 'secrets'>[]>();
+  const secrets = await secretStatuses(db, rows.map((row) => row.id));
+  const entries = rows.map((row) => ({ ...row, permissions: access.get(row.id)!, secrets: secrets.get(row.id) ?? [] })).sort(compareIntegrations);
   // HTTP-8: the position of an integration in the list is its kind, name and id.
   const byPosition = (a: Position, b: Position) => compareIntegrations({ kind: a[0] as string, name: a[1] as string, id: a[2] as string }, { kind: b[0] as string, name: b[1] as string, id: b[2] as string });
   return pageOfList(entries, page, ['string', 'string', 'string'], (entry) => [entry.kind, entry.name, entry.id], byPosition);
@@ -68,9 +74,9 @@ export async function boardIntegrationNames(db: Db, principal: Principal | null,
 export async function readIntegration(db: Db, principal: Principal, id: string): Promise<IntegrationEntry> {
   const flags = (await loadIntegrationAccess(db, principal, [id])).get(id);
   if (!isVisible(flags)) throw notFound('Integration not found');
-  const row = await Integration.query(db).findById(id).select(columns).castTo<Omit<IntegrationEntry, 'permissions'> | undefined>();
+  const row = await Integration.query(db).findById(id).select(columns).castTo<Omit<IntegrationEntry, 'permissions' | 'secrets'> | undefined>();
   if (!row) throw notFound('Integration not found');
-  return { ...row, permissions: flags };
+  return { ...row, permissions: flags, secrets: (await secretStatuses(db, [id])).get(id) ?? [] };
 }
 
 /** Gate of DELETE and the permission routes: 404 when not visible at all, 403 `Permission denied` when visible but not full. */
@@ -92,18 +98,57 @@ export function normalizeIntegrationInput(input: { name: string; kind: Integrati
   return { name, kind: input.kind, url };
 }
 
-/** POST: the creator receives a `full` user row (upstream grants none, which would hide it from its creator). */
+/**
+ * POST: the creator receives a `full` user row (upstream grants none, which would hide it from its creator). SECRET-1:
+ * the secrets given are checked against the kind's sets before anything is written, and stored encrypted with it.
+ */
 export async function createIntegration(
   db: Db,
   principal: Principal,
   input: { name: string; kind: IntegrationKind; url: string },
+  secrets: { cipher: SecretCipher; changes: readonly SecretChange[] },
 ): Promise<string> {
+  planSecretKinds(input.kind, [], secrets.changes);
   const id = newId();
   await db.transaction(async (trx) => {
     await Integration.query(trx).insert({ id, ...input });
     await IntegrationUserPermission.query(trx).insert({ integrationId: id, userId: principal.userId, permission: 'full' });
+    await applySecretChanges(trx, secrets.cipher, id, secrets.changes);
   });
   return id;
+}
+
+export interface IntegrationUpdate {
+  name?: string;
+  url?: string;
+  secrets?: readonly SecretChange[];
+}
+
+/**
+ * PATCH (SECRET-4): full access; name and url replaced when given; each secret given replaces its kind, a null value
+ * removes it, kinds not named are kept. The kinds held afterwards are checked as on POST. One transaction.
+ */
+export async function updateIntegration(db: Db, principal: Principal, id: string, update: IntegrationUpdate, cipher: SecretCipher): Promise<void> {
+  const issues: { instancePath: string; message: string }[] = [];
+  const name = update.name?.trim();
+  if (name !== undefined && name.length === 0) issues.push({ instancePath: '/body/name', message: 'must be 1 to 64 characters after trimming' });
+  if (update.url !== undefined && !isIntegrationUrl(update.url)) issues.push({ instancePath: '/body/url', message: 'must be an http:// or https:// URL' });
+  if (issues.length > 0) throw badRequest('Input validation failed', { issues });
+  await db.transaction(async (trx) => {
+    await assertIntegrationFullAccess(trx, principal, id);
+    const row = await Integration.query(trx).findById(id).select('kind').forUpdate().castTo<{ kind: IntegrationKind } | undefined>();
+    if (!row) throw notFound('Integration not found');
+    const changes = update.secrets ?? [];
+    if (changes.length > 0) {
+      const held = await IntegrationSecret.query(trx).where({ integrationId: id }).select('kind').castTo<{ kind: string }[]>();
+      planSecretKinds(row.kind, held.map((h) => h.kind), changes);
+    }
+    const fields = { ...(name !== undefined ? { name } : {}), ...(update.url !== undefined ? { url: update.url.trim() } : {}) };
+    if (Object.keys(fields).length > 0) await Integration.query(trx).findById(id).patch(fields);
+    await applySecretChanges(trx, cipher, id, changes);
+    // WDATA-6: an answer fetched with the old address or credentials is not served after the change.
+    if (update.url !== undefined || changes.length > 0) await WidgetDataCache.query(trx).where({ integrationId: id }).delete();
+  });
 }
 
 /**

@@ -75,6 +75,12 @@ export const toolDefinitions: ToolDefinition[] = [
   { name: 'delete_board', operationId: 'deleteBoard', description: 'Delete a board and everything on it.' },
   { name: 'list_apps', operationId: 'listApps', description: 'List the apps you can use (app widgets refer to them by options.appId).' },
   { name: 'create_app', operationId: 'createApp', description: 'Create an app, or reference the existing one with the same name and href. Answers its appId.' },
+  {
+    name: 'get_item_data',
+    operationId: 'getItemData',
+    description:
+      'Read-only: the live data of one item (id: the board, itemId: the item): one result per integration bound to it, status ok with data of the widget kind\'s shape or error with a message; live false for kinds without live data. Same rules as the board: only items of boards you can view.',
+  },
   { name: 'list_integrations', operationId: 'listIntegrations', description: 'List the integrations you can see; permissions.hasUseAccess says whether you may bind one to an item.' },
 ];
 

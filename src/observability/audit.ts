@@ -50,6 +50,8 @@ export type AuditAction =
   | 'customApi.create'
   | 'customApi.update'
   | 'customApi.delete'
+  | 'integration.update'
+  | 'integration.action'
   | 'board.restore'
   | 'board.import'
   | 'board.set.apply'

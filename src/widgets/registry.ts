@@ -54,7 +54,7 @@ const entries: Entry[] = [
   ['notifications', ['nextcloud', 'ntfy', 'gotify', 'mock']],
   ['systemResources', ['dashDot', 'openmediavault', 'truenas', 'unraid', 'glances', 'synology']],
   ['coolify', ['coolify']],
-  ['systemDisks', ['dashDot', 'openmediavault', 'truenas', 'unraid', 'synology']],
+  ['systemDisks', ['dashDot', 'openmediavault', 'truenas', 'unraid', 'synology', 'glances']],
   ['timetable', []],
   ['immich-serverStats', ['immich'], { required: true }],
   ['immich-albumCarousel', ['immich'], { required: true }],

@@ -5,7 +5,7 @@ import pino from 'pino';
 import { loadConfig } from '../../src/config/config';
 import { buildApp } from '../../src/server';
 import { createActor } from '../support/actors';
-import { call, startTestServer, TestServer } from '../support/server';
+import { call, startTestServer, TestServer, testSecretKey } from '../support/server';
 import { categorySection, createBoard, emptySection, expectOk, getBoard, item, position } from './helpers';
 
 /**
@@ -17,7 +17,7 @@ let second: { url: string; close: () => Promise<void> };
 
 beforeAll(async () => {
   server = await startTestServer();
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true' }), port: 0, host: '127.0.0.1' };
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', SECRET_ENCRYPTION_KEY: testSecretKey }), port: 0, host: '127.0.0.1' };
   const { app, close: closeApp } = await buildApp({ db: server.db, config, logger: pino({ level: 'silent' }), lifecycle: { ready: true, shuttingDown: false } });
   const listener = http.createServer(app);
   await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));

@@ -49,7 +49,9 @@ const notProvokable: Record<string, string> = {
 /** Board writes whose only 403 is the refusal of a cross-site cookie write (a missing permission is a 404, BOARD-3). */
 function crossSiteOnly(op: Operation): boolean {
   const binds = ['PUT /api/boards/{id}', 'POST /api/boards/{id}/plan', 'POST /api/boards/{id}/restore', 'POST /api/boards/items', 'PATCH /api/boards/{id}/items/{itemId}'];
-  return op.path.startsWith('/api/boards/{id}') && op.method !== 'get' && !binds.includes(nameOf(op)) && op.path !== '/api/boards/{id}/duplicate';
+  // WDATA-9: an item's data action has a 403 of its own: `interact` on the integration.
+  const ownForbidden = ['/api/boards/{id}/duplicate', '/api/boards/{id}/items/{itemId}/data/actions'];
+  return op.path.startsWith('/api/boards/{id}') && op.method !== 'get' && !binds.includes(nameOf(op)) && !ownForbidden.includes(op.path);
 }
 for (const op of operations) {
   // Declared because every operation names its 400 (owasp:api8:2023-define-error-validation), but a GET without
@@ -463,6 +465,23 @@ const specific: Record<string, Scenario> = {
   'GET /api/apps/{id}/permissions 403': (_op, fixture) => ({ method: 'GET', path: `/api/apps/${fixture.appId}/permissions`, key: fixture.nobody }),
   'PUT /api/apps/{id}/permissions 403': (_op, fixture) => ({ method: 'PUT', path: `/api/apps/${fixture.appId}/permissions`, key: fixture.nobody, body: { users: [], groups: [] } }),
   'PATCH /api/apps/{id} 409': (_op, fixture) => ({ method: 'PATCH', path: `/api/apps/${fixture.appId}`, body: fixture.otherApp }),
+  'PATCH /api/integrations/{id} 403': (_op, fixture) => ({ method: 'PATCH', path: `/api/integrations/${fixture.usableIntegration}`, key: fixture.nobody, body: { name: 'mock-errors-renamed' } }),
+  // WDATA-9: a viewer of a public board without `interact` on the integration bound to the item.
+  'POST /api/boards/{id}/items/{itemId}/data/actions 403': async (_op, fixture) => {
+    const integration = await server.call('POST', '/api/integrations', { body: { name: 'mock-errors-glances', kind: 'glances', url: 'http://127.0.0.1:1' } });
+    const created = await server.call('POST', '/api/boards', { body: { name: 'mock-errors-live', columnCount: 12, isPublic: true } });
+    const board = await server.call('GET', `/api/boards/${created.body.boardId}`);
+    const itemId = 'mockerrorslive0000000001';
+    const layouts = [{ layoutId: board.body.layouts[0].id, sectionId: board.body.sections[0].id, xOffset: 0, yOffset: 0, width: 2, height: 2 }];
+    const live = { id: itemId, kind: 'systemResources', options: {}, integrationIds: [integration.body.integrationId], advancedOptions: { title: null, customCssClasses: [], borderColor: '' }, layouts };
+    expect((await server.call('PUT', `/api/boards/${created.body.boardId}`, { body: { sections: board.body.sections, items: [live] } })).status).toBe(200);
+    return {
+      method: 'POST',
+      path: `/api/boards/${created.body.boardId}/items/${itemId}/data/actions`,
+      key: fixture.nobody,
+      body: { integrationId: integration.body.integrationId, action: 'pause', ids: ['a'] },
+    };
+  },
   'DELETE /api/integrations/{id} 403': (_op, fixture) => ({ method: 'DELETE', path: `/api/integrations/${fixture.usableIntegration}`, key: fixture.nobody }),
   'GET /api/integrations/{id}/permissions 403': (_op, fixture) => ({ method: 'GET', path: `/api/integrations/${fixture.usableIntegration}/permissions`, key: fixture.nobody }),
   'PUT /api/integrations/{id}/permissions 403': (_op, fixture) => ({

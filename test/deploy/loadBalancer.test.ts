@@ -207,6 +207,8 @@ describeWithPostgres('LB: two instances behind nginx on one PostgreSQL database'
       NODE_ENV: 'production',
       HOST: '127.0.0.1',
       DATABASE_URL: databaseUrl,
+      // SECRET-2: every instance on one database shares one secrets key.
+      SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       TRUST_PROXY: 'true',
       BOOTSTRAP_ADMIN_API_KEY: adminKey,
       LOG_LEVEL: 'warn',

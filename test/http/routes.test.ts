@@ -33,7 +33,7 @@ describe('route table', () => {
   );
 
   it('every operation has a handler, and every handler an operation', () => {
-    const handlers = createHandlers({ boardDocuments: new BoardDocumentCache(0), boardStates: new BoardStateCache(0), boardEvents: {} as never });
+    const handlers = createHandlers({ boardDocuments: new BoardDocumentCache(0), boardStates: new BoardStateCache(0), boardEvents: {} as never, secrets: {} as never, widgetData: {} as never });
     expect(Object.keys(handlers).sort()).toEqual(operations.map((operation) => operation.operationId!).sort());
     for (const operation of operations) expect(typeof (handlers as Record<string, unknown>)[operation.operationId!]).toBe('function');
   });

@@ -47,6 +47,7 @@ describe('POST /api/integrations', () => {
       kind: 'plex',
       url: 'https://plex.example.com',
       permissions: { hasUseAccess: true, hasInteractAccess: true, hasFullAccess: true },
+      secrets: [],
     });
     const listed = await server.call('GET', '/api/integrations', { key: creator.key });
     expect(listed.body).toEqual([read.body]);

@@ -56,6 +56,8 @@ beforeAll(async () => {
       HOST: '127.0.0.1',
       PORT: String(port),
       ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: path.join(work, 'data') }),
+      // SECRET-2: PostgreSQL needs a secrets key.
+      SECRET_ENCRYPTION_KEY: randomBytes(32).toString('hex'),
       BOOTSTRAP_ADMIN_API_KEY: adminKey,
       LOG_LEVEL: 'info',
       AUDIT_RETENTION_DAYS: '1',

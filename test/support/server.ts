@@ -17,6 +17,8 @@ import { contractFetch, startContractProxy } from './contract';
  */
 export interface TestServer extends RunningServer {
   adminKey: string;
+  /** The server's log lines when started with `captureLog` (empty otherwise). */
+  logLines: string[];
   /** The server itself, bypassing the contract proxy (same as `url` without CONTRACT_PROXY). */
   directUrl: string;
   /** Typed openapi-fetch client (src/client) with the admin key, through the contract proxy when enabled. */
@@ -56,16 +58,28 @@ export interface CallResult {
   headers: Headers;
 }
 
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+/** SECRET-2: the test servers' key (a test file may pass its own SECRET_ENCRYPTION_KEY). */
+export const testSecretKey = randomBytes(32).toString('hex');
+
+export interface TestServerOptions {
+  /** Keep every log line of the server (level debug) in `logLines`, for tests that read the log (SECRET-5). */
+  captureLog?: boolean;
+}
+
+export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const adminKey = `admin${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
   const config = {
-    ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', ...env }),
+    ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', SECRET_ENCRYPTION_KEY: testSecretKey, ...env }),
     port: 0,
     host: '127.0.0.1',
     bootstrapAdminApiKey: adminKey,
   };
   const { db, openAgain, dropSchema } = await createTestDatabase();
-  const logger = () => pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+  const logLines: string[] = [];
+  const logger = () =>
+    options.captureLog
+      ? pino({ level: 'debug' }, { write: (line: string) => void logLines.push(line) })
+      : pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
   const server = await startServer(config, { db, logger: logger() });
   const siblings: RunningServer[] = [];
   let proxy: Awaited<ReturnType<typeof startContractProxy>> | null = null;
@@ -93,6 +107,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     directUrl: server.url,
     stop,
     adminKey,
+    logLines,
     client: clientFor(adminKey),
     clientFor,
     call: (method, path, options = {}) => call(url, method, path, { key: adminKey, ...options }),
@@ -155,11 +170,11 @@ async function createTestDatabase(): Promise<{ db: Db; openAgain: (() => Db) | n
  * The test file's server: started before its first test, stopped after its last. The returned object stands for the
  * server once started (`server.call(…)`, `server.db`, …), so test files declare it in one line.
  */
-export function useTestServer(env: Record<string, string> = {}): TestServer {
+export function useTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): TestServer {
   let started: TestServer | undefined;
   // Starting PGlite and the app takes seconds, more on a loaded machine: a longer limit than the tests'.
   beforeAll(async () => {
-    started = await startTestServer(env);
+    started = await startTestServer(env, options);
   }, 180_000);
   afterAll(async () => {
     await started?.stop();

@@ -15,6 +15,7 @@
  *           ├─ board_user_permissions, board_group_permissions
  *           ├─ board_history, provisioned_boards (board_labels)  server_settings, login_failures, provisioning_sources
  *           └─ (apps) app_reachability                         audit_log, rate_limit_buckets, event_stream_leases
+ *   integrations ── widget_data_cache (the shared cache of live widget data)
  */
 import { ApiKey } from './ApiKey';
 import { RateLimitBucket } from './RateLimitBucket';
@@ -49,6 +50,7 @@ import { Section } from './Section';
 import { SectionCollapseState } from './SectionCollapseState';
 import { SectionLayout } from './SectionLayout';
 import { ServerSetting } from './ServerSetting';
+import { WidgetDataCache } from './WidgetDataCache';
 import { Session } from './Session';
 import { User } from './User';
 
@@ -87,6 +89,7 @@ export {
   SectionCollapseState,
   SectionLayout,
   ServerSetting,
+  WidgetDataCache,
   Session,
   User,
 };
@@ -126,6 +129,7 @@ export const models = [
   SectionCollapseState,
   SectionLayout,
   ServerSetting,
+  WidgetDataCache,
   Session,
   User,
 ] as const;

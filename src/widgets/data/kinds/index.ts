@@ -4,6 +4,7 @@ import { calendarKind } from './calendar';
 import { customApiKind } from './customApi';
 import { dockerContainersKind } from './dockerContainers';
 import { downloadsKind } from './downloads';
+import { healthMonitoring, systemDisks, systemResources } from './glances';
 import { rssFeedKind } from './rssFeed';
 import { clockKind, weatherKind } from './weather';
 
@@ -15,4 +16,7 @@ export const liveKinds: readonly LiveKind[] = [
   clockKind,
   customApiKind as LiveKind,
   dockerContainersKind as LiveKind,
+  systemResources as LiveKind,
+  healthMonitoring as LiveKind,
+  systemDisks as LiveKind,
 ];
