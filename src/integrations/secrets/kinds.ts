@@ -50,7 +50,8 @@ export const secretKindSets: Record<IntegrationKind, readonly (readonly SecretKi
   opnsense: [['opnsenseApiKey', 'opnsenseApiSecret']],
   ntfy: [['topic'], ['topic', 'apiKey']],
   gotify: [apiKey],
-  ical: [none],
+  // CAL-1: a calendar server may ask for HTTP basic auth (username and password), a public .ics for nothing.
+  ical: [none, login],
   anchor: [apiKey],
   truenas: [apiKey],
   synology: [login],
