@@ -25,7 +25,8 @@ it('SETUP-1: a missing browser fails the browser tests with the command that ins
 
 it('SETUP-1: npm test runs the browser set-up first; without a way to install it says what to run and lets the suite go on', async () => {
   const scripts = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8')).scripts;
-  expect(scripts.pretest).toBe('sh scripts/ensure-chromium.sh --optional');
+  // The live-data services (scripts/ensure-services.sh) are tried the same way, after the browser.
+  expect(scripts.pretest).toBe('sh scripts/ensure-chromium.sh --optional && sh scripts/ensure-services.sh --optional');
   expect(scripts['setup:browser']).toBe('sh scripts/ensure-chromium.sh');
 
   const optional = await ensureChromium(['--optional']);
