@@ -140,6 +140,58 @@ describe('quiet chrome for viewers (PAGE-9)', () => {
   });
 });
 
+describe('dynamic sections with titles (PAGE-12)', () => {
+  it('PAGE-12: a dynamic section shows its options\' title above its grid, as text; two stand side by side on the wide layout', async () => {
+    const board = await seedBoard();
+    const doc = expectOk(await server.call('GET', `/api/boards/${board.boardId}`));
+    const top = doc.sections.find((s: any) => s.kind === 'empty');
+    const [left, right] = [unique('dyn'), unique('dyn')];
+    const dynamic = (id: string, title: string, x: number) => ({
+      id,
+      kind: 'dynamic',
+      options: { title },
+      layouts: [
+        { layoutId: board.base.id, parentSectionId: top.id, xOffset: 0, yOffset: 2 + x, width: 4, height: 2 },
+        { layoutId: board.desktop.id, parentSectionId: top.id, xOffset: x * 6, yOffset: 2, width: 6, height: 2 },
+      ],
+    });
+    const clock = unique('clock');
+    expectOk(
+      await server.call('PUT', `/api/boards/${board.boardId}`, {
+        body: {
+          sections: [...doc.sections, dynamic(left, 'Media <b>x</b>', 0), dynamic(right, 'Admin', 1)],
+          items: [...doc.items, item(clock, [position(board.base.id, right, 0, 0, 2, 1), position(board.desktop.id, right, 0, 0, 2, 1)])],
+        },
+      }),
+    );
+    const { page, errors } = await openPage(1280);
+    await page.goto(`${server.directUrl}/boards/${board.name}`);
+    await page.waitForSelector(`main.board[data-layout-id="${board.desktop.id}"] .tile[data-item-id="${clock}"]`);
+    const titles = async () =>
+      page.evaluate(([a, b]) => {
+        const doc = (globalThis as any).document;
+        return [a, b].map((id) => {
+          const tile = doc.querySelector(`.tile.dynamic[data-section-id="${id}"]`);
+          const title = tile.querySelector(':scope > .dynamic-title');
+          const box = title.getBoundingClientRect();
+          return { text: title.textContent, elements: title.children.length, shown: box.height > 0 && box.width > 0, x: tile.getBoundingClientRect().left, y: tile.getBoundingClientRect().top, first: tile.firstElementChild === title };
+        });
+      }, [left, right]);
+    const wide = await titles();
+    expect(wide.map((t) => [t.text, t.elements, t.shown, t.first])).toEqual([['Media <b>x</b>', 0, true, true], ['Admin', 0, true, true]]);
+    expect(wide[1].x).toBeGreaterThan(wide[0].x);
+    expect(wide[1].y).toBe(wide[0].y);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForSelector(`main.board[data-layout-id="${board.base.id}"] .tile[data-item-id="${clock}"]`);
+    const narrow = await titles();
+    expect(narrow.map((t) => [t.text, t.shown])).toEqual([['Media <b>x</b>', true], ['Admin', true]]);
+    expect(narrow[1].y).toBeGreaterThan(narrow[0].y);
+    expect(narrow[1].x).toBe(narrow[0].x);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
   let page: Page;
   let errors: string[];
