@@ -86,7 +86,7 @@ describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
       );
       for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|http:\/\/[a-z0-9.]+\.home\.arpa(:\d+)?\/favicon\.ico$|\/icons\/)/);
       // The two groups named Developer are two sections; the icons APP-6 refuses became the links' favicons.
-      expect(board.sections.filter((s: any) => s.name === 'Developer')).toHaveLength(2);
+      expect(board.sections.filter((s: any) => (s.name ?? s.options?.title) === 'Developer')).toHaveLength(2);
       expect(apps.find((a) => a.name === 'Plex').iconUrl).toBe('http://plex.home.arpa:32400/favicon.ico');
 
       // Re-converting and planning again: nothing to change (exit 0).

@@ -126,7 +126,11 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(board.name).toBe('home-lab');
     expect(board.settings).toMatchObject({ pageTitle: 'Home Lab' });
     // Groups in the order of settings.yaml's layout: (Infrastructure before Media), then the others in file order.
-    expect(board.sections.map((s) => s.name ?? null)).toEqual([null, 'Infrastructure', 'Media', 'Media / Downloads', 'Developer', 'Social', 'Developer']);
+    // CONV-19: the bookmark groups homepage shows side by side are titled dynamic sections in one section.
+    expect(board.sections.map((s) => [s.kind, s.name ?? s.options?.title ?? null])).toEqual([
+      ['empty', null], ['category', 'Infrastructure'], ['category', 'Media'], ['category', 'Media / Downloads'],
+      ['empty', null], ['dynamic', 'Developer'], ['dynamic', 'Social'], ['dynamic', 'Developer'],
+    ]);
     expect(board.items.filter((i) => i.kind === 'app').map((i) => i.app!.name)).toEqual(['Router', 'Grafana', 'Emby', 'Jellyfin', 'Plex', 'Sonarr', 'Sonarr', 'Sonarr', 'qBittorrent', 'Github', 'Reddit', 'Homelab wiki', 'Tessera']);
     expect(board.items.find((i) => i.app?.name === 'Emby')!.app).toEqual({
       name: 'Emby',
@@ -154,7 +158,7 @@ describe('homepage (CONV-1, CONV-3)', () => {
     const [board] = convert().boards;
     expect(new Set(board.sections.map((s) => s.id)).size).toBe(board.sections.length);
     expect(new Set(board.items.map((i) => i.id)).size).toBe(board.items.length);
-    const developer = board.sections.filter((s) => s.name === 'Developer').map((s) => s.id);
+    const developer = board.sections.filter((s) => (s.name ?? s.options?.title) === 'Developer').map((s) => s.id);
     expect(developer).toHaveLength(2);
     const sonarrs = board.items.filter((i) => i.app?.name === 'Sonarr').map((i) => [i.app!.href, i.id]);
     expect(sonarrs.map(([href]) => href)).toEqual(['http://sonarr.home.arpa', 'http://sonarr4k.home.arpa', 'http://sonarr.home.arpa']);
