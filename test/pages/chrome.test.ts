@@ -271,6 +271,38 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
     expect(shown.filter((tile) => tile.description !== null).length).toBeGreaterThan(2);
   });
 
+  it('CONV-19, PAGE-12: the fixture\'s side-by-side groups stand in one row at 1440 px, titled, and one under another at phone width', async () => {
+    // The stored board lists sections in its own order: the groups in their desktop order, left to right.
+    const desktopId = board.layouts.find((layout: any) => layout.columnCount === 12).id;
+    const x = (s: any) => s.layouts.find((p: any) => p.layoutId === desktopId).xOffset;
+    const groups = board.sections.filter((s: any) => s.kind === 'dynamic').sort((a: any, b: any) => x(a) - x(b));
+    const shown = () =>
+      page.evaluate((ids: string[]) => {
+        const doc = (globalThis as any).document;
+        return ids.map((id) => {
+          const tile = doc.querySelector(`.tile.dynamic[data-section-id="${id}"]`);
+          const title = tile.querySelector(':scope > .dynamic-title');
+          const box = tile.getBoundingClientRect();
+          return { title: title.textContent, titled: title.getBoundingClientRect().height > 0, left: Math.round(box.left), top: Math.round(box.top) };
+        });
+      }, groups.map((s: any) => s.id));
+    const wide = await shown();
+    expect(wide.map((g) => [g.title, g.titled])).toEqual(groups.map((s: any) => [s.options.title, true]));
+    expect(wide.map((g) => g.title)).toEqual(['Developer', 'Social', 'Developer']);
+    expect(new Set(wide.map((g) => g.top)).size).toBe(1);
+    for (let i = 1; i < wide.length; i++) expect(wide[i].left).toBeGreaterThan(wide[i - 1].left);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const mobile = board.layouts.find((layout: any) => layout.columnCount === 4);
+    await page.waitForSelector(`main.board[data-layout-id="${mobile.id}"]`);
+    const narrow = await shown();
+    expect(narrow.map((g) => [g.title, g.titled])).toEqual(wide.map((g) => [g.title, true]));
+    expect(new Set(narrow.map((g) => g.left)).size).toBe(1);
+    for (let i = 1; i < narrow.length; i++) expect(narrow[i].top).toBeGreaterThan(narrow[i - 1].top);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const desktop = board.layouts.find((layout: any) => layout.columnCount === 12);
+    await page.waitForSelector(`main.board[data-layout-id="${desktop.id}"]`);
+  });
+
   it('PAGE-10, PAGE-11: at phone width (390x844) the fixture takes its mobile layout across the screen; names are whole and at least 9 px', async () => {
     await page.setViewportSize({ width: 390, height: 844 });
     const mobile = board.layouts.find((layout: any) => layout.columnCount === 4);
