@@ -217,7 +217,14 @@ describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
     expectValidFiles(boards);
     expect(boards.map((b) => b.name)).toEqual(['dashy-home', 'work']);
     const [main, work] = boards;
-    expect(main.sections.map((s) => s.name ?? null)).toEqual([null, 'Getting Started', 'Admin', 'Latest Updates']);
+    // CONV-19: layout: auto sets the sections side by side, 3 a row of 4 columns each on desktop, stacked on the phone.
+    expect(main.sections.map((s) => [s.kind, s.name ?? s.options?.title ?? null])).toEqual([['empty', null], ['empty', null], ['dynamic', 'Getting Started'], ['dynamic', 'Admin'], ['dynamic', 'Latest Updates']]);
+    const at = (layout: string) => main.sections.filter((s) => s.kind === 'dynamic').map((s) => s.layouts!.find((p) => p.layout === layout)!);
+    expect(at('Desktop').map((p) => [p.xOffset, p.yOffset, p.width])).toEqual([[0, 0, 4], [4, 0, 4], [8, 0, 4]]);
+    expect(at('Mobile').map((p) => [p.xOffset, p.width])).toEqual([[0, 4], [0, 4], [0, 4]]);
+    expect(at('Mobile').every((p, i, all) => i === 0 || p.yOffset === all[i - 1].yOffset + all[i - 1].height)).toBe(true);
+    const vertical = converters.dashy(memoryInput({ 'conf.yml': 'appConfig:\n  layout: vertical\nsections:\n  - name: A\n    items: [{title: x, url: "https://x.example"}]\n  - name: B\n    items: [{title: y, url: "https://y.example"}]\n' })).boards[0];
+    expect(vertical.sections.map((s) => [s.kind, s.name ?? null])).toEqual([['empty', null], ['category', 'A'], ['category', 'B']]);
     expect(main.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['GitHub', 'Docs', 'GitHub', 'Docs', 'Media server', 'Requests', 'Router', 'NAS', 'rssFeed', 'clock', 'iframe']);
     const media = main.items.find((i) => i.app?.name === 'Media server')!;
     expect(media.app!.pingUrl).toBe('http://jellyfin.home.arpa:8096/health');
