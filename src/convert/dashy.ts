@@ -15,10 +15,10 @@ const visibilityWhy = 'per-user visibility: Tessera decides who sees a board wit
 
 function sectionDisplay(ctx: Context, source: SourceFile, at: PathKey[], object: string, display: unknown): number | null {
   if (!isRecord(display)) return null;
-  // CONV-15: itemCountX is how many items a row Dashy shows; the section's own width (cols) has no counterpart, as
-  // Tessera's sections span the board one under another.
+  // CONV-15: itemCountX is how many items a row Dashy shows; the section's own width (cols) has no counterpart:
+  // sections side by side share the row equally (CONV-20).
   const perRow = typeof display.itemCountX === 'number' && display.itemCountX >= 1 ? Math.floor(display.itemCountX) : null;
-  if (perRow !== null) ctx.report.add(source, [...at, 'itemCountX'], object, 'displayData.itemCountX', 'mapped', `${perRow} app tiles a row on the desktop layout (2 on the phone's)`);
+  if (perRow !== null) ctx.report.add(source, [...at, 'itemCountX'], object, 'displayData.itemCountX', 'mapped', `${perRow} app tiles a row on the desktop layout where the section spans the board (2 a row beside other sections and on the phone's)`);
   for (const field of Object.keys(display)) {
     if (field === 'itemCountX' && perRow !== null) continue;
     const why = visibility.includes(field)
@@ -28,7 +28,7 @@ function sectionDisplay(ctx: Context, source: SourceFile, at: PathKey[], object:
         : field === 'rows' || field === 'itemCountY' || field === 'cutToHeight'
           ? 'section height: Tessera sections grow with their items'
           : field === 'cols'
-            ? 'section width: Tessera\'s sections span the board one under another (4 app tiles a row unless itemCountX says otherwise)'
+            ? 'section width: sections side by side share the row equally (CONV-20); a section across the board shows 4 app tiles a row unless itemCountX says otherwise'
             : field === 'itemSize'
               ? 'item size: app tiles are sized by the layout (icon, name and description in one tile)'
               : 'display option: no Tessera equivalent';
