@@ -15,10 +15,10 @@ const visibilityWhy = 'per-user visibility: Tessera decides who sees a board wit
 
 function sectionDisplay(ctx: Context, source: SourceFile, at: PathKey[], object: string, display: unknown): number | null {
   if (!isRecord(display)) return null;
-  // CONV-15: itemCountX is how many items a row Dashy shows; the section's own width (cols) has no counterpart, as
-  // Tessera's sections span the board one under another.
+  // CONV-15: itemCountX is how many items a row Dashy shows; the section's own width (cols) has no counterpart:
+  // sections side by side share the row equally (CONV-20).
   const perRow = typeof display.itemCountX === 'number' && display.itemCountX >= 1 ? Math.floor(display.itemCountX) : null;
-  if (perRow !== null) ctx.report.add(source, [...at, 'itemCountX'], object, 'displayData.itemCountX', 'mapped', `${perRow} app tiles a row on the desktop layout (2 on the phone's)`);
+  if (perRow !== null) ctx.report.add(source, [...at, 'itemCountX'], object, 'displayData.itemCountX', 'mapped', `${perRow} app tiles a row on the desktop layout where the section spans the board (2 a row beside other sections and on the phone's)`);
   for (const field of Object.keys(display)) {
     if (field === 'itemCountX' && perRow !== null) continue;
     const why = visibility.includes(field)
@@ -28,7 +28,7 @@ function sectionDisplay(ctx: Context, source: SourceFile, at: PathKey[], object:
         : field === 'rows' || field === 'itemCountY' || field === 'cutToHeight'
           ? 'section height: Tessera sections grow with their items'
           : field === 'cols'
-            ? 'section width: Tessera\'s sections span the board one under another (4 app tiles a row unless itemCountX says otherwise)'
+            ? 'section width: sections side by side share the row equally (CONV-20); a section across the board shows 4 app tiles a row unless itemCountX says otherwise'
             : field === 'itemSize'
               ? 'item size: app tiles are sized by the layout (icon, name and description in one tile)'
               : 'display option: no Tessera equivalent';
@@ -202,7 +202,14 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
   if (isRecord(data.appConfig)) {
     themeSetting(ctx, source, appConfig, settings);
     const searchHandled = webSearchSetting(ctx, source, appConfig, settings);
-    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck', 'theme', ...searchHandled], (field) =>
+    // CONV-19: Dashy's auto (default) and horizontal layouts set sections side by side; vertical stacks them.
+    if (appConfig.layout === 'auto' || appConfig.layout === 'horizontal' || appConfig.layout === 'vertical') {
+      ctx.report.add(source, ['appConfig', 'layout'], 'appConfig', 'layout', 'mapped', appConfig.layout === 'vertical'
+        ? 'sections one under another: category sections across the board'
+        : 'sections side by side: titled dynamic sections in a row on the desktop layout, one under another on the phone\'s');
+    }
+    const handledLayout = appConfig.layout === 'auto' || appConfig.layout === 'horizontal' || appConfig.layout === 'vertical' ? ['layout'] : [];
+    reportOtherFields(ctx, source, ['appConfig'], 'appConfig', appConfig, ['statusCheck', 'theme', ...handledLayout, ...searchHandled], (field) =>
       field === 'auth' || /^enable(Oidc|Keycloak|HeaderAuth|GuestAccess)$/.test(field) || ['oidc', 'keycloak', 'headerAuth'].includes(field)
         ? 'authentication: Tessera has its own users, groups and API keys (nothing of it copied)'
         : field === 'webSearch'
@@ -218,8 +225,8 @@ function convertPage(ctx: Context, page: Page, isMain: boolean): { board: Omit<P
     if (!isRecord(section) || !asString(section.name)) throw source.fail(at, 'a section needs a name');
     const name = asString(section.name)!;
     const span = sectionDisplay(ctx, source, [...at, 'displayData'], name, section.displayData);
-    const draft: DraftSection = { key: `section:${index}`, name, span, items: [] };
-    ctx.report.add(source, at, name, '', 'mapped', 'a category section');
+    const draft: DraftSection = { key: `section:${index}`, name, span, row: appConfig.layout === 'vertical' ? null : 'dashy', items: [] };
+    ctx.report.add(source, at, name, '', 'mapped', 'a category section, or a dynamic section titled with its name beside the sections next to it (CONV-19)');
     if (section.items !== undefined && !Array.isArray(section.items)) throw source.fail([...at, 'items'], `section "${name}": items must be a list`);
     ((section.items as unknown[] | undefined) ?? []).forEach((item, itemIndex) => {
       const itemAt = [...at, 'items', itemIndex];

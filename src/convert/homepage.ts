@@ -67,6 +67,8 @@ const discovery: Record<string, string> = {
 interface GroupLayout {
   span: number | null;
   tab: string | null;
+  /** `style: row`: a group across the page rather than a column beside others (CONV-19). */
+  row?: boolean;
 }
 
 interface Walk {
@@ -92,22 +94,22 @@ function groupLayout(walk: Walk, settings: SourceFile | null, name: string): Gro
     return { span: null, tab: null };
   }
   // CONV-15: a row shows `columns` services a row (4 unless told); a column (homepage's default) one under another in
-  // a column of the page, beside the other groups. Tessera's sections span the board one under another, so a column
-  // group is a section of 4 tiles a row (or `columns` when given).
+  // a column of the page, beside the other groups (CONV-19: a dynamic section beside its neighbours).
   const columns = typeof entry.columns === 'number' && entry.columns >= 1 ? Math.floor(entry.columns) : null;
   const span = entry.style === 'row' ? columns ?? 4 : columns;
-  if (!first) return { span, tab: typeof entry.tab === 'string' ? entry.tab : null };
+  const row = entry.style === 'row';
+  if (!first) return { span, tab: typeof entry.tab === 'string' ? entry.tab : null, row };
   if (columns !== null) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'mapped', `${columns} app tiles a row on the desktop layout (2 on the phone's)`);
   else if (entry.columns !== undefined) walk.ctx.report.add(settings, [...at, 'columns'], name, 'columns', 'unmapped', `not a number from 1: ${span ?? 4} app tiles a row`);
   if (entry.style !== undefined) {
     walk.ctx.report.add(settings, [...at, 'style'], name, 'style', 'mapped', entry.style === 'row'
       ? `a row: a section across the board, ${span} app tiles a row on the desktop layout`
-      : `a column: a section across the board (Tessera stacks sections, it does not set them side by side), ${span ?? 4} app tiles a row`);
+      : `a column: beside the column groups next to it on the desktop layout (CONV-19), ${span ?? 4} app tiles a row where it is a section of its own`);
   }
   reportOtherFields(walk.ctx, settings, at, name, entry, ['style', 'columns'], (field) =>
     field === 'tab' ? 'tabs: Tessera has no tabs, the group is on the same board' : field === 'header' || field === 'icon' || field === 'iconsOnly' || field === 'initiallyCollapsed' ? 'group display option: no Tessera equivalent' : null,
   );
-  return { span, tab: typeof entry.tab === 'string' ? entry.tab : null };
+  return { span, tab: typeof entry.tab === 'string' ? entry.tab : null, row };
 }
 
 /** A one-key map `{name: value}` of homepage's lists, or null. */
@@ -158,10 +160,11 @@ function group(walk: Walk, source: SourceFile, settings: SourceFile | null, at: 
   const title = parent ? `${parent} / ${name}` : name;
   if (!Array.isArray(entries)) throw source.fail(at, `group "${title}" must be a list of ${kind === 'services' ? 'services' : 'bookmarks'}`);
   const layout = groupLayout(walk, settings, name);
-  const section: DraftSection = { key: `${kind}:${title}`, name: title, span: layout.span, items: [] };
+  // CONV-19: homepage sets column groups (its default) of one file and tab side by side; a row group stands alone.
+  const section: DraftSection = { key: `${kind}:${title}`, name: title, span: layout.span, row: layout.row ? null : `${kind}:${layout.tab ?? ''}`, items: [] };
   walk.sections.push(section);
   if (parent) walk.ctx.report.add(source, at, title, '', 'mapped', `nested group: a section after its parent "${parent}"`);
-  else walk.ctx.report.add(source, at, title, '', 'mapped', 'a category section');
+  else walk.ctx.report.add(source, at, title, '', 'mapped', 'a category section, or a dynamic section titled with its name beside the column groups next to it (CONV-19)');
   entries.forEach((entry, index) => {
     const where = [...at, index];
     const pair = oneKey(entry);

@@ -86,7 +86,7 @@ describe('tessera convert, then plan and apply (CONV-1, CONV-2)', () => {
       );
       for (const app of apps) expect(app.iconUrl).toMatch(/^(https:\/\/|http:\/\/[a-z0-9.]+\.home\.arpa(:\d+)?\/favicon\.ico$|\/icons\/)/);
       // The two groups named Developer are two sections; the icons APP-6 refuses became the links' favicons.
-      expect(board.sections.filter((s: any) => s.name === 'Developer')).toHaveLength(2);
+      expect(board.sections.filter((s: any) => (s.name ?? s.options?.title) === 'Developer')).toHaveLength(2);
       expect(apps.find((a) => a.name === 'Plex').iconUrl).toBe('http://plex.home.arpa:32400/favicon.ico');
 
       // Re-converting and planning again: nothing to change (exit 0).
@@ -193,7 +193,8 @@ async function applyFixture(format: string) {
 describe('converted fixtures imported into a fresh instance (CONV-1)', () => {
   it('CONV-1: Dashy: both pages become boards with their apps, icons and links; re-importing a new conversion changes nothing', async () => {
     const [main, work] = await applyFixture('dashy');
-    expect(main.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Getting Started', 'Admin', 'Latest Updates']);
+    // CONV-19: Dashy's auto layout sets the sections side by side: titled dynamic sections (the stored order is the board's own).
+    expect(main.board.sections.filter((s: any) => s.kind === 'dynamic').map((s: any) => s.options.title).sort()).toEqual(['Admin', 'Getting Started', 'Latest Updates']);
     // The nav link and the item "Docs" have the same name and href: one app (APP-1), with the first one's icon.
     expect(main.apps.filter((a) => a.name === 'Docs')).toHaveLength(1);
     expect(main.apps.find((a) => a.name === 'Docs').iconUrl).toBe('https://dashy.to/favicon.ico');

@@ -126,7 +126,11 @@ describe('homepage (CONV-1, CONV-3)', () => {
     expect(board.name).toBe('home-lab');
     expect(board.settings).toMatchObject({ pageTitle: 'Home Lab' });
     // Groups in the order of settings.yaml's layout: (Infrastructure before Media), then the others in file order.
-    expect(board.sections.map((s) => s.name ?? null)).toEqual([null, 'Infrastructure', 'Media', 'Media / Downloads', 'Developer', 'Social', 'Developer']);
+    // CONV-19: the bookmark groups homepage shows side by side are titled dynamic sections in one section.
+    expect(board.sections.map((s) => [s.kind, s.name ?? s.options?.title ?? null])).toEqual([
+      ['empty', null], ['category', 'Infrastructure'], ['category', 'Media'], ['category', 'Media / Downloads'],
+      ['empty', null], ['dynamic', 'Developer'], ['dynamic', 'Social'], ['dynamic', 'Developer'],
+    ]);
     expect(board.items.filter((i) => i.kind === 'app').map((i) => i.app!.name)).toEqual(['Router', 'Grafana', 'Emby', 'Jellyfin', 'Plex', 'Sonarr', 'Sonarr', 'Sonarr', 'qBittorrent', 'Github', 'Reddit', 'Homelab wiki', 'Tessera']);
     expect(board.items.find((i) => i.app?.name === 'Emby')!.app).toEqual({
       name: 'Emby',
@@ -154,7 +158,7 @@ describe('homepage (CONV-1, CONV-3)', () => {
     const [board] = convert().boards;
     expect(new Set(board.sections.map((s) => s.id)).size).toBe(board.sections.length);
     expect(new Set(board.items.map((i) => i.id)).size).toBe(board.items.length);
-    const developer = board.sections.filter((s) => s.name === 'Developer').map((s) => s.id);
+    const developer = board.sections.filter((s) => (s.name ?? s.options?.title) === 'Developer').map((s) => s.id);
     expect(developer).toHaveLength(2);
     const sonarrs = board.items.filter((i) => i.app?.name === 'Sonarr').map((i) => [i.app!.href, i.id]);
     expect(sonarrs.map(([href]) => href)).toEqual(['http://sonarr.home.arpa', 'http://sonarr4k.home.arpa', 'http://sonarr.home.arpa']);
@@ -213,7 +217,14 @@ describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
     expectValidFiles(boards);
     expect(boards.map((b) => b.name)).toEqual(['dashy-home', 'work']);
     const [main, work] = boards;
-    expect(main.sections.map((s) => s.name ?? null)).toEqual([null, 'Getting Started', 'Admin', 'Latest Updates']);
+    // CONV-19: layout: auto sets the sections side by side, 3 a row of 4 columns each on desktop, stacked on the phone.
+    expect(main.sections.map((s) => [s.kind, s.name ?? s.options?.title ?? null])).toEqual([['empty', null], ['empty', null], ['dynamic', 'Getting Started'], ['dynamic', 'Admin'], ['dynamic', 'Latest Updates']]);
+    const at = (layout: string) => main.sections.filter((s) => s.kind === 'dynamic').map((s) => s.layouts!.find((p) => p.layout === layout)!);
+    expect(at('Desktop').map((p) => [p.xOffset, p.yOffset, p.width])).toEqual([[0, 0, 4], [4, 0, 4], [8, 0, 4]]);
+    expect(at('Mobile').map((p) => [p.xOffset, p.width])).toEqual([[0, 4], [0, 4], [0, 4]]);
+    expect(at('Mobile').every((p, i, all) => i === 0 || p.yOffset === all[i - 1].yOffset + all[i - 1].height)).toBe(true);
+    const vertical = converters.dashy(memoryInput({ 'conf.yml': 'appConfig:\n  layout: vertical\nsections:\n  - name: A\n    items: [{title: x, url: "https://x.example"}]\n  - name: B\n    items: [{title: y, url: "https://y.example"}]\n' })).boards[0];
+    expect(vertical.sections.map((s) => [s.kind, s.name ?? null])).toEqual([['empty', null], ['category', 'A'], ['category', 'B']]);
     expect(main.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['GitHub', 'Docs', 'GitHub', 'Docs', 'Media server', 'Requests', 'Router', 'NAS', 'rssFeed', 'clock', 'iframe']);
     const media = main.items.find((i) => i.app?.name === 'Media server')!;
     expect(media.app!.pingUrl).toBe('http://jellyfin.home.arpa:8096/health');

@@ -64,8 +64,9 @@ describe('homepage as a start page (CONV-14..16)', () => {
   });
 
   it('CONV-15: groups keep homepage\'s order and items their order in the group, on both layouts', () => {
-    expect(board.sections.map((s) => s.name ?? null)).toEqual([null, 'Infrastructure', 'Media', 'Media / Downloads', 'Developer', 'Social', 'Developer']);
-    expect(board.sections.map((s) => s.yOffset)).toEqual([0, 1, 2, 3, 4, 5, 6]);
+    expect(board.sections.map((s) => s.name ?? s.options?.title ?? null)).toEqual([null, 'Infrastructure', 'Media', 'Media / Downloads', null, 'Developer', 'Social', 'Developer']);
+    // CONV-19: the row of bookmark groups is one section (yOffset 4); its groups are dynamic sections inside it.
+    expect(board.sections.map((s) => s.yOffset ?? null)).toEqual([0, 1, 2, 3, 4, null, null, null]);
     for (const layout of ['Desktop', 'Mobile']) {
       for (const [sectionId, places] of appPlaces(board, layout)) {
         expect([layout, sectionId, readingOrder(places)]).toEqual([layout, sectionId, places.map((p) => p.name)]);
@@ -75,6 +76,54 @@ describe('homepage as a start page (CONV-14..16)', () => {
     expect(readingOrder(appPlaces(board, 'Desktop').get(media)!)).toEqual(['Emby', 'Jellyfin', 'Plex', 'Sonarr', 'Sonarr']);
     // layout: Media is a row of columns: 3.
     expect(rows(appPlaces(board, 'Desktop').get(media)!)).toEqual([3, 2]);
+  });
+
+  it('CONV-19: the groups homepage shows side by side (column groups of bookmarks.yaml) stand side by side on desktop and stack on the phone, titled, in order', () => {
+    const groups = board.sections.filter((s) => s.kind === 'dynamic');
+    expect(groups.map((s) => s.options?.title)).toEqual(['Developer', 'Social', 'Developer']);
+    const parent = board.sections.find((s) => s.yOffset === 4)!;
+    expect(parent.kind).toBe('empty');
+    const at = (layout: string) => groups.map((s) => s.layouts!.find((p) => p.layout === layout)!);
+    const desktop = at('Desktop');
+    for (const p of desktop) expect([p.parentSectionId, p.yOffset, p.width]).toEqual([parent.id, 0, 4]);
+    expect(desktop.map((p) => p.xOffset)).toEqual([0, 4, 8]);
+    const mobile = at('Mobile');
+    for (const p of mobile) expect([p.parentSectionId, p.xOffset, p.width]).toEqual([parent.id, 0, 4]);
+    // One under another in source order, each below the one before it ends.
+    for (let i = 1; i < mobile.length; i++) expect(mobile[i].yOffset).toBe(mobile[i - 1].yOffset + mobile[i - 1].height);
+    // Each group is one row taller than its tiles (the title), its tiles inside its own width, in the source's order.
+    for (const layout of ['Desktop', 'Mobile']) {
+      at(layout).forEach((p, i) => {
+        const places = appPlaces(board, layout).get(groups[i].id)!;
+        expect(places.length).toBeGreaterThan(0);
+        expect(readingOrder(places)).toEqual(places.map((t) => t.name));
+        expect(Math.max(...places.map((t) => t.x + t.width))).toBeLessThanOrEqual(p.width);
+        expect(Math.max(...places.map((t) => t.y + t.height)) + 1).toBe(p.height);
+      });
+    }
+    expect(overlaps(board)).toEqual([]);
+  });
+
+  it('CONV-19, CONV-20: a row group, another tab or a lone column group stays a category across the board; titles over 20 characters are cut', () => {
+    const services = [
+      { 'A group with a rather long name': [{ One: { href: 'https://one.example' } }] },
+      { Second: [{ Two: { href: 'https://two.example' } }] },
+      { Wide: [{ Three: { href: 'https://three.example' } }] },
+      { Alone: [{ Four: { href: 'https://four.example' } }] },
+      { Elsewhere: [{ Five: { href: 'https://five.example' } }] },
+    ];
+    const settings = 'layout:\n  A group with a rather long name: {}\n  Second: {}\n  Wide:\n    style: row\n  Alone: {}\n  Elsewhere:\n    tab: Other\n';
+    const [converted] = converters.homepage(memoryInput({ 'services.yaml': JSON.stringify(services), 'settings.yaml': settings })).boards;
+    expect(converted.sections.map((s) => [s.kind, s.name ?? s.options?.title ?? null])).toEqual([
+      ['empty', null],
+      ['empty', null],
+      ['dynamic', 'A group with a rath\u2026'],
+      ['dynamic', 'Second'],
+      ['category', 'Wide'],
+      ['category', 'Alone'],
+      ['category', 'Elsewhere'],
+    ]);
+    expect(converted.sections[2].options!.title!.length).toBe(20);
   });
 
   it('CONV-11, CONV-14: apps show their description under the name, the icon beside them', () => {

@@ -140,6 +140,58 @@ describe('quiet chrome for viewers (PAGE-9)', () => {
   });
 });
 
+describe('dynamic sections with titles (PAGE-12)', () => {
+  it('PAGE-12: a dynamic section shows its options\' title above its grid, as text; two stand side by side on the wide layout', async () => {
+    const board = await seedBoard();
+    const doc = expectOk(await server.call('GET', `/api/boards/${board.boardId}`));
+    const top = doc.sections.find((s: any) => s.kind === 'empty');
+    const [left, right] = [unique('dyn'), unique('dyn')];
+    const dynamic = (id: string, title: string, x: number) => ({
+      id,
+      kind: 'dynamic',
+      options: { title },
+      layouts: [
+        { layoutId: board.base.id, parentSectionId: top.id, xOffset: 0, yOffset: 2 + x, width: 4, height: 2 },
+        { layoutId: board.desktop.id, parentSectionId: top.id, xOffset: x * 6, yOffset: 2, width: 6, height: 2 },
+      ],
+    });
+    const clock = unique('clock');
+    expectOk(
+      await server.call('PUT', `/api/boards/${board.boardId}`, {
+        body: {
+          sections: [...doc.sections, dynamic(left, 'Media <b>x</b>', 0), dynamic(right, 'Admin', 1)],
+          items: [...doc.items, item(clock, [position(board.base.id, right, 0, 0, 2, 1), position(board.desktop.id, right, 0, 0, 2, 1)])],
+        },
+      }),
+    );
+    const { page, errors } = await openPage(1280);
+    await page.goto(`${server.directUrl}/boards/${board.name}`);
+    await page.waitForSelector(`main.board[data-layout-id="${board.desktop.id}"] .tile[data-item-id="${clock}"]`);
+    const titles = async () =>
+      page.evaluate(([a, b]) => {
+        const doc = (globalThis as any).document;
+        return [a, b].map((id) => {
+          const tile = doc.querySelector(`.tile.dynamic[data-section-id="${id}"]`);
+          const title = tile.querySelector(':scope > .dynamic-title');
+          const box = title.getBoundingClientRect();
+          return { text: title.textContent, elements: title.children.length, shown: box.height > 0 && box.width > 0, x: tile.getBoundingClientRect().left, y: tile.getBoundingClientRect().top, first: tile.firstElementChild === title };
+        });
+      }, [left, right]);
+    const wide = await titles();
+    expect(wide.map((t) => [t.text, t.elements, t.shown, t.first])).toEqual([['Media <b>x</b>', 0, true, true], ['Admin', 0, true, true]]);
+    expect(wide[1].x).toBeGreaterThan(wide[0].x);
+    expect(wide[1].y).toBe(wide[0].y);
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.waitForSelector(`main.board[data-layout-id="${board.base.id}"] .tile[data-item-id="${clock}"]`);
+    const narrow = await titles();
+    expect(narrow.map((t) => [t.text, t.shown])).toEqual([['Media <b>x</b>', true], ['Admin', true]]);
+    expect(narrow[1].y).toBeGreaterThan(narrow[0].y);
+    expect(narrow[1].x).toBe(narrow[0].x);
+    expect(errors).toEqual([]);
+    await page.close();
+  });
+});
+
 describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
   let page: Page;
   let errors: string[];
@@ -217,6 +269,38 @@ describe('a start page that fills the screen (PAGE-10, PAGE-11)', () => {
     }
     // The fixture has descriptions in normal mode (homepage shows them under the name).
     expect(shown.filter((tile) => tile.description !== null).length).toBeGreaterThan(2);
+  });
+
+  it('CONV-19, PAGE-12: the fixture\'s side-by-side groups stand in one row at 1440 px, titled, and one under another at phone width', async () => {
+    // The stored board lists sections in its own order: the groups in their desktop order, left to right.
+    const desktopId = board.layouts.find((layout: any) => layout.columnCount === 12).id;
+    const x = (s: any) => s.layouts.find((p: any) => p.layoutId === desktopId).xOffset;
+    const groups = board.sections.filter((s: any) => s.kind === 'dynamic').sort((a: any, b: any) => x(a) - x(b));
+    const shown = () =>
+      page.evaluate((ids: string[]) => {
+        const doc = (globalThis as any).document;
+        return ids.map((id) => {
+          const tile = doc.querySelector(`.tile.dynamic[data-section-id="${id}"]`);
+          const title = tile.querySelector(':scope > .dynamic-title');
+          const box = tile.getBoundingClientRect();
+          return { title: title.textContent, titled: title.getBoundingClientRect().height > 0, left: Math.round(box.left), top: Math.round(box.top) };
+        });
+      }, groups.map((s: any) => s.id));
+    const wide = await shown();
+    expect(wide.map((g) => [g.title, g.titled])).toEqual(groups.map((s: any) => [s.options.title, true]));
+    expect(wide.map((g) => g.title)).toEqual(['Developer', 'Social', 'Developer']);
+    expect(new Set(wide.map((g) => g.top)).size).toBe(1);
+    for (let i = 1; i < wide.length; i++) expect(wide[i].left).toBeGreaterThan(wide[i - 1].left);
+    await page.setViewportSize({ width: 390, height: 844 });
+    const mobile = board.layouts.find((layout: any) => layout.columnCount === 4);
+    await page.waitForSelector(`main.board[data-layout-id="${mobile.id}"]`);
+    const narrow = await shown();
+    expect(narrow.map((g) => [g.title, g.titled])).toEqual(wide.map((g) => [g.title, true]));
+    expect(new Set(narrow.map((g) => g.left)).size).toBe(1);
+    for (let i = 1; i < narrow.length; i++) expect(narrow[i].top).toBeGreaterThan(narrow[i - 1].top);
+    await page.setViewportSize({ width: 1440, height: 900 });
+    const desktop = board.layouts.find((layout: any) => layout.columnCount === 12);
+    await page.waitForSelector(`main.board[data-layout-id="${desktop.id}"]`);
   });
 
   it('PAGE-10, PAGE-11: at phone width (390x844) the fixture takes its mobile layout across the screen; names are whole and at least 9 px', async () => {

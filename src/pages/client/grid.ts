@@ -28,6 +28,8 @@ export interface Section {
   name?: string;
   yOffset?: number;
   collapsed?: boolean;
+  /** Dynamic sections: `title` is shown above their grid (PAGE-12). */
+  options?: { title?: unknown };
   layouts?: (Omit<Position, 'sectionId'> & { parentSectionId: string })[];
 }
 export interface Layout {
@@ -118,8 +120,12 @@ function sectionGrid(board: Board, layout: Layout, sectionId: string, columns: n
     tiles.push({
       position,
       element: () => {
-        const nested = el('div', { className: 'tile dynamic', dataset: { sectionId: section.id } }, [sectionGrid(board, layout, section.id, position.width, names)]);
-        drawnFrom.set(nested, JSON.stringify(['dynamic', position]));
+        // PAGE-12: a dynamic section's title (its options) heads it, as text, like a category's name.
+        const title = typeof section.options?.title === 'string' ? section.options.title.trim() : '';
+        const parts = [sectionGrid(board, layout, section.id, position.width, names)];
+        if (title !== '') parts.unshift(el('div', { className: 'dynamic-title', text: title }));
+        const nested = el('div', { className: 'tile dynamic', dataset: { sectionId: section.id } }, parts);
+        drawnFrom.set(nested, JSON.stringify(['dynamic', position, title]));
         return place(nested, position);
       },
     });
@@ -169,7 +175,7 @@ function patchTiles(grid: HTMLElement, fresh: HTMLElement): void {
     wanted.add(id);
     const old = before.get(id);
     if (old && drawnFrom.get(old) === drawnFrom.get(next)) {
-      if (next.classList.contains('dynamic')) patchTiles(old.firstElementChild as HTMLElement, next.firstElementChild as HTMLElement);
+      if (next.classList.contains('dynamic')) patchTiles(old.querySelector(':scope > .grid') as HTMLElement, next.querySelector(':scope > .grid') as HTMLElement);
       order.push({ node: old, kept: true });
       continue;
     }
