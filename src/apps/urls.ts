@@ -9,6 +9,7 @@
  * which browsers drop or which hide a scheme (a zero-width space before `javascript:`). Patterns avoid lookaheads
  * so that the fuzzer can generate from them.
  */
+import { canParseUrl } from '../core/url';
 export type AppUrlField = 'href' | 'iconUrl' | 'pingUrl';
 
 // Control characters and the format characters of the Basic Multilingual Plane, spelled as code points so that the
@@ -77,7 +78,7 @@ const compiled = Object.fromEntries(Object.entries(appUrlPatterns).map(([field, 
 export function appUrlProblem(field: AppUrlField, value: string): string | null {
   if (!compiled[field].test(value) || hiddenCharacter.test(value.trim())) return appUrlMessages[field];
   if (/^https?:/i.test(value)) {
-    if (!URL.canParse(value)) return `${appUrlMessages[field]} (this one does not parse)`;
+    if (!canParseUrl(value)) return `${appUrlMessages[field]} (this one does not parse)`;
     // SEC-8: what the URL parser makes of the host (percent-decoded, lower-cased) passes the grammar too.
     if (!storedHostPattern.test(new URL(value).hostname)) return appUrlMessages[field];
   }

@@ -1,5 +1,6 @@
 import { isIP } from 'node:net';
 import path from 'node:path';
+import { canParseUrl } from '../core/url';
 
 export interface Config {
   port: number;
@@ -245,7 +246,7 @@ export function dockerHostFrom(env: NodeJS.ProcessEnv): DockerHost | null {
   const unix = /^unix:\/\/(\/.+)$/.exec(raw);
   if (unix) return { kind: 'unix', socketPath: unix[1]! };
   const tcp = /^tcp:\/\/([^/?#@\s]+:\d{1,5})\/?$/.exec(raw);
-  if (tcp && URL.canParse(`http://${tcp[1]}`)) return { kind: 'tcp', baseUrl: new URL(`http://${tcp[1]}`).origin };
+  if (tcp && canParseUrl(`http://${tcp[1]}`)) return { kind: 'tcp', baseUrl: new URL(`http://${tcp[1]}`).origin };
   throw new ConfigError(`DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "${raw}"`);
 }
 

@@ -7,6 +7,7 @@ import type { SecretKind } from '../integrations/clients/types';
 import { isIntegrationUrl } from '../integrations/url';
 import { fieldFormats, type FieldFormat } from './format';
 import { parseJsonPath } from './jsonPath';
+import { canParseUrl } from '../core/url';
 
 export interface CustomApiField {
   label: string;
@@ -85,7 +86,7 @@ export function integrationRequestUrl(integrationUrl: string, path: string): str
     return null;
   }
   const joined = `${base.origin}${base.pathname.replace(/\/+$/, '')}/${path.replace(/^\/+/, '')}${path.includes('?') ? '' : base.search}`;
-  if (!URL.canParse(joined)) return null;
+  if (!canParseUrl(joined)) return null;
   const url = new URL(joined);
   return url.origin === base.origin ? url.toString() : null;
 }

@@ -5,6 +5,7 @@
  * starting with `xn--`, whose punycode may not decode; a last label read as a number; ports past 65535), written
  * without lookaheads or Unicode classes so that schema-driven generators can produce from it.
  */
+import { canParseUrl } from '../core/url';
 
 /** The characters String.prototype.trim removes (ECMAScript WhiteSpace and LineTerminator), spelled out. */
 const space = String.raw`\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff`;
@@ -38,4 +39,4 @@ export const integrationUrlPattern = `^[${space}]*[Hh][Tt][Tt][Pp][Ss]?://${user
 const compiled = new RegExp(integrationUrlPattern, 'u');
 
 /** INTEG-2: whether `url` may be stored as an integration's address (before trimming). */
-export const isIntegrationUrl = (url: string): boolean => compiled.test(url) && URL.canParse(url.trim());
+export const isIntegrationUrl = (url: string): boolean => compiled.test(url) && canParseUrl(url.trim());

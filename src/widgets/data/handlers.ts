@@ -8,7 +8,7 @@ export const widgetDataHandlers = (deps: WidgetDataDeps) =>
     async getItemData({ params }, ctx) {
       const body = await readItemData(ctx.db, deps, ctx.principal, params.id, params.itemId);
       // Shared by nobody but this caller: the answer depends on who asks (WDATA-8 actions) and changes every TTL.
-      return { status: 200, body: body as never, headers: { 'Cache-Control': 'private, no-store' } };
+      return { status: 200, body: body as never, headers: { 'Cache-Control': 'no-store' } };
     },
 
     async runItemDataAction({ params, body }, ctx) {
