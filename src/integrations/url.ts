@@ -33,6 +33,12 @@ const userinfo = "(?:[A-Za-z0-9._~!$&'()*+,;=%-]+(?::[A-Za-z0-9._~!$&'()*+,;=%-]
 /** Path, query and fragment: printable characters, no whitespace, control characters or lone surrogates. */
 const rest = String.raw`(?:[/?#][!-~\u00a1-\u167f\u1681-\u1fff\u200b-\u2027\u202a-\u202e\u2030-\u205e\u2060-\u2fff\u3001-\ud7ff\ue000-\ufefe\uff00-\uffff]*)?`;
 
+/**
+ * THEME-2: the board setting webSearchUrl's pattern: an http(s) URL with a host as IntegrationUrl's, and `{query}` in
+ * its path, query or fragment, or blank text (stored as null). Every string it matches is one the server takes.
+ */
+export const webSearchUrlPattern = `^(?:[Hh][Tt][Tt][Pp][Ss]?://${userinfo}${host}${port}[/?#]${rest.slice('(?:[/?#]'.length, -'*)?'.length)}*\\{query\\}${rest.slice('(?:[/?#]'.length, -'*)?'.length)}*|\\s*)$`;
+
 /** IntegrationUrl's pattern: an http(s) URL, surrounding whitespace allowed (it is trimmed). */
 export const integrationUrlPattern = `^[${space}]*[Hh][Tt][Tt][Pp][Ss]?://${userinfo}${host}${port}${rest}[${space}]*$`;
 

@@ -9,7 +9,8 @@ import addFormats from 'ajv-formats';
 import fc from 'fast-check';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { integrationUrlPattern, isIntegrationUrl } from '../../src/integrations/url';
+import { integrationUrlPattern, isIntegrationUrl, webSearchUrlPattern } from '../../src/integrations/url';
+import { webSearchUrlProblem } from '../../src/boards/settings';
 import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 
@@ -68,6 +69,9 @@ describe('CONTRACT-3: the document refuses what the server refuses', () => {
 describe('INTEG-2: an integration url is what one pattern says, and everything it matches parses', () => {
   it('the schema IntegrationUrl carries the server\'s pattern', () => {
     expect(document.components.schemas.IntegrationUrl.pattern).toBe(integrationUrlPattern);
+    // THEME-2: the settings body's webSearchUrl pattern is the server's, and what it matches the server takes.
+    expect(document.components.schemas.UpdateBoardSettingsRequest.properties.webSearchUrl.pattern).toBe(webSearchUrlPattern);
+    fc.assert(fc.property(fc.stringMatching(new RegExp(webSearchUrlPattern, 'u'), { maxLength: 200 }), (url) => url.trim() === '' || webSearchUrlProblem(url) === null));
   });
 
   it('every string the pattern matches is a URL the WHATWG parser takes (after trimming)', () => {
