@@ -8336,8 +8336,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    /** @example {"name":"Home lab","short_name":"home-lab","start_url":"/","scope":"/","display":"standalone","theme_color":"#2f6feb","background_color":"#f6f8fa","icons":[{"src":"/assets/tessera-192.png?v=0123456789abcdef","sizes":"192x192","type":"image/png","purpose":"any"}]} */
-                    "application/manifest+json": string;
+                    /**
+                     * @example {
+                     *       "name": "Home lab",
+                     *       "short_name": "home-lab",
+                     *       "start_url": "/",
+                     *       "scope": "/",
+                     *       "display": "standalone",
+                     *       "theme_color": "#2f6feb",
+                     *       "background_color": "#f6f8fa",
+                     *       "icons": [
+                     *         {
+                     *           "src": "/assets/tessera-192.png?v=0123456789abcdef",
+                     *           "sizes": "192x192",
+                     *           "type": "image/png",
+                     *           "purpose": "any"
+                     *         }
+                     *       ]
+                     *     }
+                     */
+                    "application/manifest+json": {
+                        name: string;
+                        short_name: string;
+                        /** @constant */
+                        start_url: "/";
+                        /** @constant */
+                        scope: "/";
+                        /** @constant */
+                        display: "standalone";
+                        theme_color: string;
+                        background_color: string;
+                        icons: {
+                            src: string;
+                            /** @enum {string} */
+                            sizes: "any" | "192x192" | "512x512";
+                            /** @enum {string} */
+                            type?: "image/png";
+                            /** @enum {string} */
+                            purpose: "any";
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["BadRequest"];

@@ -107,7 +107,7 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
     const manifest = boardManifest(row, { src192: assetUrl('tessera-192.png'), src512: assetUrl('tessera-512.png') });
     return {
       status: 200,
-      body: new TextBody<string>(JSON.stringify(manifest), 'application/manifest+json; charset=utf-8'),
+      body: new TextBody(JSON.stringify(manifest), 'application/manifest+json; charset=utf-8') as never,
       headers: { 'Cache-Control': 'no-cache', 'X-Content-Type-Options': 'nosniff' },
     };
   },
