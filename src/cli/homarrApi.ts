@@ -7,6 +7,8 @@
  * them on disk once the conversion succeeded).
  */
 import { convertLimits, homarrApiFiles, redactSecrets } from '../convert';
+// CONV-9: the answer read as it streams in, given up past the cap (the one capped reader, OUT-1).
+import { readCappedText } from '../outbound/fetch';
 
 /** A failure to read the Homarr instance: one line naming the request and what came back. */
 export class HomarrReadError extends Error {}
@@ -25,33 +27,6 @@ export interface HomarrReadBounds {
   timeoutMs: number;
   /** Bytes of one answer's body; a larger one is refused without being read further. */
   maxAnswerBytes: number;
-}
-
-/**
- * CONV-9: the body of `response` as text, read as it streams in and given up (the connection cancelled) as soon as it
- * passes `maxBytes`; a declared Content-Length over the cap is refused before anything is read.
- */
-export async function readCappedText(response: Response, maxBytes: number): Promise<{ text: string } | { tooLarge: true }> {
-  const declared = Number(response.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > maxBytes) {
-    await response.body?.cancel().catch(() => undefined);
-    return { tooLarge: true };
-  }
-  if (!response.body) return { text: '' };
-  const reader = response.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    size += value.byteLength;
-    if (size > maxBytes) {
-      await reader.cancel().catch(() => undefined);
-      return { tooLarge: true };
-    }
-    chunks.push(value);
-  }
-  return { text: Buffer.concat(chunks).toString('utf8') };
 }
 
 export async function readHomarr(baseUrl: string, apiKey: string, fetchImpl: typeof fetch = fetch, bounds: HomarrReadBounds = homarrReadDefaults): Promise<HomarrAnswers> {
