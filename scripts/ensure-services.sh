@@ -9,7 +9,7 @@ optional="${1:-}"
 missing=""
 # need BINARY PACKAGE WHO-NEEDS-IT
 need() {
-  if [ ! -x "$1" ]; then
+  if [ ! -e "$1" ]; then
     missing="$missing $2"
     echo "ensure-services: $1 is missing: $3" >&2
   fi
@@ -22,6 +22,8 @@ need /usr/bin/aria2c aria2 'the downloads tests (test/integrations/downloadDaemo
 need /usr/bin/nzbget nzbget 'the downloads tests (test/integrations/downloadDaemons.test.ts)'
 need /usr/bin/radicale radicale 'the calendar tests (test/widgets/live/calendar.test.ts)'
 need /usr/bin/glances glances 'the system health tests (test/widgets/widget-data.test.ts)'
+# glances only recommends bottle, and --no-install-recommends leaves it out: without it `glances -w` exits at once
+need /usr/lib/python3/dist-packages/bottle.py python3-bottle "Glances' web server mode (glances -w)"
 need /usr/bin/podman podman "the dockerContainers tests (Podman's Docker-compatible API)"
 need /usr/bin/busybox busybox-static 'the dockerContainers tests (the one binary of the image they import)'
 [ -z "$missing" ] && { echo "services present"; exit 0; }

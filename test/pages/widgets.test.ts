@@ -110,7 +110,7 @@ async function seed() {
           item(ids.notebook, at(0, 2, 6, 4), { kind: 'notebook', options: { content: `# Plans\n\n**bold** and [docs](https://docs.example.com)\n\n- one\n- two\n\n${notebookXss}` } }),
           item(ids.iframe, at(6, 2, 4, 2), { kind: 'iframe', options: { embedUrl: 'https://embed.example.com/panel', allowFullScreen: true, allowCamera: true } }),
           item(ids.badFrame, at(10, 2), { kind: 'iframe', options: { embedUrl: 'javascript:window.__xss=20' } }),
-          item(ids.weather, at(6, 4), { kind: 'weather', options: {} }),
+          item(ids.weather, at(6, 4), { kind: 'stockPrice', options: {} }),
           item(ids.dns, at(8, 4), { kind: 'dnsHoleSummary', options: { title: `${xss} Pi-hole` }, integrationIds: [integrationId] }),
         ],
       },
@@ -236,8 +236,8 @@ describe('board page widgets (VIEW-1..6)', () => {
 
   it('VIEW-6: other kinds are labelled placeholders with their title, never a bare kind name', async () => {
     const weather = tile(opened.page, board.ids.weather);
-    expect(await weather.locator('.widget-title').innerText()).toBe('Weather');
-    expect(await weather.getAttribute('aria-label')).toBe('Weather');
+    expect(await weather.locator('.widget-title').innerText()).toBe('Stock price');
+    expect(await weather.getAttribute('aria-label')).toBe('Stock price');
     expect(await weather.locator('.placeholder-note').innerText()).toBe('Shows data this page does not fetch.');
     const dns = tile(opened.page, board.ids.dns);
     expect(await dns.locator('.widget-title').innerText()).toBe('DNS hole summary');
@@ -246,7 +246,7 @@ describe('board page widgets (VIEW-1..6)', () => {
     expect((await server.call('GET', '/api/integrations', { key: null })).status).not.toBe(200);
     expect(await dns.locator('.integrations').innerText()).toBe('1 integration');
     expect(await dns.innerText()).not.toContain(board.integrationId);
-    for (const id of Object.values(board.ids)) expect(['app', 'bookmarks', 'clock', 'notebook', 'iframe', 'weather', 'dnsHoleSummary']).not.toContain((await tile(opened.page, id).innerText()).trim());
+    for (const id of Object.values(board.ids)) expect(['app', 'bookmarks', 'clock', 'notebook', 'iframe', 'stockPrice', 'dnsHoleSummary']).not.toContain((await tile(opened.page, id).innerText()).trim());
   });
 
   it('VIEW-3: no payload ran anywhere on the page: no dialog, no page error, no request off the instance but the icon and embed hosts', async () => {
@@ -461,7 +461,7 @@ describe('VIEW-1, VIEW-3, NAV-6: the XSS list through every rendered option', ()
       ...textVectors.flatMap((vector) => [
         item(unique('b'), next(), { kind: 'bookmarks', options: { title: vector, layout: 'column', items: apps.map((app) => app.id) } }),
         item(unique('c'), next(), { kind: 'clock', options: { customTitleToggle: true, customTitle: vector, customTimeFormat: vector, customDateFormat: vector, showDate: true } }),
-        item(unique('p'), next(), { kind: 'weather', options: { title: vector } }),
+        item(unique('p'), next(), { kind: 'stockPrice', options: { title: vector } }),
       ]),
       ...urlVectors.map((vector) => item(unique('f'), next(), { kind: 'iframe', options: { embedUrl: vector } })),
     ];

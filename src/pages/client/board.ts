@@ -219,7 +219,7 @@ function render(): void {
   applyScheme(board); // THEMEVIEW-1
   // PAGE-9: the viewer sees the title and the board; the rest is behind "Board details".
   const header = el('header', {}, [el('h1', { text: board.pageTitle || board.name }), detailsToggle()]);
-  const grid = drawGrid(shown, layout, { apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null });
+  const grid = drawGrid(shown, layout, { boardId: board.id, apps: state.apps, statuses: state.statuses, integrations: state.integrations, marks: state.viewing ? marksFor(state.viewing) : null });
   const details = detailsPanel([boardFacts(board), layoutSwitcher(board), historyPanel()]);
   // PAGE-2: a change keeps the tiles it does not touch (an iframe is not reloaded, a notebook not re-rendered).
   const current = root.querySelector<HTMLElement>(':scope > .workspace > main.board');

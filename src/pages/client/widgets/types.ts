@@ -15,6 +15,8 @@ export interface AppStatusView {
 }
 
 export interface WidgetContext {
+  /** The board the tiles are on: live tiles ask its widget request path (LIVEVIEW-1). */
+  boardId: string;
   apps: Map<string, AppView>;
   statuses: Map<string, AppStatusView>;
 }
