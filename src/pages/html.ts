@@ -66,10 +66,12 @@ export const jsonDataBlock = (id: string, json: string) => `<script type="applic
 export function boardPage(name: string, data: string | null = null, scheme: BoardScheme | null = null): string {
   const block = data === null ? '' : `\n${jsonDataBlock('board-data', data)}`;
   // PWA-2: a board the caller may view links its manifest (with the caller's cookie: a private board's needs it).
+  // THEMEVIEW-5: the viewer's remembered scheme applied before the first paint, by a script of the instance (PAGE-5).
   const head =
-    data === null
+    `\n<script src="${assetUrl('scheme.js')}"></script>` +
+    (data === null
       ? ''
-      : `\n<link rel="manifest" href="/boards/${encodeURIComponent(name)}/manifest.webmanifest" crossorigin="use-credentials">\n<link rel="apple-touch-icon" href="${assetUrl('tessera-192.png')}">`;
+      : `\n<link rel="manifest" href="/boards/${encodeURIComponent(name)}/manifest.webmanifest" crossorigin="use-credentials">\n<link rel="apple-touch-icon" href="${assetUrl('tessera-192.png')}">`);
   return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="${assetUrl('board.js')}"></script>`, head, scheme);
 }
 

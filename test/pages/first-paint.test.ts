@@ -1,8 +1,9 @@
 /**
  * THEMEVIEW-4: the board page's HTML carries the board's colour scheme, so the first paint, before the page's script
  * runs, already has the board's colours: checked on the HTML the server sends, and in headless Debian chromium with
- * the page's script held back (its request refused: what the page shows is what it paints before any script), and
- * with the script running, where the viewer's remembered choice (THEMEVIEW-2) still wins.
+ * the page's script held back (its request refused: what the page shows is what it paints before that script).
+ * THEMEVIEW-5: the viewer's remembered choice (THEMEVIEW-2) is applied by a script in <head>: in force with the
+ * page's own script held back, and kept once that script runs.
  */
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, type TestBrowser } from '../support/browser';
@@ -45,11 +46,11 @@ afterAll(async () => {
   await server?.stop();
 });
 
-/** The page of `board` on a system preferring `system`, its script refused when `script` is false. */
-async function open(board: string, system: 'light' | 'dark', script: boolean): Promise<Page> {
+/** The page of `board` on a system preferring `system`, the requests of the scripts `held` refused. */
+async function open(board: string, system: 'light' | 'dark', held: string[] = []): Promise<Page> {
   const page = await browser!.newPage();
   await page.emulateMedia({ colorScheme: system });
-  if (!script) await page.route('**/assets/board.js*', (route) => route.abort());
+  for (const script of held) await page.route(`**/assets/${script}*`, (route) => route.abort());
   await page.goto(`${server.directUrl}/boards/${board}`);
   return page;
 }
@@ -87,22 +88,42 @@ describe('the board\'s colour scheme in the HTML (THEMEVIEW-4)', () => {
       { board: boards.auto, system: 'light', want: { scheme: null, background: lightBackground, colorScheme: 'light' } },
     ] as const;
     for (const { board, system, want } of cases) {
-      const page = await open(board, system, false);
-      // The script never ran: the shell still says Loading, and what it shows is its first paint.
+      const page = await open(board, system, ['scheme.js', 'board.js']);
+      // No script ran: the shell still says Loading, and what it shows is its first paint.
       expect({ board, system, ...(await shown(page)) }).toEqual({ board, system, ...want, loading: true });
       await page.close();
     }
   });
 
-  it('THEMEVIEW-4, THEMEVIEW-2: once the script runs, the viewer\'s remembered choice wins over the scheme in the HTML', async () => {
-    const page = await open(boards.dark, 'dark', true);
+  it('THEMEVIEW-5: the viewer\'s remembered choice is in force before the page\'s script runs (the head script), and stays once it has', async () => {
+    const setup = await open(boards.dark, 'dark');
+    await setup.waitForSelector('main.board');
+    const cases = [
+      { choice: 'light', board: boards.dark, want: 'light', background: lightBackground },
+      { choice: 'dark', board: boards.light, want: 'dark', background: darkBackground },
+      { choice: 'auto', board: boards.light, want: null, background: darkBackground },
+    ];
+    for (const { choice, board, want, background } of cases) {
+      await setup.evaluate((value) => localStorage.setItem('tessera.colorScheme', value), choice);
+      const held = await open(board, 'dark', ['board.js']);
+      expect({ choice, ...(await shown(held)) }).toMatchObject({ choice, scheme: want, background, loading: true });
+      await held.close();
+      const page = await open(board, 'dark');
+      await page.waitForSelector('main.board');
+      // The page's script resolves the choice (auto on a dark system: dark).
+      await page.waitForFunction((scheme) => document.documentElement.dataset.scheme === scheme, want ?? 'dark', { timeout: 10_000 });
+      expect({ choice, ...(await shown(page)) }).toMatchObject({ choice, background, loading: false });
+      await page.close();
+    }
+    await setup.evaluate(() => localStorage.removeItem('tessera.colorScheme'));
+  });
+
+  it('THEMEVIEW-4, THEMEVIEW-5: without a remembered choice the head script leaves the HTML\'s scheme; with its request refused too the board\'s scheme holds', async () => {
+    const page = await browser!.newPage();
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.route('**/assets/scheme.js*', (route) => route.abort());
+    await page.goto(`${server.directUrl}/boards/${boards.dark}`);
     await page.waitForSelector('main.board');
-    expect(await shown(page)).toMatchObject({ scheme: 'dark', background: darkBackground });
-    await page.evaluate(() => localStorage.setItem('tessera.colorScheme', 'light'));
-    await page.reload();
-    await page.waitForSelector('main.board');
-    await page.waitForFunction(() => document.documentElement.dataset.scheme === 'light', undefined, { timeout: 10_000 });
-    expect(await shown(page)).toMatchObject({ scheme: 'light', background: lightBackground, loading: false });
-    await page.evaluate(() => localStorage.removeItem('tessera.colorScheme'));
+    expect(await shown(page)).toMatchObject({ scheme: 'dark', background: darkBackground, loading: false });
   });
 });
