@@ -1121,13 +1121,13 @@ export interface paths {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
+                file: "board.js" | "scheme.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
         /**
          * The pages' scripts, style sheet and icons
-         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client, the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3), and Tessera's own icon at 192 and 512 px that board manifests name (PWA-1). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client (with `scheme.js`, the board page's first script, which applies the viewer's remembered colour scheme, THEMEVIEW-5), the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3), and Tessera's own icon at 192 and 512 px that board manifests name (PWA-1). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -8397,7 +8397,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
+                file: "board.js" | "scheme.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };

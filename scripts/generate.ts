@@ -13,11 +13,13 @@ import { buildSync } from 'esbuild';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/list.js', 'pages/markdown.js', 'client/index.js'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/scheme.js', 'pages/list.js', 'pages/markdown.js', 'client/index.js'];
 
 function generateInto(dir: string): void {
   mkdirSync(path.join(dir, 'pages'), { recursive: true });
   buildPageScript('board.ts', path.join(dir, 'pages', 'board.js'));
+  // THEMEVIEW-5: the viewer's colour scheme before the first paint, a script of its own in the board page's <head>.
+  buildPageScript('scheme.ts', path.join(dir, 'pages', 'scheme.js'));
   buildPageScript('list.ts', path.join(dir, 'pages', 'list.js'));
   // VIEW-3: marked and DOMPurify in a script of their own, loaded only by a page that shows a notebook.
   buildPageScript('widgets/markdown.ts', path.join(dir, 'pages', 'markdown.js'));
@@ -127,7 +129,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, list.js, markdown.js and client/index.js written');
+  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, scheme.js, list.js, markdown.js and client/index.js written');
 }
 
 function safeRead(file: string): string {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import type { components } from '../../generated/api';
 import { uniqueKeys } from './names';
-import { autoFlow } from './placement';
+import { autoFlow, type Placement } from './placement';
 
 type Schemas = components['schemas'];
 export type BoardFile = Schemas['BoardFile'];
@@ -45,6 +45,23 @@ export interface DraftSection {
    */
   row?: string | null;
   items: DraftItem[];
+  /**
+   * CONV-21: the section is a row of columns (Glance's page columns): one empty section holding a dynamic section
+   * per column, side by side on a wide layout and one under another on a phone's. Its own items are ignored.
+   */
+  columns?: DraftColumn[];
+}
+
+/** CONV-21: one column of a row of columns. */
+export interface DraftColumn {
+  key: string;
+  /** A small column is a quarter of a wide layout; the full ones share the rest. */
+  size: 'small' | 'full';
+  /**
+   * The column's contents, top to bottom: a part with a name is a titled dynamic section inside the column (a
+   * bookmarks group, a monitor), one without (name null) has its items (widgets) placed in the column itself.
+   */
+  parts: DraftSection[];
 }
 
 export interface DraftBoard {
@@ -129,23 +146,63 @@ export function groupWidth(columnCount: number, count: number): { width: number;
   return { width: Math.floor(columnCount / perRow), perRow };
 }
 
+/**
+ * CONV-21: the widths of a row of columns on a layout of C columns: on a layout of 8 or more columns a small column
+ * is floor(C / 4) wide and the full ones share the rest (the first ones one wider where it does not divide);
+ * without a full column all share the width. On a narrower layout (the phone's) every column takes the whole width.
+ */
+export function columnWidths(columnCount: number, sizes: readonly ('small' | 'full')[]): number[] {
+  if (columnCount < 8) return sizes.map(() => columnCount);
+  const fulls = sizes.filter((size) => size === 'full').length;
+  const small = fulls === 0 ? 0 : Math.floor(columnCount / 4);
+  const shared = fulls === 0 ? sizes.length : fulls;
+  const rest = columnCount - small * (sizes.length - fulls);
+  let extra = rest - Math.floor(rest / shared) * shared;
+  return sizes.map((size) => {
+    if (fulls > 0 && size === 'small') return small;
+    const width = Math.floor(rest / shared) + (extra > 0 ? 1 : 0);
+    extra--;
+    return width;
+  });
+}
+
+/**
+ * CONV-21: the app tiles of a column `width` columns wide on a layout of `columnCount` columns: on a wide layout 3
+ * columns a tile as on a whole wide board (one a row in a small column of 3), on a phone's two a row (CONV-14).
+ */
+export function columnTile(columnCount: number, width: number, perRow?: number | null): ReturnType<typeof tileSize> {
+  if (columnCount < 8) return tileSize(width);
+  const count = Math.max(1, Math.min(perRow ?? Math.floor(width / 3), Math.floor(width / 2)));
+  const tile = Math.floor(width / count);
+  return { width: tile, height: 1, limit: tile * count };
+}
+
 export function buildBoardFile(draft: DraftBoard): BoardFile {
   const layouts = draft.layouts ?? defaultLayouts;
   // The top area is always there (as on a new board), then the sections in source order.
   const ordered = draft.sections[0]?.name === null ? draft.sections : [{ key: 'top', name: null, items: [] }, ...draft.sections];
-  const sectionIds = uniqueKeys(ordered.map((section) => section.key)).map((key) => stableId(draft.name, `section:${key}`));
-  const idOf = new Map(ordered.map((section, index) => [section, sectionIds[index]]));
-  const itemKeys = uniqueKeys(ordered.flatMap((section) => section.items.map((item) => item.key)));
+  // CONV-21: the parts of a row's columns are sections too (their ids and their items' ids).
+  const all = ordered.flatMap((section) => (section.columns ? [section, ...section.columns.flatMap((column) => column.parts)] : [section]));
+  const sectionIds = uniqueKeys(all.map((section) => section.key)).map((key) => stableId(draft.name, `section:${key}`));
+  const idOf = new Map(all.map((section, index) => [section, sectionIds[index]]));
+  const itemKeys = uniqueKeys(all.flatMap((section) => (section.columns ? [] : section.items).map((item) => item.key)));
   const itemKeyOf = new Map<DraftItem, string>();
   let nextKey = 0;
-  for (const section of ordered) for (const item of section.items) itemKeyOf.set(item, itemKeys[nextKey++]);
+  for (const section of all) for (const item of section.columns ? [] : section.items) itemKeyOf.set(item, itemKeys[nextKey++]);
   const sections: FileSection[] = [];
   const items: FileItem[] = [];
   /** The items of `section` flowed on a grid `columnsOf(layout)` wide per layout; the rows each layout takes. */
-  const flow = (section: DraftSection, sectionId: string, columnsOf: (layout: DraftLayout, index: number) => number): number[] => {
+  const flow = (
+    section: DraftSection,
+    sectionId: string,
+    columnsOf: (layout: DraftLayout, index: number) => number,
+    /** CONV-21: the row each layout's flow starts at, and the app tiles' size on a grid that wide. */
+    start: (index: number) => number = () => 0,
+    tileOf: (layout: DraftLayout, columns: number) => ReturnType<typeof tileSize> = (_layout, columns) => tileSize(columns, section.span),
+  ): number[] => {
     const perLayout = layouts.map((layout, layoutIndex) => {
       const columns = columnsOf(layout, layoutIndex);
-      const tile = tileSize(columns, section.span);
+      const tile = tileOf(layout, columns);
       return autoFlow(
         columns,
         section.items.map((item) => {
@@ -164,13 +221,74 @@ export function buildBoardFile(draft: DraftBoard): BoardFile {
         ...(item.app ? { app: item.app } : {}),
         layouts: layouts.map((layout, layoutIndex) => {
           const place = perLayout[layoutIndex][itemIndex];
-          return { layout: layout.name, sectionId, xOffset: place.x, yOffset: place.y, width: place.width, height: place.height };
+          return { layout: layout.name, sectionId, xOffset: place.x, yOffset: place.y + start(layoutIndex), width: place.width, height: place.height };
         }),
       });
     });
     return perLayout.map((places) => Math.max(0, ...places.map((p) => p.y + p.height)));
   };
+  /** A dynamic section's entry of the board file, its position per layout. */
+  const dynamicSection = (id: string, title: string, parentSectionId: string, places: readonly Placement[]): FileSection => ({
+    id,
+    kind: 'dynamic',
+    options: { title },
+    layouts: layouts.map((layout, layoutIndex) => {
+      const p = places[layoutIndex];
+      return { layout: layout.name, parentSectionId, xOffset: p.x, yOffset: p.y, width: p.width, height: p.height };
+    }),
+  });
+  /**
+   * CONV-21: a row of columns: one empty section; each column an untitled dynamic section in it, side by side (each
+   * as wide as columnWidths says) on a wide layout and one under another on a phone's; inside a column its parts one
+   * under another, a titled part a dynamic section as wide as the column (one row taller than its tiles), the
+   * tiles of each flowing by CONV-14 with the column's width as the column count.
+   */
+  const columnRow = (section: DraftSection, index: number): void => {
+    const columns = section.columns!;
+    const parentId = idOf.get(section)!;
+    sections.push({ id: parentId, kind: 'empty', xOffset: 0, yOffset: index });
+    const widths = layouts.map((layout) => columnWidths(layout.columnCount, columns.map((column) => column.size)));
+    const partSections: FileSection[] = [];
+    const columnHeights = columns.map((column, columnIndex) => {
+      const columnId = stableId(draft.name, `section:${column.key}`);
+      const tops = layouts.map(() => 0);
+      const widthIn = (layoutIndex: number) => widths[layoutIndex][columnIndex];
+      for (const part of column.parts) {
+        const partTops = [...tops];
+        if (part.name === null) {
+          const rows = flow(part, columnId, (_layout, layoutIndex) => widthIn(layoutIndex), (layoutIndex) => partTops[layoutIndex], (layout, width) => columnTile(layout.columnCount, width, part.span));
+          rows.forEach((count, layoutIndex) => (tops[layoutIndex] += count));
+          continue;
+        }
+        const partId = idOf.get(part)!;
+        const rows = flow(part, partId, (_layout, layoutIndex) => widthIn(layoutIndex), () => 0, (layout, width) => columnTile(layout.columnCount, width, part.span));
+        const places = layouts.map((_layout, layoutIndex) => ({ x: 0, y: partTops[layoutIndex], width: widthIn(layoutIndex), height: rows[layoutIndex] + 1 }));
+        partSections.push(dynamicSection(partId, dynamicTitle(part.name), columnId, places));
+        rows.forEach((count, layoutIndex) => (tops[layoutIndex] += count + 1));
+      }
+      return { columnId, heights: tops };
+    });
+    // Side by side while they fit the layout's width; a column that does not starts a line below the tallest before.
+    const columnPlaces = layouts.map((layout, layoutIndex) => {
+      const placed: Placement[] = [];
+      let [x, y, lineHeight] = [0, 0, 0];
+      columnHeights.forEach((column, columnIndex) => {
+        const width = widths[layoutIndex][columnIndex];
+        const height = Math.max(1, column.heights[layoutIndex]);
+        if (x > 0 && x + width > layout.columnCount) [x, y, lineHeight] = [0, y + lineHeight, 0];
+        placed.push({ x, y, width, height });
+        [x, lineHeight] = [x + width, Math.max(lineHeight, height)];
+      });
+      return placed;
+    });
+    columnHeights.forEach((column, columnIndex) => sections.push(dynamicSection(column.columnId, '', parentId, columnPlaces.map((places) => places[columnIndex]))));
+    sections.push(...partSections);
+  };
   blocksOf(ordered).forEach((block, index) => {
+    if (block.length === 1 && block[0].columns) {
+      columnRow(block[0], index);
+      return;
+    }
     if (block.length === 1) {
       const [section] = block;
       const id = idOf.get(section)!;
@@ -186,7 +304,7 @@ export function buildBoardFile(draft: DraftBoard): BoardFile {
     const places = layouts.map((layout, layoutIndex) => {
       const { width, perRow } = groupWidth(layout.columnCount, block.length);
       let top = 0;
-      const placed: { x: number; y: number; width: number; height: number }[] = [];
+      const placed: Placement[] = [];
       for (let start = 0; start < block.length; start += perRow) {
         const line = heights.slice(start, start + perRow).map((h) => h[layoutIndex]);
         line.forEach((height, i) => placed.push({ x: i * width, y: top, width, height }));
@@ -194,17 +312,7 @@ export function buildBoardFile(draft: DraftBoard): BoardFile {
       }
       return placed;
     });
-    block.forEach((section, i) =>
-      sections.push({
-        id: idOf.get(section)!,
-        kind: 'dynamic',
-        options: { title: dynamicTitle(section.name ?? '') },
-        layouts: layouts.map((layout, layoutIndex) => {
-          const p = places[layoutIndex][i];
-          return { layout: layout.name, parentSectionId: parentId, xOffset: p.x, yOffset: p.y, width: p.width, height: p.height };
-        }),
-      }),
-    );
+    block.forEach((section, i) => sections.push(dynamicSection(idOf.get(section)!, dynamicTitle(section.name ?? ''), parentId, places.map((line) => line[i]))));
   });
   return {
     apiVersion: 'tessera/v1',

@@ -1,9 +1,10 @@
 /**
- * Glance to Tessera (CONV-1): each page of `glance.yml` becomes a board. A column becomes a category section of its
- * widgets; a bookmarks group or a monitor widget becomes a section of app items; `group` and `split-column`
+ * Glance to Tessera (CONV-1): each page of `glance.yml` becomes a board. The page's columns stand side by side as
+ * dynamic sections (CONV-21), each holding its widgets and, as titled dynamic sections, its bookmarks groups and
+ * monitors, one under another; a page with one column shows it as category sections. `group` and `split-column`
  * widgets are flattened into their column. `$include` is followed only inside the input directory (CONV-6).
  */
-import { buildBoardFile, boardNameOf, type BoardFile, type DraftItem, type DraftSection } from './build';
+import { buildBoardFile, boardNameOf, columnWidths, defaultLayouts, type BoardFile, type DraftColumn, type DraftItem, type DraftSection } from './build';
 import { appItem, asString, entryFile, keepWidget, newContext, reportOtherFields, widgetItem, type Context, type ConvertInput, type ConvertOptions, type ConvertResult } from './common';
 import { glanceHsl } from './colors';
 import { boardNames } from './names';
@@ -96,7 +97,21 @@ function links(walk: Walk, list: Located, section: DraftSection, object: string,
   }
 }
 
-/** One widget of a column: into the column's section, or sections of its own (bookmarks, monitor). */
+/**
+ * CONV-21: a widget item goes into the column's run of widgets after the last section its bookmarks or monitors
+ * made (a new run when such a section came last), so that the column keeps Glance's order top to bottom.
+ */
+function place(walk: Walk, column: DraftSection, item: DraftItem): void {
+  const last = walk.sections[walk.sections.length - 1];
+  if (last && last.name === null) {
+    last.items.push(item);
+    return;
+  }
+  const runs = walk.sections.filter((section) => section.name === null).length;
+  walk.sections.push({ key: runs === 0 ? column.key : `${column.key}/widgets:${runs}`, name: null, span: column.span, items: [item] });
+}
+
+/** One widget of a column: into the column's runs of widgets, or sections of its own (bookmarks, monitor). */
 function widget(walk: Walk, located: Located, column: DraftSection, page: string): void {
   const { ctx } = walk;
   const fields = record(located, 'a widget');
@@ -108,7 +123,7 @@ function widget(walk: Walk, located: Located, column: DraftSection, page: string
   const others = (handled: string[], why: (field: string) => string | null = () => null) =>
     reportOtherFields(ctx, source, at, object, fields, ['type', ...handled], (field) => why(field) ?? commonWidgetFields[field] ?? null);
   const mapped = (item: DraftItem, handled: string[], why?: (field: string) => string | null) => {
-    column.items.push(item);
+    place(walk, column, item);
     ctx.report.add(source, [...at, 'type'], object, 'type', 'mapped', `widget kind ${item.kind}`);
     ctx.report.mappedFields(source, at, object, fields, Object.fromEntries(handled.map((field) => [field, optionDetails[field] ?? 'mapped'])));
     others(handled, why);
@@ -207,25 +222,53 @@ function page(ctx: Context, located: Located, index: number): { title: string; b
   for (const head of entries(ctx, { source: located.source, at: [...located.at, 'head-widgets'], value: fields['head-widgets'] }, `${title}: head-widgets`)) {
     widget(walk, head, top, title);
   }
-  const columns = entries(ctx, { source: located.source, at: [...located.at, 'columns'], value: fields.columns }, `${title}: columns`);
+  // The head widgets' items are the top area's; the sections their bookmarks and monitors made follow it.
+  const sections: DraftSection[] = [{ ...top, items: walk.sections.flatMap((part) => (part.name === null ? part.items : [])) }, ...walk.sections.filter((part) => part.name !== null)];
+  const columnsAt = { source: located.source, at: [...located.at, 'columns'], value: fields.columns };
+  const columns = entries(ctx, columnsAt, `${title}: columns`);
   if (columns.length === 0) throw located.source.fail(located.at, `page "${title}" needs columns`);
-  columns.forEach((columnAt, columnIndex) => {
+  // Glance refuses a page of more than three columns (its documentation: one to three, at most two of them full).
+  if (columns.length > 3) throw located.source.fail(columns[3].at, `page "${title}" has ${columns.length} columns: Glance allows at most 3`);
+  const walked = columns.map((columnAt, columnIndex) => {
     const column = record(columnAt, 'a column');
-    const size = asString(column.size) ?? 'full';
+    const size: 'small' | 'full' = asString(column.size) === 'small' ? 'small' : 'full';
     const section: DraftSection = { key: `page:${index}/column:${columnIndex}`, name: `${title} column ${columnIndex + 1}`, span: null, items: [] };
-    const position = walk.sections.length;
-    // CONV-15: Glance's columns stand side by side; Tessera's sections span the board one under another.
-    ctx.report.add(columnAt.source, column.size === undefined ? columnAt.at : [...columnAt.at, 'size'], section.name!, column.size === undefined ? '' : 'size', 'mapped', `a ${size} column: a category section across the board (sections stack; 4 app tiles a row)`);
+    walk.sections = [];
     for (const entry of entries(ctx, { source: columnAt.source, at: [...columnAt.at, 'widgets'], value: column.widgets }, `${section.name}: widgets`)) widget(walk, entry, section, title);
-    // The column's own section comes before the sections its bookmarks and monitors made, and only when it holds something.
-    if (section.items.length > 0) walk.sections.splice(position, 0, section);
     reportOtherFields(ctx, columnAt.source, columnAt.at, section.name!, column, ['size', 'widgets']);
+    return { columnAt, column, size, section, parts: walk.sections };
   });
+  const shown = walked.filter((column) => column.parts.length > 0);
+  const wide = defaultLayouts[defaultLayouts.length - 1].columnCount;
+  const widths = columnWidths(wide, shown.map((column) => column.size));
+  for (const { columnAt, column, size, section, parts } of walked) {
+    const at = column.size === undefined ? columnAt.at : [...columnAt.at, 'size'];
+    const field = column.size === undefined ? '' : 'size';
+    const odd = column.size !== undefined && column.size !== 'small' && column.size !== 'full' ? ` (${JSON.stringify(column.size)} taken as full)` : '';
+    const detail =
+      parts.length === 0
+        ? `a ${size} column: nothing in it has a Tessera counterpart (left out)`
+        : shown.length === 1
+          ? `a ${size} column, the page's only one shown: its widgets a category section across the board, its bookmarks groups and monitors categories of their own`
+          : `a ${size} column: a dynamic section beside the page's other columns (${widths[shown.findIndex((c) => c.section === section)]} of ${wide} columns on the desktop layout, the whole width one under another on the phone's), its widgets, bookmarks groups and monitors one under another inside it`;
+    ctx.report.add(columnAt.source, at, section.name!, field, 'mapped', `${detail}${odd}`);
+  }
+  if (shown.length === 1) {
+    // A lone column: its widgets one category section across the board, before the sections its bookmarks and monitors made.
+    const [{ section, parts }] = shown;
+    const items = parts.flatMap((part) => (part.name === null ? part.items : []));
+    if (items.length > 0) sections.push({ ...section, items });
+    sections.push(...parts.filter((part) => part.name !== null));
+  } else if (shown.length > 1) {
+    // CONV-21: Glance's columns side by side, each its widgets and sections one under another.
+    const row: DraftColumn[] = shown.map(({ section, size, parts }) => ({ key: `${section.key}/column`, size, parts }));
+    sections.push({ key: `page:${index}/columns`, name: null, items: [], columns: row });
+  }
   const settings: Record<string, unknown> = { pageTitle: title, ...(walk.webSearchUrl ? { webSearchUrl: walk.webSearchUrl } : {}) };
   reportOtherFields(ctx, located.source, located.at, title, fields, ['name', 'columns', 'head-widgets'], (field) =>
     ['width', 'center-vertically', 'hide-desktop-navigation', 'show-mobile-header', 'expand-mobile-page-navigation', 'desktop-navigation-width'].includes(field) ? 'page display option: no Tessera equivalent' : field === 'slug' ? 'page address: the board name is made from the page name' : null,
   );
-  return { title, board: { settings, sections: [top, ...walk.sections] } };
+  return { title, board: { settings, sections } };
 }
 
 const themeWhy: Record<string, string> = {

@@ -18,14 +18,16 @@ import { boardIntegrationNames } from '../integrations/integrations';
 
 const html = (text: string) => new TextBody<string>(text, 'text/html; charset=utf-8');
 
-/** The name of a board the caller may view, else null (a board it may not see is as good as none). */
-async function viewableName(ctx: RequestContext, boardId: string | null): Promise<string | null> {
+/** The name and colour scheme of a board the caller may view, else null (a board it may not see is as good as none). */
+async function viewableBoard(ctx: RequestContext, boardId: string | null): Promise<{ name: string; colorScheme: string } | null> {
   if (boardId === null) return null;
   const access = await loadBoardAccess(ctx.db, boardId, ctx.principal).catch(() => null);
   if (!access || !allows(access, 'view')) return null;
-  const row = await Board.query(ctx.db).findById(boardId).select('name');
-  return row?.name ?? null;
+  return (await Board.query(ctx.db).findById(boardId).select('name', 'colorScheme')) ?? null;
 }
+
+/** The name of a board the caller may view, else null. */
+const viewableName = async (ctx: RequestContext, boardId: string | null) => (await viewableBoard(ctx, boardId))?.name ?? null;
 
 const boardPath = (name: string) => `/boards/${encodeURIComponent(name)}`;
 
@@ -51,7 +53,8 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
   async getBoardPage({ params }, ctx) {
     // PAGE-3: a board the caller may not view answers as a missing one, with the same page (which offers to sign in).
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
-    if ((await viewableName(ctx, boardId)) === null) return { status: 404, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
+    const viewable = await viewableBoard(ctx, boardId);
+    if (viewable === null) return { status: 404, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
     // VIEW-5: images and frames allowed only as far as this board's widgets need them.
     const [sources, document, integrations] = await Promise.all([
       loadPageSources(ctx.db, ctx.principal, boardId!),
@@ -62,7 +65,9 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
     // VIEW-7: the board and its apps as GET /api/boards/{id} and GET /api/boards/{id}/apps answer them to the caller,
     // and the names of its integrations the caller may list.
     const data = `{"board":${Buffer.concat(document.parts).toString('utf8')},"apps":${JSON.stringify(sources.apps)},"integrations":${JSON.stringify(integrations)}}`;
-    return { status: 200, body: html(boardPage(params.name, data)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
+    // THEMEVIEW-4: the board's colour scheme in the HTML, for a first paint in the board's colours.
+    const scheme = viewable.colorScheme === 'light' || viewable.colorScheme === 'dark' ? viewable.colorScheme : 'auto';
+    return { status: 200, body: html(boardPage(params.name, data, scheme)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
   },
 
   /** NAV-6: the board's custom CSS as a style sheet of this instance, so the page's CSP (style-src 'self') governs it. */

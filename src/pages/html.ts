@@ -16,12 +16,29 @@ export const pageSecurityHeaders = {
 const escapes: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' };
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => escapes[c]);
 
-function page(title: string, body: string, head = ''): string {
+/** A board's colour scheme setting (THEME-1). */
+export type BoardScheme = 'light' | 'dark' | 'auto';
+
+/**
+ * THEMEVIEW-4: the colour scheme the HTML itself carries, so that the first paint, before any script, has the
+ * board's colours: a light or dark board's `<html data-scheme>` (the style sheet keys its colours on it), and the
+ * matching `<meta name="color-scheme">` (the browser's own canvas and controls before the style sheet applies); an
+ * `auto` board, or a page of no board, no attribute (the style sheet's `prefers-color-scheme` query decides) and
+ * `light dark`. The viewer's remembered choice (THEMEVIEW-2) replaces the attribute when the page's script runs.
+ */
+export function schemeMarkup(scheme: BoardScheme | null): { attribute: string; meta: string } {
+  const fixed = scheme === 'light' || scheme === 'dark' ? scheme : null;
+  return { attribute: fixed ? ` data-scheme="${fixed}"` : '', meta: `<meta name="color-scheme" content="${fixed ?? 'light dark'}">` };
+}
+
+function page(title: string, body: string, head = '', scheme: BoardScheme | null = null): string {
+  const { attribute, meta } = schemeMarkup(scheme);
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="en"${attribute}>
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
+${meta}
 <title>${escapeHtml(title)}</title>
 <link rel="stylesheet" href="${assetUrl('board.css')}">${head}
 </head>
@@ -44,16 +61,18 @@ export const jsonDataBlock = (id: string, json: string) => `<script type="applic
  * PAGE-1: the board page; its script reads the board through the API with the caller's session. VIEW-7: a board the
  * caller may view comes with its document and its readable apps as the API answers them to the caller (`data`, JSON
  * `{board, apps, integrations}`, the last the names of its integrations the caller may list), so the first drawing
- * waits for no request.
+ * waits for no request. THEMEVIEW-4: `scheme`, the board's colour scheme, is in the HTML (schemeMarkup).
  */
-export function boardPage(name: string, data: string | null = null): string {
+export function boardPage(name: string, data: string | null = null, scheme: BoardScheme | null = null): string {
   const block = data === null ? '' : `\n${jsonDataBlock('board-data', data)}`;
   // PWA-2: a board the caller may view links its manifest (with the caller's cookie: a private board's needs it).
+  // THEMEVIEW-5: the viewer's remembered scheme applied before the first paint, by a script of the instance (PAGE-5).
   const head =
-    data === null
+    `\n<script src="${assetUrl('scheme.js')}"></script>` +
+    (data === null
       ? ''
-      : `\n<link rel="manifest" href="/boards/${encodeURIComponent(name)}/manifest.webmanifest" crossorigin="use-credentials">\n<link rel="apple-touch-icon" href="${assetUrl('tessera-192.png')}">`;
-  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="${assetUrl('board.js')}"></script>`, head);
+      : `\n<link rel="manifest" href="/boards/${encodeURIComponent(name)}/manifest.webmanifest" crossorigin="use-credentials">\n<link rel="apple-touch-icon" href="${assetUrl('tessera-192.png')}">`);
+  return page(name, `<div id="app" data-board-name="${escapeHtml(name)}"><p>Loading ${escapeHtml(name)}…</p></div>${block}\n<script src="${assetUrl('board.js')}"></script>`, head, scheme);
 }
 
 /**

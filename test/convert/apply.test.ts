@@ -205,9 +205,11 @@ describe('converted fixtures imported into a fresh instance (CONV-1)', () => {
 });
 
 describe('converted fixtures imported into a fresh instance: Glance (CONV-1)', () => {
-  it('CONV-1: Glance: both pages become boards; the monitor\'s apps keep their status check', async () => {
+  it('CONV-1, CONV-21: Glance: both pages become boards; the monitor\'s apps keep their status check', async () => {
     const [home, work] = await applyFixture('glance');
-    expect(home.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
+    // CONV-21: Home's two columns (untitled) and the groups and monitor inside them are dynamic sections, as imported.
+    expect(home.board.sections.filter((s: any) => s.kind === 'dynamic').map((s: any) => s.options.title).sort()).toEqual(['', '', 'General', 'Homelab', 'Services']);
+    expect(work.board.sections.filter((s: any) => s.kind === 'category').map((s: any) => s.name)).toEqual(['Office column 1']);
     expect(home.apps.find((a) => a.name === 'Gateway')).toMatchObject({ href: 'https://gateway.home.arpa', pingUrl: 'http://192.0.2.1' });
     expect(work.board.items.map((i: any) => i.kind).sort()).toEqual(['dockerContainers', 'iframe', 'notebook']);
   });

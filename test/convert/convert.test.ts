@@ -260,12 +260,23 @@ describe('Dashy (CONV-1, CONV-3, CONV-6)', () => {
 describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
   const convert = () => converters.glance(fixtureInput('glance'));
 
-  it('CONV-1: each page (one of them included) becomes a valid board; columns, bookmarks groups and monitors become sections; includes are followed', () => {
+  it('CONV-1, CONV-21: each page (one of them included) becomes a valid board; columns, bookmarks groups and monitors become sections; includes are followed', () => {
     const { boards, report } = convert();
     expectValidFiles(boards);
     expect(boards.map((b) => b.name)).toEqual(['home', 'office']);
     const [home, work] = boards;
-    expect(home.sections.map((s) => s.name ?? null)).toEqual([null, 'Home column 1', 'General', 'Homelab', 'Home column 2', 'Services']);
+    // CONV-21: Home's two columns are untitled dynamic sections in one empty section, their groups and monitors titled ones.
+    expect(home.sections.map((s) => [s.kind, s.name ?? s.options?.title ?? null])).toEqual([
+      ['empty', null],
+      ['empty', null],
+      ['dynamic', ''],
+      ['dynamic', ''],
+      ['dynamic', 'General'],
+      ['dynamic', 'Homelab'],
+      ['dynamic', 'Services'],
+    ]);
+    // A page of one column: a category section of its widgets across the board.
+    expect(work.sections.map((s) => [s.kind, s.name ?? null])).toEqual([['empty', null], ['category', 'Office column 1']]);
     expect(home.items.map((i) => (i.kind === 'app' ? i.app!.name : i.kind))).toEqual(['clock', 'Gmail', 'GitHub', 'Calendar', 'Maps', 'Wikipedia', 'Jellyfin', 'rssFeed', 'Immich', 'Gateway']);
     expect(home.items.find((i) => i.kind === 'rssFeed')!.options).toEqual({ feedUrls: ['https://selfh.st/rss/', 'https://www.theverge.com/rss/index.xml'], maximumAmountPosts: 10 });
     expect(home.items.find((i) => i.app?.name === 'Gateway')!.app!.pingUrl).toBe('http://192.0.2.1');
@@ -275,11 +286,11 @@ describe('Glance (CONV-1, CONV-3, CONV-6)', () => {
     for (const board of boards) expect(overlaps(board)).toEqual([]);
   });
 
-  it('CONV-14, CONV-15: a small column\'s bookmarks group (5 links) is a section across the board, 4 tiles a row, 3 columns wide each', () => {
+  it('CONV-14, CONV-21: a small column\'s bookmarks group (5 links) shows one tile a row, 3 columns wide, in the column\'s width', () => {
     const [home] = convert().boards;
-    const general = home.sections.find((s) => s.name === 'General')!.id;
+    const general = home.sections.find((s) => s.options?.title === 'General')!.id;
     const placed = home.items.flatMap((i) => i.layouts).filter((p) => p.sectionId === general && p.layout === 'Desktop').map((p) => [p.xOffset, p.yOffset, p.width]);
-    expect(placed).toEqual([[0, 0, 3], [3, 0, 3], [6, 0, 3], [9, 0, 3], [0, 1, 3]]);
+    expect(placed).toEqual([[0, 0, 3], [0, 1, 3], [0, 2, 3], [0, 3, 3], [0, 4, 3]]);
   });
 
   it('CONV-3: an rss feed\'s title and a feed without a url are reported, not dropped', () => {

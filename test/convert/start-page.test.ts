@@ -3,7 +3,8 @@
  * description, the source's tiles a row, two a row on the phone, the source's order, themes and --public.
  */
 import { converters } from '../../src/convert';
-import { tileSize } from '../../src/convert/build';
+import { columnTile, columnWidths, tileSize } from '../../src/convert/build';
+import { ConvertError } from '../../src/convert/source';
 import { glanceHsl } from '../../src/convert/colors';
 import { fixtureInput, memoryInput, overlaps } from './support';
 
@@ -217,6 +218,142 @@ describe('Glance as a start page (CONV-14..16)', () => {
     expect(glanceHsl('0 0 100')).toBe('#ffffff');
     expect(glanceHsl('400 10 10')).toBeNull();
     expect(glanceHsl('blue')).toBeNull();
+  });
+});
+
+/** Every element (item or dynamic section) of `board` on `layout` by the section holding it. */
+function elements(board: Board, layout: string) {
+  const byParent = new Map<string, { id: string; what: string; x: number; y: number; width: number; height: number }[]>();
+  const add = (parent: string, element: { id: string; what: string; x: number; y: number; width: number; height: number }) => byParent.set(parent, [...(byParent.get(parent) ?? []), element]);
+  for (const item of board.items) {
+    const p = item.layouts.find((l) => l.layout === layout)!;
+    add(p.sectionId, { id: item.id, what: item.app?.name ?? item.kind, x: p.xOffset, y: p.yOffset, width: p.width, height: p.height });
+  }
+  for (const section of board.sections) {
+    const p = section.layouts?.find((l) => l.layout === layout);
+    if (p) add(p.parentSectionId, { id: section.id, what: section.options?.title || 'column', x: p.xOffset, y: p.yOffset, width: p.width, height: p.height });
+  }
+  return byParent;
+}
+
+/** Pairs of elements overlapping in one section; elements reaching past `widthOf(section)`. */
+function collisions(board: Board, layout: string, widthOf: (sectionId: string) => number): string[] {
+  const found: string[] = [];
+  for (const [parent, list] of elements(board, layout)) {
+    for (const [i, a] of list.entries()) {
+      if (a.x + a.width > widthOf(parent)) found.push(`${a.what} past the right of its section`);
+      for (const b of list.slice(i + 1)) if (a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height) found.push(`${a.what} over ${b.what}`);
+    }
+  }
+  return found;
+}
+
+describe('Glance\'s columns side by side (CONV-21)', () => {
+  const { boards, report } = converters.glance(fixtureInput('glance'));
+  const [home] = boards;
+  const columns = home.sections.filter((s) => s.kind === 'dynamic' && s.options?.title === '');
+  const at = (id: string, layout: string) => home.sections.find((s) => s.id === id)!.layouts!.find((p) => p.layout === layout)!;
+  const layoutColumns = (layout: string) => home.layouts.find((l) => l.name === layout)!.columnCount;
+  const widthOf = (layout: string) => (sectionId: string) => home.sections.find((s) => s.id === sectionId)?.layouts?.find((p) => p.layout === layout)?.width ?? layoutColumns(layout);
+
+  it('CONV-21: a small column is a quarter of a wide layout, the full ones share the rest; on the phone every column the whole width', () => {
+    expect(columnWidths(12, ['small', 'full'])).toEqual([3, 9]);
+    expect(columnWidths(12, ['full', 'small'])).toEqual([9, 3]);
+    expect(columnWidths(12, ['small', 'full', 'small'])).toEqual([3, 6, 3]);
+    expect(columnWidths(12, ['full', 'full', 'small'])).toEqual([5, 4, 3]);
+    expect(columnWidths(12, ['full', 'full'])).toEqual([6, 6]);
+    expect(columnWidths(12, ['small', 'small'])).toEqual([6, 6]);
+    expect(columnWidths(8, ['small', 'full'])).toEqual([2, 6]);
+    expect(columnWidths(4, ['small', 'full', 'small'])).toEqual([4, 4, 4]);
+    // App tiles: 3 columns each on a wide layout (one a row in a small column), two a row on the phone.
+    expect(columnTile(12, 3)).toEqual({ width: 3, height: 1, limit: 3 });
+    expect(columnTile(12, 9)).toEqual({ width: 3, height: 1, limit: 9 });
+    expect(columnTile(12, 5)).toEqual({ width: 5, height: 1, limit: 5 });
+    expect(columnTile(12, 6, 6)).toEqual({ width: 2, height: 1, limit: 6 });
+    expect(columnTile(4, 4)).toEqual({ width: 2, height: 1, limit: 4 });
+  });
+
+  it('CONV-21: the fixture\'s small and full columns stand side by side on the desktop layout (3 and 9 of 12) and one under another on the phone\'s', () => {
+    const parent = home.sections.find((s) => s.yOffset === 1)!;
+    expect(parent.kind).toBe('empty');
+    expect(columns.length).toBe(2);
+    const desktop = columns.map((c) => at(c.id, 'Desktop'));
+    expect(desktop.map((p) => [p.parentSectionId, p.xOffset, p.yOffset, p.width])).toEqual([
+      [parent.id, 0, 0, 3],
+      [parent.id, 3, 0, 9],
+    ]);
+    const mobile = columns.map((c) => at(c.id, 'Mobile'));
+    expect(mobile.map((p) => [p.parentSectionId, p.xOffset, p.width])).toEqual([
+      [parent.id, 0, 4],
+      [parent.id, 0, 4],
+    ]);
+    expect(mobile[1].yOffset).toBe(mobile[0].yOffset + mobile[0].height);
+  });
+
+  it('CONV-21: inside a column its widgets, bookmarks groups and monitors stand one under another in Glance\'s order, each as wide as the column, nothing overlapping', () => {
+    for (const layout of ['Desktop', 'Mobile']) {
+      const byParent = elements(home, layout);
+      const stacked = columns.map((column) => [...byParent.get(column.id)!].sort((a, b) => a.y - b.y || a.x - b.x));
+      expect([layout, stacked.map((list) => list.map((e) => e.what))]).toEqual([layout, [['clock', 'General', 'Homelab'], ['rssFeed', 'Services']]]);
+      stacked.forEach((list, i) => {
+        const column = at(columns[i].id, layout);
+        // Each begins where the one before ends; the column is as tall as its contents.
+        for (let j = 1; j < list.length; j++) expect([layout, list[j].what, list[j].y]).toEqual([layout, list[j].what, list[j - 1].y + list[j - 1].height]);
+        expect(list[list.length - 1].y + list[list.length - 1].height).toBe(column.height);
+        for (const e of list.filter((e) => e.what !== 'clock' && e.what !== 'rssFeed')) expect([layout, e.what, e.x, e.width]).toEqual([layout, e.what, 0, column.width]);
+      });
+      expect([layout, collisions(home, layout, widthOf(layout))]).toEqual([layout, []]);
+    }
+    // The phone keeps two tiles a row (CONV-14).
+    for (const places of appPlaces(home, 'Mobile').values()) for (const tile of places) expect(tile.width).toBe(2);
+    expect(rows(appPlaces(home, 'Mobile').get(home.sections.find((s) => s.options?.title === 'General')!.id)!)).toEqual([2, 2, 1]);
+  });
+
+  it('CONV-21: a widget after a bookmarks group stays below it; the report says where each column went', () => {
+    const glance = [
+      'pages:',
+      '  - name: Home',
+      '    columns:',
+      '      - size: full',
+      '        widgets:',
+      '          - {type: clock}',
+      '          - {type: bookmarks, groups: [{title: Mail, links: [{title: Gmail, url: "https://mail.example"}]}]}',
+      '          - {type: html, source: "<p>hi</p>"}',
+      '      - size: small',
+      '        widgets:',
+      '          - {type: monitor, title: Up, sites: [{title: A, url: "https://a.example"}, {title: B, url: "https://b.example"}]}',
+      '      - size: full',
+      '        widgets:',
+      '          - {type: weather, location: London}',
+    ].join('\n');
+    const converted = converters.glance(memoryInput({ 'glance.yml': glance }));
+    const [board] = converted.boards;
+    const shown = board.sections.filter((s) => s.kind === 'dynamic' && s.options?.title === '');
+    // The third column shows nothing Tessera has (a kept weather widget): two columns, 9 and 3 of 12.
+    expect(shown.map((c) => c.layouts!.find((p) => p.layout === 'Desktop')!).map((p) => [p.xOffset, p.width])).toEqual([[0, 9], [9, 3]]);
+    const first = [...elements(board, 'Desktop').get(shown[0].id)!].sort((a, b) => a.y - b.y).map((e) => [e.what, e.y]);
+    expect(first).toEqual([['clock', 0], ['Mail', 1], ['notebook', 3]]);
+    expect(collisions(board, 'Desktop', (id) => board.sections.find((s) => s.id === id)?.layouts?.find((p) => p.layout === 'Desktop')?.width ?? 12)).toEqual([]);
+    const columnEntries = converted.report.entries.filter((e) => /^Home column \d$/.test(e.object)).map((e) => [e.object, e.status, e.detail]);
+    expect(columnEntries).toEqual([
+      ['Home column 1', 'mapped', expect.stringMatching(/^a full column: a dynamic section beside the page's other columns \(9 of 12 columns on the desktop layout/)],
+      ['Home column 2', 'mapped', expect.stringMatching(/^a small column: a dynamic section beside the page's other columns \(3 of 12 columns/)],
+      ['Home column 3', 'mapped', 'a full column: nothing in it has a Tessera counterpart (left out)'],
+    ]);
+    expect(report.entries.filter((e) => /^Home column/.test(e.object)).map((e) => e.detail.split(':')[0])).toEqual(['a small column', 'a full column']);
+  });
+
+  it('CONV-21: a page of more than three columns is refused, as Glance refuses it', () => {
+    const column = '      - widgets: [{type: clock}]';
+    const glance = `pages:\n  - name: Home\n    columns:\n${[column, column, column, column].join('\n')}\n`;
+    let error: unknown;
+    try {
+      converters.glance(memoryInput({ 'glance.yml': glance }));
+    } catch (caught) {
+      error = caught;
+    }
+    expect(error).toBeInstanceOf(ConvertError);
+    expect((error as Error).message).toBe('glance.yml:7:9: page "Home" has 4 columns: Glance allows at most 3');
   });
 });
 

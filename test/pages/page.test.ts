@@ -213,9 +213,9 @@ describe('board preview page (PAGE-1..6)', () => {
       const response = await fetch(`${server.directUrl}/boards/${board.name}`, { headers });
       expect(response.status).toBe(200);
       const text = await response.text();
-      // The data block and the page script: the vector inside the data did not end the block early.
-      expect(text.match(/<script\b/g)).toHaveLength(2);
-      expect(text.match(/<\/script>/g)).toHaveLength(2);
+      // The head script (THEMEVIEW-5), the data block and the page script: the vector inside the data did not end the block early.
+      expect(text.match(/<script\b/g)).toHaveLength(3);
+      expect(text.match(/<\/script>/g)).toHaveLength(3);
       return JSON.parse(text.match(/<script type="application\/json" id="board-data">(.*)<\/script>\n<script src="\/assets\/board.js\?v=[0-9a-f]{16}">/s)![1]);
     };
     const names = (ids: string[]) => ids.map((id) => ({ id, name: `Integration ${id}` })).sort((a, b) => (a.id < b.id ? -1 : 1));
@@ -457,7 +457,8 @@ describe('board page as a start page (NAV-*)', () => {
     expect(await page.locator('.layout.current').evaluate((e: any) => (globalThis as any).getComputedStyle(e).backgroundColor)).toBe('rgb(18, 52, 86)');
     expect(await page.locator('.category').evaluate((e: any) => (globalThis as any).getComputedStyle(e).color)).toBe('rgb(101, 67, 33)');
     expect(await page.evaluate(() => (globalThis as any).document.body.style.backgroundImage)).toBe(''); // a javascript: address is not an image
-    expect(await page.locator('script').count()).toBe(1);
+    // The instance's two scripts (THEMEVIEW-5's head script and the page script), nothing else.
+    expect(await page.locator('script').evaluateAll((all: any[]) => all.map((e) => (e.getAttribute('src') ?? '').replace(/\?v=[0-9a-f]{16}$/, '')))).toEqual(['/assets/scheme.js', '/assets/board.js']);
     expect(dialogs).toEqual([]);
     // Only the app's own icon comes from elsewhere (VIEW-5): nothing the custom CSS or the settings name.
     expect(offsite).toEqual(['https://cdn.example.com/jellyfin.svg']);

@@ -8,9 +8,9 @@
 import { el } from './dom';
 import { readableOn, textOn } from './contrast';
 
-export type Scheme = 'light' | 'dark' | 'auto';
-const storageKey = 'tessera.colorScheme';
-const isScheme = (value: unknown): value is Scheme => value === 'light' || value === 'dark' || value === 'auto';
+import { isScheme, schemeStorageKey as storageKey, storedScheme, type Scheme } from './schemeChoice';
+
+export type { Scheme };
 const system = window.matchMedia('(prefers-color-scheme: dark)');
 
 let boardScheme: Scheme = 'auto';
@@ -18,14 +18,7 @@ let control: HTMLSelectElement | null = null;
 /** The choice made on this page, used when the browser refuses storage. */
 let unsaved: Scheme | null = null;
 
-function viewerScheme(): Scheme | null {
-  try {
-    const stored = localStorage.getItem(storageKey);
-    return isScheme(stored) ? stored : null;
-  } catch {
-    return unsaved;
-  }
-}
+const viewerScheme = (): Scheme | null => storedScheme(unsaved);
 
 /** THEMEVIEW-1: the scheme in force: the viewer's, else the board's, `auto` resolved by the system's preference. */
 export function resolveScheme(viewer: Scheme | null, board: Scheme, systemDark: boolean): 'light' | 'dark' {

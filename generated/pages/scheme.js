@@ -1,0 +1,1 @@
+"use strict";(()=>{var n="tessera.colorScheme",r=e=>e==="light"||e==="dark"||e==="auto";function c(e=null){try{let o=localStorage.getItem(n);return r(o)?o:null}catch{return e}}var t=c();t==="auto"?delete document.documentElement.dataset.scheme:t&&(document.documentElement.dataset.scheme=t);})();
