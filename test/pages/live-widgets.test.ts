@@ -71,7 +71,8 @@ describe('live tiles on the board page (LIVEVIEW)', () => {
     const { page, errors } = await openBoard(1440);
     const downloads = tile(page, ids.downloads);
     await page.waitForFunction((id) => document.querySelector(`.tile[data-item-id="${id}"] .live-table`)?.textContent?.includes('Paused'), ids.downloads, { timeout: 60_000 });
-    expect(await downloads.locator('th').allInnerTexts()).toEqual(['Name', 'State', 'Progress', 'Size', 'Actions']);
+    // no `interact`: no button, and no empty Actions column
+    expect(await downloads.locator('th').allInnerTexts()).toEqual(['Name', 'State', 'Progress', 'Size']);
     expect(await downloads.locator('button').count()).toBe(0);
     expect(await downloads.locator('.live-summary').innerText()).toMatch(/^Down .+\/s · Up .+\/s · 1 download/);
 
@@ -86,6 +87,7 @@ describe('live tiles on the board page (LIVEVIEW)', () => {
     await waitFor(ids.containers, new RegExp(containerName));
     expect(await tile(page, ids.containers).locator('.live-state-word').first().innerText()).toBe('created');
     await waitFor(ids.custom, /Uptime1 h 10 minRequests1,834/);
+    expect(await tile(page, ids.custom).locator('.widget-title').innerText()).toBe('Custom API');
     await waitFor(ids.weather, /°F/);
     expect(await tile(page, ids.weather).locator('.live-city').innerText()).toBe('Berlin');
     await waitFor(ids.disks, /% used/);

@@ -132,15 +132,15 @@ export async function seedLiveBoard(call: AdminCall, services: LiveServices, nam
   await call('PUT', `/api/boards/${boardId}`, {
     sections: doc.sections,
     items: [
-      tile(ids.downloads, 'downloads', at([0, 0, 4, 3], [0, 0, 8, 3]), { columns: ['name', 'state', 'progress', 'size', 'actions'] }, [qbtId]),
-      tile(ids.resources, 'systemResources', at([0, 3, 4, 2], [8, 0, 4, 3]), {}, [glancesId]),
-      tile(ids.calendar, 'calendar', at([0, 5, 4, 2], [0, 3, 4, 3]), {}, [icalId]),
-      tile(ids.feed, 'rssFeed', at([0, 7, 4, 3], [4, 3, 4, 3]), { feedUrls: [`${services.fixtures.url}/feed.xml`], textLinesClamp: 2 }),
-      tile(ids.containers, 'dockerContainers', at([0, 10, 4, 2], [8, 3, 4, 3])),
-      tile(ids.custom, 'customApi', at([0, 12, 2, 2], [0, 6, 4, 2]), { definitionId: customApi.id }),
-      tile(ids.weather, 'weather', at([2, 12, 2, 2], [4, 6, 4, 2]), { location: { name: 'Berlin', latitude: 52.52, longitude: 13.405 }, showCity: true, isFormatFahrenheit: true }),
-      tile(ids.disks, 'systemDisks', at([0, 14, 2, 2], [8, 6, 2, 2]), {}, [glancesId]),
-      tile(ids.down, 'healthMonitoring', at([2, 14, 2, 2], [10, 6, 2, 2]), {}, [deadId]),
+      tile(ids.downloads, 'downloads', at([0, 0, 4, 2], [0, 0, 8, 2]), { columns: ['name', 'state', 'progress', 'size', 'actions'] }, [qbtId]),
+      tile(ids.resources, 'systemResources', at([0, 2, 4, 2], [8, 0, 4, 2]), {}, [glancesId]),
+      tile(ids.calendar, 'calendar', at([0, 4, 4, 2], [0, 2, 4, 2]), {}, [icalId]),
+      tile(ids.feed, 'rssFeed', at([0, 6, 4, 2], [4, 2, 4, 2]), { feedUrls: [`${services.fixtures.url}/feed.xml`], textLinesClamp: 2 }),
+      tile(ids.containers, 'dockerContainers', at([0, 8, 4, 2], [8, 2, 4, 2])),
+      tile(ids.custom, 'customApi', at([0, 10, 2, 2], [0, 4, 4, 2]), { definitionId: customApi.id }),
+      tile(ids.weather, 'weather', at([2, 10, 2, 2], [4, 4, 4, 2]), { location: { name: 'Berlin', latitude: 52.52, longitude: 13.405 }, showCity: true, isFormatFahrenheit: true, forecastDayCount: 3 }),
+      tile(ids.disks, 'systemDisks', at([0, 12, 2, 2], [8, 4, 2, 2]), {}, [glancesId]),
+      tile(ids.down, 'healthMonitoring', at([2, 12, 2, 2], [10, 4, 2, 2]), {}, [deadId]),
     ],
   });
   return { boardId, ids };

@@ -16,7 +16,7 @@ export const dockerContainersView: LiveView = {
       if (data.containers.length === 0) return [el('p', { className: 'live-state', text: 'No containers.' })];
       const has = (field: 'state' | 'image' | 'status') => data.containers.some((container) => container[field] !== undefined);
       const columns = [
-        { label: 'Name', field: 'name' as const },
+        { label: 'Name', field: 'name' as const, grow: true },
         ...(has('state') ? [{ label: 'State', field: 'state' as const }] : []),
         ...(has('status') ? [{ label: 'Status', field: 'status' as const, optional: true }] : []),
         ...(has('image') ? [{ label: 'Image', field: 'image' as const, optional: true }] : []),

@@ -14,10 +14,13 @@ export const customApiView: LiveView = {
   empty: () => 'No custom API chosen: set this widget’s definitionId.',
   draw: (results) => {
     const now = new Date();
+    // one result is headed by its definition's name (several are by perResult)
+    const named = (data: CustomApi) => (results.length === 1 ? [el('div', { className: 'live-source', text: data.name })] : []);
     return perResult<CustomApi>(results, (data) => {
-      if (data.mode === 'fields') return data.fields.map((field) => valueRow(field.label, formatPicked(field.value, field.format, now)));
+      if (data.mode === 'fields') return [...named(data), ...data.fields.map((field) => valueRow(field.label, formatPicked(field.value, field.format, now)))];
       if (data.rows === null) return [el('p', { className: 'live-state', text: 'The answer had no list.' })];
       return [
+        ...named(data),
         table(
           data.columns.map((column) => ({ label: column.label })),
           data.rows.map((row) => row.map((value, i) => formatPicked(value, data.columns[i]?.format ?? 'text', now))),

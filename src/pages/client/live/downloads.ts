@@ -16,6 +16,7 @@ type Download = Downloads['items'][number];
 interface Column {
   label: string;
   optional?: boolean;
+  grow?: boolean;
   numeric?: boolean;
   cell: (download: Download, result: Result, act: Act) => string | Node;
 }
@@ -56,7 +57,7 @@ function actionCell(download: Download, result: Result, act: Act): Node | string
 
 const columns = (stateShown: boolean): Record<string, Column> => ({
   integration: { label: 'Client', optional: true, cell: (_d, result) => result.name },
-  name: { label: 'Name', cell: (d) => el('span', { className: 'live-name', text: d.name, title: d.name }) },
+  name: { label: 'Name', grow: true, cell: (d) => el('span', { className: 'live-name', text: d.name, title: d.name }) },
   progress: { label: 'Progress', cell: (d) => progressCell(d, !stateShown) },
   state: { label: 'State', cell: (d) => stateWords[d.state] },
   time: { label: 'ETA', optional: true, numeric: true, cell: (d) => formatEta(d.etaSeconds) },
@@ -74,10 +75,11 @@ const columns = (stateShown: boolean): Record<string, Column> => ({
 export const downloadsView: LiveView = {
   empty: () => 'No download client bound: bind qBittorrent, Transmission, Deluge, aria2, NZBGet or SABnzbd to this widget.',
   draw: (results, item, act) => {
-    const names = downloadColumns(item.options.columns);
+    const ok = results.filter((result): result is Result & { data: Downloads } => result.status === 'ok' && result.data !== null);
+    // a viewer who may take no action (no `interact`) gets no empty Actions column
+    const names = downloadColumns(item.options.columns).filter((name) => name !== 'actions' || ok.some((result) => result.actions.length > 0));
     const all = columns(names.includes('state'));
     const chosen = names.map((name) => all[name]);
-    const ok = results.filter((result): result is Result & { data: Downloads } => result.status === 'ok' && result.data !== null);
     const errors = results.filter((result) => result.status === 'error' || result.data === null);
     const rows = ok.flatMap((result) => result.data.items.map((download) => chosen.map((column) => column.cell(download, result, act))));
     const down = ok.reduce((sum, result) => sum + result.data.totals.downloadSpeed, 0);

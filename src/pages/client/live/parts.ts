@@ -33,9 +33,13 @@ export function perResult<T>(results: Result[], drawOne: (data: T, result: Resul
   });
 }
 
-/** A table: a header row and rows of text cells (a cell may be an element). Columns marked optional hide first at narrow widths. */
-export function table(columns: { label: string; optional?: boolean; numeric?: boolean }[], rows: (string | Node)[][]): HTMLElement {
-  const cls = (column: { optional?: boolean; numeric?: boolean }) => [column.optional ? 'optional' : '', column.numeric ? 'numeric' : ''].filter(Boolean).join(' ');
+/**
+ * A table: a header row and rows of text cells (a cell may be an element). Columns marked optional hide first at narrow
+ * widths; the one marked grow takes the room left and cuts its text with an ellipsis.
+ */
+export function table(columns: { label: string; optional?: boolean; numeric?: boolean; grow?: boolean }[], rows: (string | Node)[][]): HTMLElement {
+  const cls = (column: { optional?: boolean; numeric?: boolean; grow?: boolean }) =>
+    [column.optional ? 'optional' : '', column.numeric ? 'numeric' : '', column.grow ? 'grow' : ''].filter(Boolean).join(' ');
   const head = el('tr', {}, columns.map((column) => el('th', { className: cls(column), text: column.label })));
   const body = rows.map((cells) => el('tr', {}, cells.map((cell, i) => el('td', { className: cls(columns[i] ?? {}) }, [cell]))));
   return el('table', { className: 'live-table' }, [el('thead', {}, [head]), el('tbody', {}, body)]);

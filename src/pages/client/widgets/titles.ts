@@ -1,5 +1,5 @@
 /** VIEW-6: the title a placeholder shows for a widget kind. Pure (no DOM). */
-const words: Record<string, string> = { dns: 'DNS', rss: 'RSS', vpn: 'VPN', gpu: 'GPU', cpu: 'CPU', ical: 'iCal', ha: 'HA' };
+const words: Record<string, string> = { dns: 'DNS', rss: 'RSS', vpn: 'VPN', api: 'API', gpu: 'GPU', cpu: 'CPU', ical: 'iCal', ha: 'HA' };
 
 /** `dnsHoleSummary` → "DNS hole summary", `smartHome-entityState` → "Smart home: Entity state". Pure. */
 export function kindTitle(kind: string): string {
