@@ -4009,7 +4009,7 @@ export interface components {
             surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning";
             target: {
                 /** @enum {string|null} */
-                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | null;
+                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | "mcpProposal" | null;
                 id: string | null;
             };
             /** @description Ids, names and counts that describe the change (never a secret). */

@@ -89,7 +89,8 @@ async function callTool(ctx: RequestContext, name: string, args: Record<string, 
   const decision = callDecision(mode, tool.annotations);
   if (decision === 'refuse') return errorOf(readOnlyRefusal(name));
   const { operationId, input } = invocationOf(tool, args);
-  if (decision === 'propose') return answer(ctx, name, () => propose(ctx, tool, args, clientName), tool, operationId);
+  // AGENT-4: a call that asks for its own dry run (`dryRun: true`) writes nothing, so it runs.
+  if (decision === 'propose' && !(args.dryRun === true && tool.dryRun?.query?.dryRun === true)) return answer(ctx, name, () => propose(ctx, tool, args, clientName), tool, operationId);
   return answer(ctx, name, async () => (await ctx.invoke(operationId, input)).body, tool, operationId);
 }
 
