@@ -2,6 +2,7 @@
  * MCP modes and proposals (AGENT-2..7): which tools a mode lists and runs, and the proposals `propose` mode answers
  * instead of writing, applied (or rejected) later by any instance through the same operations.
  */
+import type { components } from '../../generated/api';
 import type { McpMode } from '../config/config';
 import { ApiError, conflict, notFound } from '../core/errors';
 import type { InvokeInput, RequestContext } from '../core/operation';
@@ -101,14 +102,16 @@ async function readBoards(ctx: RequestContext, ids: readonly string[]): Promise<
   return boards;
 }
 
+type McpProposalView = components['schemas']['McpProposal'];
+
 /** What a proposal answers to the agent (and GET /api/mcp/proposals/{id}): everything but the stored input and etags. */
-export function proposalView(proposal: Proposal) {
+export function proposalView(proposal: Proposal): McpProposalView {
   return {
     proposalId: proposal.id,
     tool: proposal.tool,
     operationId: proposal.operationId,
     summary: proposal.summary,
-    plan: proposal.plan,
+    plan: proposal.plan as McpProposalView['plan'],
     boards: proposal.boards.map(({ boardId, name, version }) => ({ boardId, name, version })),
     client: proposal.clientName,
     createdAt: proposal.createdAt,
@@ -144,7 +147,7 @@ function staleBoard(planned: ProposedBoard, now: ProposedBoard | null): ApiError
   });
 }
 
-const proposalNotFound = () => notFound('Proposal not found');
+export const proposalNotFound = () => notFound('Proposal not found');
 
 /**
  * AGENT-5: applies a proposal of the caller's user: taken from the table (once, whichever instance asks first), every

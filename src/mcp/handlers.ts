@@ -8,8 +8,9 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../core/errors';
 import type { HandlerMap, OperationId, RequestContext } from '../core/operation';
-import { ResponseTakeover } from '../core/operation';
-import { applyProposal, callDecision, listedTools, propose, proposalTools, readOnlyRefusal, rejectProposal } from './agent';
+import { requirePrincipal, ResponseTakeover } from '../core/operation';
+import { applyProposal, callDecision, listedTools, propose, proposalNotFound, proposalTools, proposalView, readOnlyRefusal, rejectProposal } from './agent';
+import { findProposal } from './proposals';
 import { dataInArguments, invocationOf, Tool, tools } from './tools';
 
 const version: string = require('../../package.json').version;
@@ -141,4 +142,10 @@ const mcp = async (_input: unknown, ctx: RequestContext) => ({
 export const mcpHandlers = {
   mcpRequest: mcp,
   mcpRequestAtHomarrPath: mcp,
+  /** AGENT-8: a proposal of the caller's, read-only. */
+  async getMcpProposal({ params }, ctx) {
+    const proposal = await findProposal(ctx.db, params.proposalId, requirePrincipal(ctx).userId);
+    if (!proposal) throw proposalNotFound();
+    return { status: 200 as const, body: proposalView(proposal) };
+  },
 } satisfies Partial<HandlerMap>;

@@ -229,6 +229,19 @@ describe('AGENT-4, AGENT-5: proposals (propose is the default mode)', () => {
     ]);
   });
 
+  it('AGENT-8: GET /api/mcp/proposals/{id} reads the caller\'s own proposal; another user, an applied one: 404 Proposal not found', async () => {
+    const client = await open(server.directUrl, server.adminKey);
+    const board = await newBoard();
+    const { proposal } = await proposeSave(client, board);
+    const { status: _status, next: _next, ...view } = proposal;
+    expect(expectOk(await server.call('GET', `/api/mcp/proposals/${proposal.proposalId}`))).toEqual(view);
+    const stranger = await createActor(server);
+    const hidden = await server.call('GET', `/api/mcp/proposals/${proposal.proposalId}`, { key: stranger.key });
+    expect({ status: hidden.status, body: hidden.body }).toEqual({ status: 404, body: { message: 'Proposal not found', code: 'NOT_FOUND', data: {} } });
+    expect((await client.callTool({ name: 'apply_proposal', arguments: { id: proposal.proposalId } })).isError).toBeFalsy();
+    expect((await server.call('GET', `/api/mcp/proposals/${proposal.proposalId}`)).status).toBe(404);
+  });
+
   (onPostgres ? it : it.skip)('AGENT-4: another instance on the same database applies a proposal made on the first', async () => {
     const sibling = await server.startSibling();
     const board = await newBoard();
