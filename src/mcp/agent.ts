@@ -21,7 +21,7 @@ export interface ProposalTool {
   annotations: ToolAnnotations;
 }
 
-const proposalId = { type: 'string', minLength: 1, maxLength: 64, description: 'The proposalId a writing tool answered in propose mode.' };
+const proposalId = { type: 'string', minLength: 1, maxLength: 64, pattern: '^[a-z0-9]+$', description: 'The proposalId a writing tool answered in propose mode.' };
 
 /** AGENT-1: the proposal tools' annotations, from what they do: apply runs any proposed write; reject deletes a proposal. */
 export function proposalTools(all: readonly Tool[]): ProposalTool[] {

@@ -71,8 +71,8 @@ async function answer(ctx: RequestContext, name: string, work: () => Promise<unk
 /** AGENT-5, AGENT-6: the proposal id argument, checked as an operation's argument would be (MCP-7). */
 function proposalIdOf(args: Record<string, unknown>): string {
   const id = args.id;
-  if (typeof id !== 'string' || id.length === 0 || id.length > 64) {
-    throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: [{ instancePath: '/id', message: 'must be a string of 1 to 64 characters' }] });
+  if (typeof id !== 'string' || !/^[a-z0-9]{1,64}$/.test(id)) {
+    throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: [{ instancePath: '/id', message: 'must be 1 to 64 lowercase letters and digits' }] });
   }
   return id;
 }

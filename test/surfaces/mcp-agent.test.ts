@@ -222,6 +222,8 @@ describe('AGENT-4, AGENT-5: proposals (propose is the default mode)', () => {
     expect((await other.callTool({ name: 'reject_proposal', arguments: { id: proposal.proposalId } })).structuredContent).toMatchObject({ code: 'NOT_FOUND' });
     const rejected = await client.callTool({ name: 'reject_proposal', arguments: { id: proposal.proposalId } });
     expect(json(rejected)).toMatchObject({ status: 'rejected', proposalId: proposal.proposalId });
+    const bad = await client.callTool({ name: 'reject_proposal', arguments: { id: 'Not valid!' } });
+    expect((bad.content as any)[0].text).toBe('Input validation failed (BAD_REQUEST): /id must be 1 to 64 lowercase letters and digits');
     expect((await client.callTool({ name: 'apply_proposal', arguments: { id: proposal.proposalId } })).structuredContent).toMatchObject({ code: 'NOT_FOUND' });
     expect((await readBoard(board.id)).version).toBe(board.version);
     expect(expectOk(await server.call('GET', `/api/audit?action=mcp.proposal.reject&target=${proposal.proposalId}`))).toEqual([
