@@ -49,11 +49,14 @@ function errorOf(error: ApiError, data: unknown = error.data): CallToolResult {
   };
 }
 
-/** AGENT-2: the tools of the endpoint in its mode: the board operations and, unless read-only, the proposal tools. */
+/**
+ * AGENT-3: the tools of the endpoint in its mode: the board operations (the reading ones in read-only) and, in propose
+ * mode, the proposal tools (write mode still answers them, for proposals made before a change of mode).
+ */
 function listed(ctx: RequestContext) {
   const all = tools();
   const mode = ctx.config.mcpMode;
-  return [...listedTools(mode, all), ...(mode === 'read-only' ? [] : proposalTools(all))];
+  return [...listedTools(mode, all), ...(mode === 'propose' ? proposalTools(all) : [])];
 }
 
 /** A tool's work, its errors as tool errors (issues at the tool's argument paths when it is an operation's tool). */
