@@ -128,12 +128,14 @@ export async function propose(ctx: RequestContext, tool: Tool, args: Record<stri
   const { operationId, input } = invocationOf(tool, args);
   const plan = tool.dryRun ? (await ctx.invoke(tool.dryRun.operationId, { ...input, query: { ...input.query, ...tool.dryRun.query } })).body : null;
   const boards = await readBoards(ctx, boardIdsOf(tool, input, plan));
-  await deleteExpiredProposals(ctx.db);
-  const proposal = await insertProposal(
-    ctx.db,
-    { userId: principal.userId, apiKeyId: principal.apiKeyId, clientName, tool: tool.name, operationId, input, plan, summary: summaryOf(tool.name, boards, plan), boards },
-    ctx.config.mcpProposalTtlSeconds,
-  );
+  const proposal = await ctx.db.transaction(async (trx) => {
+    await deleteExpiredProposals(trx);
+    return insertProposal(
+      trx,
+      { userId: principal.userId, apiKeyId: principal.apiKeyId, clientName, tool: tool.name, operationId, input, plan, summary: summaryOf(tool.name, boards, plan), boards },
+      ctx.config.mcpProposalTtlSeconds,
+    );
+  });
   return { status: 'proposed', ...proposalView(proposal), next: 'Show the summary and plan to the person; apply_proposal writes it, reject_proposal drops it.' };
 }
 
