@@ -124,13 +124,16 @@ export interface DryRun {
 
 /**
  * AGENT-4: the dry run of a write, from the document: the same operation with `dryRun=true` when it takes that query
- * parameter (FILE, FLEET), else the POST at the write's path plus `/plan` (PLAN-1, PLAN-5); none for a read.
+ * parameter (FILE, FLEET), else the POST at the write's path plus `/plan` that takes the write's own body (PLAN-1:
+ * the PUT's, not the DELETE's at the same path; PLAN-5); none for a read.
  */
 export function dryRunOf(document: Schema, shape: OperationShape, operationId: OperationId): DryRun | null {
   if (shape.method === 'get' || shape.path.endsWith('/plan')) return null;
   if (shape.parameters.some((p) => p.in === 'query' && p.name === 'dryRun')) return { operationId, query: { dryRun: true } };
-  const plan = (document.paths?.[`${shape.path}/plan`] as Schema | undefined)?.post?.operationId as OperationId | undefined;
-  return plan ? { operationId: plan } : null;
+  const plan = (document.paths?.[`${shape.path}/plan`] as Schema | undefined)?.post;
+  const planBody = plan?.requestBody?.content?.['application/json']?.schema;
+  if (!plan || !shape.body || JSON.stringify(planBody) !== JSON.stringify(shape.body.schema)) return null;
+  return { operationId: plan.operationId as OperationId };
 }
 
 /** The facts of an operation the annotations are derived from (AGENT-1). */

@@ -32,6 +32,8 @@ describe('AGENT-2..4: modes and proposals, pure rules', () => {
     expect(byName.get('import_board')).toEqual({ operationId: 'importBoard', query: { dryRun: true } });
     expect(byName.get('apply_boards')).toEqual({ operationId: 'applyBoardSet', query: { dryRun: true } });
     expect(byName.get('add_item')).toBeNull();
+    // The DELETE at the PUT's path has no dry run: /plan takes the PUT's body.
+    expect(byName.get('delete_board')).toBeNull();
     expect(byName.get('get_board')).toBeNull();
   });
 

@@ -178,6 +178,31 @@ describe('AGENT-4, AGENT-5: proposals (propose is the default mode)', () => {
     expect(history.entries[0]).toMatchObject({ operation: 'saveBoard' });
   });
 
+  it('AGENT-5: a proposed delete_board (no dry run) deletes the board only when applied, with its own audit entry too', async () => {
+    const client = await open(server.directUrl, server.adminKey);
+    const board = await newBoard();
+    const proposed = json(await client.callTool({ name: 'delete_board', arguments: { id: board.id } }));
+    expect(proposed).toMatchObject({ status: 'proposed', tool: 'delete_board', plan: null, boards: [{ boardId: board.id, name: board.name, version: board.version }] });
+    expect(proposed.summary).toBe(`delete_board on board "${board.name}" (version ${board.version})`);
+    expect((await server.call('GET', `/api/boards/${board.id}`)).status).toBe(200);
+    const applied = await client.callTool({ name: 'apply_proposal', arguments: { id: proposed.proposalId } });
+    expect(json(applied)).toMatchObject({ status: 'applied', result: null });
+    expect((await server.call('GET', `/api/boards/${board.id}`)).status).toBe(404);
+    expect(expectOk(await server.call('GET', `/api/audit?action=board.delete&target=${board.id}`))).toEqual([expect.objectContaining({ surface: 'mcp' })]);
+    expect(expectOk(await server.call('GET', `/api/audit?action=mcp.proposal.apply&target=${proposed.proposalId}`))).toHaveLength(1);
+  });
+
+  it('AGENT-5: a proposal on a board renamed since (its version unchanged, CONC-5) is refused too: the planned document is compared', async () => {
+    const client = await open(server.directUrl, server.adminKey);
+    const board = await newBoard();
+    const proposed = json(await client.callTool({ name: 'add_item', arguments: { boardId: board.id, kind: 'clock' } }));
+    expect((await server.call('PATCH', `/api/boards/${board.id}/name`, { body: { name: unique('renamed-') } })).status).toBe(204);
+    expect((await readBoard(board.id)).version).toBe(board.version);
+    const stale = await client.callTool({ name: 'apply_proposal', arguments: { id: proposed.proposalId } });
+    expect(stale.structuredContent).toMatchObject({ code: 'CONFLICT', data: { boardId: board.id, name: board.name, plannedVersion: board.version, version: board.version } });
+    expect((await readBoard(board.id)).items).toEqual([]);
+  });
+
   it('AGENT-5: a proposal whose board changed since is refused with a 409-style error naming the board, and is gone', async () => {
     const client = await open(server.directUrl, server.adminKey);
     const board = await newBoard();
