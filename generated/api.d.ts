@@ -1198,7 +1198,9 @@ export interface paths {
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
          *     `WWW-Authenticate: ApiKey realm="tessera"` only (MCP-5): no `Bearer` challenge and no OAuth metadata, so MCP
-         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`.
+         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`. Every tool
+         *     carries annotations derived from its operation (AGENT-1); `MCP_MODE` (AGENT-2) makes the endpoint read-only,
+         *     or (the default) turns each writing tool's call into a proposal that `apply_proposal` writes (AGENT-4, AGENT-5).
          */
         post: operations["mcpRequest"];
         delete?: never;
