@@ -1198,7 +1198,9 @@ export interface paths {
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
          *     `WWW-Authenticate: ApiKey realm="tessera"` only (MCP-5): no `Bearer` challenge and no OAuth metadata, so MCP
-         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`.
+         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`. Every tool
+         *     carries annotations derived from its operation (AGENT-1); `MCP_MODE` (AGENT-2) makes the endpoint read-only,
+         *     or (the default) turns each writing tool's call into a proposal that `apply_proposal` writes (AGENT-4, AGENT-5).
          */
         post: operations["mcpRequest"];
         delete?: never;
@@ -1228,6 +1230,31 @@ export interface paths {
          *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`.
          */
         post: operations["mcpRequestAtHomarrPath"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/proposals/{proposalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * Read an MCP proposal
+         * @description AGENT-8: a proposal an MCP tool made in `propose` mode (AGENT-4), read-only: the caller's own, unexpired ones
+         *     only; another user's, an applied, rejected or expired one is 404 `Proposal not found`. Applying and rejecting
+         *     are the MCP tools `apply_proposal` and `reject_proposal`.
+         */
+        get: operations["getMcpProposal"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -4009,7 +4036,7 @@ export interface components {
             surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning";
             target: {
                 /** @enum {string|null} */
-                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | null;
+                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | "mcpProposal" | null;
                 id: string | null;
             };
             /** @description Ids, names and counts that describe the change (never a secret). */
@@ -4621,6 +4648,270 @@ export interface components {
             };
         };
         /**
+         * @description What an import would do (`dryRun=true`); nothing is written.
+         * @example {
+         *       "action": "replace",
+         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *       "name": "home-lab",
+         *       "version": 7,
+         *       "changes": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "layouts": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "board": {}
+         *       },
+         *       "ignored": [],
+         *       "warnings": []
+         *     }
+         */
+        ImportPlan: {
+            /** @enum {string} */
+            action: "create" | "replace";
+            /** @description The board a replace would write; null for a create. */
+            boardId: string | null;
+            name: components["schemas"]["BoardName"];
+            /**
+             * Format: int32
+             * @description The replaced board's version now; null for a create.
+             */
+            version: number | null;
+            changes: components["schemas"]["BoardChanges"];
+            ignored: components["schemas"]["IgnoredPart"][];
+            warnings: components["schemas"]["PlanWarning"][];
+        };
+        /**
+         * @description What changed on the server since the file's base (FLEET-16): the base is the newest revision this set's label
+         *     wrote after the revision of the file's `source` (FLEET-9), else that revision. `serverChanges` is the diff from the
+         *     base revision to the board as it stands (`GET /api/boards/{id}/diff?from=<baseRevision>`; null when the base
+         *     revision is no longer in the board's history, or the file names none), `changedBy` the history entries written
+         *     since the base, newest first (at most 20).
+         * @example {
+         *       "baseVersion": 5,
+         *       "baseRevision": 9,
+         *       "version": 6,
+         *       "serverChanges": {
+         *         "sections": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "items": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": [
+         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *           ]
+         *         },
+         *         "layouts": {
+         *           "added": [],
+         *           "removed": [],
+         *           "updated": []
+         *         },
+         *         "board": {}
+         *       },
+         *       "changedBy": [
+         *         {
+         *           "revision": 10,
+         *           "version": 6,
+         *           "at": "2026-11-23T10:15:00.000Z",
+         *           "operation": "updateBoardItem",
+         *           "actor": {
+         *             "userId": "u1s2e3r4i5d6u7s8e9r0i1d2",
+         *             "name": "alice",
+         *             "apiKeyId": null
+         *           },
+         *           "summary": {
+         *             "sections": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 0
+         *             },
+         *             "items": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 1
+         *             },
+         *             "layouts": {
+         *               "added": 0,
+         *               "removed": 0,
+         *               "updated": 0
+         *             },
+         *             "fields": []
+         *           }
+         *         }
+         *       ]
+         *     }
+         */
+        BoardSetConflict: {
+            /**
+             * Format: int32
+             * @description The board's version at the base.
+             */
+            baseVersion: number;
+            /**
+             * Format: int32
+             * @description The history revision of the base; null when the file's `source` names none.
+             */
+            baseRevision: number | null;
+            /**
+             * Format: int32
+             * @description The board's version now.
+             */
+            version: number;
+            serverChanges: components["schemas"]["BoardChanges"] | null;
+            changedBy: components["schemas"]["HistoryEntry"][];
+        };
+        /**
+         * @description What the apply does (or did) to one board, in the shape of an import plan. `conflict` (FLEET-16): the board
+         *     changed on the server since its file's base, by another writer; without `force=true` a dry run plans it as
+         *     `action: conflict` (its `changes` are what `force=true` would write) and the apply refuses the set (409); with
+         *     `force=true` it is an `update` that overwrites those changes, and `conflict` says which.
+         */
+        BoardSetEntry: {
+            name: components["schemas"]["BoardName"];
+            /** @enum {string} */
+            action: "create" | "update" | "unchanged" | "delete" | "conflict";
+            /** @description The board written or deleted; null for a create in a dry run (and the new board's id after a real one). */
+            boardId: string | null;
+            /**
+             * Format: int32
+             * @description The board's version before the apply; null for a create.
+             */
+            version: number | null;
+            changes: components["schemas"]["BoardChanges"];
+            ignored: components["schemas"]["IgnoredPart"][];
+            warnings: components["schemas"]["PlanWarning"][];
+            conflict?: components["schemas"]["BoardSetConflict"];
+        };
+        /**
+         * @description One plan for the whole set (FLEET-2), as a dry run answers it and as a real run did it: one entry per file in
+         *     the request's order, then the pruned boards, and a summary.
+         * @example {
+         *       "managedBy": "github.com/example/dashboards",
+         *       "dryRun": true,
+         *       "boards": [
+         *         {
+         *           "name": "media",
+         *           "action": "update",
+         *           "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
+         *           "version": 7,
+         *           "changes": {
+         *             "sections": {
+         *               "added": [],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "items": {
+         *               "added": [
+         *                 "w2e4r6t8y0u2i4o6p8a0s2d4"
+         *               ],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "layouts": {
+         *               "added": [],
+         *               "removed": [],
+         *               "updated": []
+         *             },
+         *             "board": {}
+         *           },
+         *           "ignored": [],
+         *           "warnings": []
+         *         }
+         *       ],
+         *       "summary": {
+         *         "create": 0,
+         *         "update": 1,
+         *         "unchanged": 0,
+         *         "delete": 0,
+         *         "conflict": 0,
+         *         "changed": true
+         *       }
+         *     }
+         */
+        BoardSetPlan: {
+            managedBy: string;
+            dryRun: boolean;
+            /** @description The files' entries (at most 200), then one per pruned board. */
+            boards: components["schemas"]["BoardSetEntry"][];
+            summary: {
+                /** Format: int32 */
+                create: number;
+                /** Format: int32 */
+                update: number;
+                /** Format: int32 */
+                unchanged: number;
+                /** Format: int32 */
+                delete: number;
+                /**
+                 * Format: int32
+                 * @description Boards planned as `conflict` (FLEET-16); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
+                 */
+                conflict?: number;
+                /** @description Whether the apply writes (or wrote) anything; a conflict counts (`force=true` would write it). */
+                changed: boolean;
+            };
+        };
+        /**
+         * @description AGENT-4: a write an MCP tool proposed in `propose` mode instead of making it, until `apply_proposal` writes it,
+         *     `reject_proposal` drops it or it expires.
+         * @example {
+         *       "proposalId": "k2m9q4x1c8v5b3n6z0a2s4d6",
+         *       "tool": "add_item",
+         *       "operationId": "addBoardItem",
+         *       "summary": "add_item on board \"home\" (version 4)",
+         *       "plan": null,
+         *       "boards": [
+         *         {
+         *           "boardId": "b7k2m9q4x1c8v5b3n6z0a2s4",
+         *           "name": "home",
+         *           "version": 4
+         *         }
+         *       ],
+         *       "client": null,
+         *       "createdAt": "2026-11-29T01:00:00.000Z",
+         *       "expiresAt": "2026-11-29T02:00:00.000Z"
+         *     }
+         */
+        McpProposal: {
+            proposalId: string;
+            /** @description The MCP tool that proposed it. */
+            tool: string;
+            /** @description The REST operation `apply_proposal` runs. */
+            operationId: string;
+            /** @description One line for a person to read. */
+            summary: string;
+            /** @description The dry run's answer for the proposed write (the REST plan), or null when its operation has none. */
+            plan: components["schemas"]["SavePlan"] | components["schemas"]["LayoutsPlan"] | components["schemas"]["ImportPlan"] | components["schemas"]["BoardSetPlan"] | null;
+            /** @description The boards the write touches, at the versions the proposal was made against. */
+            boards: {
+                boardId: string;
+                name: components["schemas"]["BoardName"];
+                /** Format: int32 */
+                version: number;
+            }[];
+            /** @description The MCP client's name when the proposing request carried it. */
+            client: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            expiresAt: string;
+        };
+        /**
          * @description Where and at which version the file was taken. Import with `onConflict=replace` onto the board it names, on the
          *     instance it names, is refused with 409 when the board's version moved since (FILE-6).
          * @example {
@@ -5027,52 +5318,6 @@ export interface components {
              */
             outcome: "created" | "replaced" | "unchanged";
         };
-        /**
-         * @description What an import would do (`dryRun=true`); nothing is written.
-         * @example {
-         *       "action": "replace",
-         *       "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
-         *       "name": "home-lab",
-         *       "version": 7,
-         *       "changes": {
-         *         "sections": {
-         *           "added": [],
-         *           "removed": [],
-         *           "updated": []
-         *         },
-         *         "items": {
-         *           "added": [
-         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
-         *           ],
-         *           "removed": [],
-         *           "updated": []
-         *         },
-         *         "layouts": {
-         *           "added": [],
-         *           "removed": [],
-         *           "updated": []
-         *         },
-         *         "board": {}
-         *       },
-         *       "ignored": [],
-         *       "warnings": []
-         *     }
-         */
-        ImportPlan: {
-            /** @enum {string} */
-            action: "create" | "replace";
-            /** @description The board a replace would write; null for a create. */
-            boardId: string | null;
-            name: components["schemas"]["BoardName"];
-            /**
-             * Format: int32
-             * @description The replaced board's version now; null for a create.
-             */
-            version: number | null;
-            changes: components["schemas"]["BoardChanges"];
-            ignored: components["schemas"]["IgnoredPart"][];
-            warnings: components["schemas"]["PlanWarning"][];
-        };
         /** @description The commit the set was taken from (FLEET-8), kept in the history entry of every board the apply writes. */
         BoardSetOrigin: {
             /** @description The commit id the files are at (`git rev-parse HEAD`). */
@@ -5121,179 +5366,6 @@ export interface components {
             origin?: components["schemas"]["BoardSetOrigin"];
             /** @description The board files of the set (at most 200), one per board name. */
             boards: components["schemas"]["BoardFile"][];
-        };
-        /**
-         * @description What changed on the server since the file's base (FLEET-16): the base is the newest revision this set's label
-         *     wrote after the revision of the file's `source` (FLEET-9), else that revision. `serverChanges` is the diff from the
-         *     base revision to the board as it stands (`GET /api/boards/{id}/diff?from=<baseRevision>`; null when the base
-         *     revision is no longer in the board's history, or the file names none), `changedBy` the history entries written
-         *     since the base, newest first (at most 20).
-         * @example {
-         *       "baseVersion": 5,
-         *       "baseRevision": 9,
-         *       "version": 6,
-         *       "serverChanges": {
-         *         "sections": {
-         *           "added": [],
-         *           "removed": [],
-         *           "updated": []
-         *         },
-         *         "items": {
-         *           "added": [],
-         *           "removed": [],
-         *           "updated": [
-         *             "w2e4r6t8y0u2i4o6p8a0s2d4"
-         *           ]
-         *         },
-         *         "layouts": {
-         *           "added": [],
-         *           "removed": [],
-         *           "updated": []
-         *         },
-         *         "board": {}
-         *       },
-         *       "changedBy": [
-         *         {
-         *           "revision": 10,
-         *           "version": 6,
-         *           "at": "2026-11-23T10:15:00.000Z",
-         *           "operation": "updateBoardItem",
-         *           "actor": {
-         *             "userId": "u1s2e3r4i5d6u7s8e9r0i1d2",
-         *             "name": "alice",
-         *             "apiKeyId": null
-         *           },
-         *           "summary": {
-         *             "sections": {
-         *               "added": 0,
-         *               "removed": 0,
-         *               "updated": 0
-         *             },
-         *             "items": {
-         *               "added": 0,
-         *               "removed": 0,
-         *               "updated": 1
-         *             },
-         *             "layouts": {
-         *               "added": 0,
-         *               "removed": 0,
-         *               "updated": 0
-         *             },
-         *             "fields": []
-         *           }
-         *         }
-         *       ]
-         *     }
-         */
-        BoardSetConflict: {
-            /**
-             * Format: int32
-             * @description The board's version at the base.
-             */
-            baseVersion: number;
-            /**
-             * Format: int32
-             * @description The history revision of the base; null when the file's `source` names none.
-             */
-            baseRevision: number | null;
-            /**
-             * Format: int32
-             * @description The board's version now.
-             */
-            version: number;
-            serverChanges: components["schemas"]["BoardChanges"] | null;
-            changedBy: components["schemas"]["HistoryEntry"][];
-        };
-        /**
-         * @description What the apply does (or did) to one board, in the shape of an import plan. `conflict` (FLEET-16): the board
-         *     changed on the server since its file's base, by another writer; without `force=true` a dry run plans it as
-         *     `action: conflict` (its `changes` are what `force=true` would write) and the apply refuses the set (409); with
-         *     `force=true` it is an `update` that overwrites those changes, and `conflict` says which.
-         */
-        BoardSetEntry: {
-            name: components["schemas"]["BoardName"];
-            /** @enum {string} */
-            action: "create" | "update" | "unchanged" | "delete" | "conflict";
-            /** @description The board written or deleted; null for a create in a dry run (and the new board's id after a real one). */
-            boardId: string | null;
-            /**
-             * Format: int32
-             * @description The board's version before the apply; null for a create.
-             */
-            version: number | null;
-            changes: components["schemas"]["BoardChanges"];
-            ignored: components["schemas"]["IgnoredPart"][];
-            warnings: components["schemas"]["PlanWarning"][];
-            conflict?: components["schemas"]["BoardSetConflict"];
-        };
-        /**
-         * @description One plan for the whole set (FLEET-2), as a dry run answers it and as a real run did it: one entry per file in
-         *     the request's order, then the pruned boards, and a summary.
-         * @example {
-         *       "managedBy": "github.com/example/dashboards",
-         *       "dryRun": true,
-         *       "boards": [
-         *         {
-         *           "name": "media",
-         *           "action": "update",
-         *           "boardId": "clx5u1hxa0000a8ml2c0f4e7d",
-         *           "version": 7,
-         *           "changes": {
-         *             "sections": {
-         *               "added": [],
-         *               "removed": [],
-         *               "updated": []
-         *             },
-         *             "items": {
-         *               "added": [
-         *                 "w2e4r6t8y0u2i4o6p8a0s2d4"
-         *               ],
-         *               "removed": [],
-         *               "updated": []
-         *             },
-         *             "layouts": {
-         *               "added": [],
-         *               "removed": [],
-         *               "updated": []
-         *             },
-         *             "board": {}
-         *           },
-         *           "ignored": [],
-         *           "warnings": []
-         *         }
-         *       ],
-         *       "summary": {
-         *         "create": 0,
-         *         "update": 1,
-         *         "unchanged": 0,
-         *         "delete": 0,
-         *         "conflict": 0,
-         *         "changed": true
-         *       }
-         *     }
-         */
-        BoardSetPlan: {
-            managedBy: string;
-            dryRun: boolean;
-            /** @description The files' entries (at most 200), then one per pruned board. */
-            boards: components["schemas"]["BoardSetEntry"][];
-            summary: {
-                /** Format: int32 */
-                create: number;
-                /** Format: int32 */
-                update: number;
-                /** Format: int32 */
-                unchanged: number;
-                /** Format: int32 */
-                delete: number;
-                /**
-                 * Format: int32
-                 * @description Boards planned as `conflict` (FLEET-16); a real apply without `force=true` refuses them. Always present in a set apply's answer; a provisioning status written before this count existed lacks it.
-                 */
-                conflict?: number;
-                /** @description Whether the apply writes (or wrote) anything; a conflict counts (`force=true` would write it). */
-                changed: boolean;
-            };
         };
         /**
          * @description The 409 of a set apply without `force=true` over boards that changed on the server since their files' base
@@ -6392,6 +6464,17 @@ export interface components {
                  *       "data": {}
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description No such MCP proposal of the caller's (or it was applied, rejected or has expired). */
+        ProposalNotFound: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -8665,6 +8748,37 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+        };
+    };
+    getMcpProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The proposal. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpProposal"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            404: components["responses"]["ProposalNotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
         };
     };
     exportBoard: {

@@ -159,7 +159,8 @@ function createFront({ prismUrl, modules, document }) {
   };
   const contextOf = (req, surface) => ({
     db: undefined,
-    config: undefined,
+    // AGENT-2: the mock has no database to keep proposals in: its MCP tools answer their operations' examples (write mode).
+    config: { mcpMode: 'write' },
     logger: silentLogger,
     requestId: `mock-${Date.now().toString(36)}`,
     principal: null,

@@ -23,6 +23,7 @@ export const tablePolicies: Record<string, TablePolicy> = {
   [model.LoginFailure.tableName]: { copy: false, reason: 'login throttling counters are transient' },
   [model.EventStreamLease.tableName]: { copy: false, reason: 'open event streams belong to the running instances' },
   [model.RateLimitBucket.tableName]: { copy: false, reason: 'rate-limit buckets refill on their own' },
+  [model.McpProposal.tableName]: { copy: false, reason: 'MCP proposals expire within MCP_PROPOSAL_TTL; an agent proposes again' },
   [model.AppReachability.tableName]: { copy: false, reason: 'app reachability results are checked again on the next view' },
   // Who did what, kept when the instance moves (AUDIT-1).
   [model.AuditEntry.tableName]: { copy: true },

@@ -55,6 +55,10 @@ export interface Config {
   metricsTotals: boolean;
   /** AUDIT-5: audit entries older than this many days are deleted (0 keeps them all). */
   auditRetentionDays: number;
+  /** AGENT-2: what MCP tools may do (MCP_MODE): list and answer reads only, propose writes, or write. */
+  mcpMode: McpMode;
+  /** AGENT-4: how long an MCP proposal can be applied (MCP_PROPOSAL_TTL, seconds). */
+  mcpProposalTtlSeconds: number;
   /** PROV-1: a directory of board files applied at start and on change (PROVISIONING_DIR). */
   provisioningDir: string | null;
   /** PROV-1: a YAML file naming several directories with their managedBy, prune and allowApiUpdates (PROVISIONING_CONFIG). */
@@ -194,6 +198,18 @@ function metricsTokenFrom(env: NodeJS.ProcessEnv): string | null {
   return token;
 }
 
+/** AGENT-2: the MCP modes, from the narrowest. */
+export const mcpModes = ['read-only', 'propose', 'write'] as const;
+export type McpMode = (typeof mcpModes)[number];
+
+function mcpModeFrom(env: NodeJS.ProcessEnv): McpMode {
+  const raw = env.MCP_MODE?.trim();
+  if (!raw) return 'propose';
+  const mode = mcpModes.find((candidate) => candidate === raw);
+  if (!mode) throw new ConfigError(`MCP_MODE must be one of ${mcpModes.join(', ')}, got "${raw}"`);
+  return mode;
+}
+
 function intFrom(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
   const raw = env[name];
   if (raw === undefined || raw === '') return fallback;
@@ -294,6 +310,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsHost: env.METRICS_HOST || '127.0.0.1',
     metricsTotals: boolFrom(env, 'METRICS_TOTALS', true),
     auditRetentionDays: intFrom(env, 'AUDIT_RETENTION_DAYS', 365, 0, 100_000),
+    mcpMode: mcpModeFrom(env),
+    mcpProposalTtlSeconds: intFrom(env, 'MCP_PROPOSAL_TTL', 3600, 1, 30 * 24 * 3600),
     provisioningDir: env.PROVISIONING_DIR ? path.resolve(env.PROVISIONING_DIR) : null,
     provisioningConfig: env.PROVISIONING_CONFIG ? path.resolve(env.PROVISIONING_CONFIG) : null,
     provisioningUser: env.PROVISIONING_USER || 'admin',

@@ -101,6 +101,8 @@ export interface InvokeInput {
   params?: Record<string, string>;
   query?: Record<string, unknown>;
   body?: unknown;
+  /** Request headers set for this invocation only (AGENT-5: an applied proposal's If-Match), over the request's own. */
+  headers?: Record<string, string>;
 }
 
 /** An invoked operation's answer: its status, its body as data (undefined when it has none), its headers. */

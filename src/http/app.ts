@@ -279,11 +279,12 @@ async function invokeOperation(app: Dispatcher, operationId: OperationId, input:
   const params = input.params ?? {};
   const query = Object.fromEntries(Object.entries(input.query ?? {}).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
   assertStorableInput({ body: input.body, query, params });
-  const coerced = validateInvocation(app.validator, operation, { params, query, body: input.body }, ctx.headers as Record<string, string | string[]>);
+  const called: RequestContext = input.headers ? { ...ctx, headers: { ...ctx.headers, ...input.headers } } : ctx;
+  const coerced = validateInvocation(app.validator, operation, { params, query, body: input.body }, called.headers as Record<string, string | string[]>);
   const handler = app.handlers[operationId] as OperationHandler;
   let reply: Reply;
   try {
-    reply = await handler(coerced, ctx);
+    reply = await handler(coerced, called);
   } catch (error) {
     observeOperation(operationId, error instanceof ApiError ? error.status : 500, null);
     throw error;

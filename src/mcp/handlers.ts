@@ -7,9 +7,11 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../core/errors';
-import type { HandlerMap, RequestContext } from '../core/operation';
-import { ResponseTakeover } from '../core/operation';
-import { dataInArguments, invocationOf, tools } from './tools';
+import type { HandlerMap, OperationId, RequestContext } from '../core/operation';
+import { requirePrincipal, ResponseTakeover } from '../core/operation';
+import { applyProposal, callDecision, listedTools, propose, proposalNotFound, proposalTools, proposalView, readOnlyRefusal, rejectProposal } from './agent';
+import { findProposal } from './proposals';
+import { dataInArguments, invocationOf, Tool, tools } from './tools';
 
 const version: string = require('../../package.json').version;
 
@@ -25,7 +27,7 @@ function sdk() {
 }
 
 const instructions =
-  'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code.';
+  'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code. Unless the server runs in write mode, a writing tool does not write: it answers a proposal (proposalId, summary, plan) that a person reviews; apply_proposal writes exactly that change if the boards have not changed since, reject_proposal drops it.';
 
 /** A tool's answer: the JSON as text and as structured content (an object; lists come as `{items}`). */
 function resultOf(body: unknown): CallToolResult {
@@ -47,27 +49,66 @@ function errorOf(error: ApiError, data: unknown = error.data): CallToolResult {
   };
 }
 
-async function callTool(ctx: RequestContext, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
-  const tool = tools().find((candidate) => candidate.name === name);
-  if (!tool) return errorOf(new ApiError('NOT_FOUND', `Unknown tool: ${name}`));
-  const { operationId, input } = invocationOf(tool, args);
+/**
+ * AGENT-3: the tools of the endpoint in its mode: the board operations (the reading ones in read-only) and, in propose
+ * mode, the proposal tools (write mode still answers them, for proposals made before a change of mode).
+ */
+function listed(ctx: RequestContext) {
+  const all = tools();
+  const mode = ctx.config.mcpMode;
+  return [...listedTools(mode, all), ...(mode === 'propose' ? proposalTools(all) : [])];
+}
+
+/** A tool's work, its errors as tool errors (issues at the tool's argument paths when it is an operation's tool). */
+async function answer(ctx: RequestContext, name: string, work: () => Promise<unknown>, tool?: Tool, operationId?: OperationId): Promise<CallToolResult> {
   try {
-    return resultOf((await ctx.invoke(operationId, input)).body);
+    return resultOf(await work());
   } catch (thrown) {
     const error = asApiError(thrown);
-    if (error instanceof ApiError) return errorOf(error, dataInArguments(tool, operationId, error.data));
+    if (error instanceof ApiError) return errorOf(error, tool && operationId ? dataInArguments(tool, operationId, error.data) : error.data);
     ctx.logger.error({ err: error, tool: name }, 'MCP tool failed');
     return errorOf(new ApiError('INTERNAL_SERVER_ERROR', 'Internal server error', { requestId: ctx.requestId }));
   }
+}
+
+/** AGENT-5, AGENT-6: the proposal id argument, checked as an operation's argument would be (MCP-7). */
+function proposalIdOf(args: Record<string, unknown>): string {
+  const id = args.id;
+  if (typeof id !== 'string' || !/^[a-z0-9]{1,64}$/.test(id)) {
+    throw new ApiError('BAD_REQUEST', 'Input validation failed', { issues: [{ instancePath: '/id', message: 'must be 1 to 64 lowercase letters and digits' }] });
+  }
+  return id;
+}
+
+async function callTool(ctx: RequestContext, name: string, args: Record<string, unknown>, clientName: string | null): Promise<CallToolResult> {
+  const mode = ctx.config.mcpMode;
+  if (name === 'apply_proposal' || name === 'reject_proposal') {
+    if (mode === 'read-only') return errorOf(readOnlyRefusal(name));
+    return answer(ctx, name, () =>
+      name === 'apply_proposal' ? applyProposal(ctx, tools(), proposalIdOf(args), clientName) : rejectProposal(ctx, proposalIdOf(args), clientName),
+    );
+  }
+  const tool = tools().find((candidate) => candidate.name === name);
+  if (!tool) return errorOf(new ApiError('NOT_FOUND', `Unknown tool: ${name}`));
+  const decision = callDecision(mode, tool.annotations);
+  if (decision === 'refuse') return errorOf(readOnlyRefusal(name));
+  const { operationId, input } = invocationOf(tool, args);
+  // AGENT-4: a call that asks for its own dry run (`dryRun: true`) writes nothing, so it runs.
+  if (decision === 'propose' && !(args.dryRun === true && tool.dryRun?.query?.dryRun === true)) return answer(ctx, name, () => propose(ctx, tool, args, clientName), tool, operationId);
+  return answer(ctx, name, async () => (await ctx.invoke(operationId, input)).body, tool, operationId);
 }
 
 function mcpServer(ctx: RequestContext): Server {
   const { Server, ListToolsRequestSchema, CallToolRequestSchema } = sdk();
   const server = new Server({ name: 'tessera', version }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
-    tools: tools().map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema })),
+    tools: listed(ctx).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations })),
   }));
-  server.setRequestHandler(CallToolRequestSchema, async (request) => callTool(ctx, request.params.name, request.params.arguments ?? {}));
+  // AGENT-7: the client's name from initialize when this request carried it (a stateless server sees clientInfo on
+  // that request only); otherwise the audit entry names the key.
+  server.setRequestHandler(CallToolRequestSchema, async (request) =>
+    callTool(ctx, request.params.name, request.params.arguments ?? {}, server.getClientVersion()?.name ?? null),
+  );
   return server;
 }
 
@@ -104,4 +145,10 @@ const mcp = async (_input: unknown, ctx: RequestContext) => ({
 export const mcpHandlers = {
   mcpRequest: mcp,
   mcpRequestAtHomarrPath: mcp,
+  /** AGENT-8: a proposal of the caller's, read-only. */
+  async getMcpProposal({ params }, ctx) {
+    const proposal = await findProposal(ctx.db, params.proposalId, requirePrincipal(ctx).userId);
+    if (!proposal) throw proposalNotFound();
+    return { status: 200 as const, body: proposalView(proposal) };
+  },
 } satisfies Partial<HandlerMap>;

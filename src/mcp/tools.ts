@@ -5,6 +5,7 @@
  */
 import { dereferencedDocument } from '../core/openapiDocument';
 import type { InvokeInput, OperationId } from '../core/operation';
+import { annotationsOf, HttpMethod, OperationFacts, ToolAnnotations } from './annotations';
 import { portableSchema } from './portableSchema';
 
 type Schema = Record<string, any>;
@@ -87,6 +88,11 @@ export const toolDefinitions: ToolDefinition[] = [
 interface OperationShape {
   parameters: { name: string; in: string; required?: boolean; schema: Schema; description?: string }[];
   body?: { required: boolean; schema: Schema };
+  method: HttpMethod;
+  path: string;
+  /** CONC-6: the operation takes `If-Match` (AGENT-5: how an applied proposal is guarded in the write's own transaction). */
+  ifMatch: boolean;
+  reachesUpstream: boolean;
 }
 
 /** Where each argument of a tool goes when its operation is invoked. */
@@ -100,16 +106,59 @@ interface ArgumentPlan {
 export interface Tool extends ToolDefinition {
   inputSchema: Schema & { type: 'object' };
   arguments: Partial<Record<OperationId, ArgumentPlan>>;
+  /** AGENT-1: derived from the operation (annotationsOf). */
+  annotations: ToolAnnotations;
+  /** The operation's method and path (`/api/boards/{id}`), and whether it takes If-Match. */
+  method: HttpMethod;
+  path: string;
+  ifMatch: boolean;
+  /** AGENT-4: the dry run of a writing tool's operation (PLAN rules), when the document has one. */
+  dryRun: DryRun | null;
 }
 
-function operationShape(document: Schema, operationId: OperationId): OperationShape {
-  for (const item of Object.values(document.paths ?? {}) as Schema[]) {
-    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+/** A dry run: the operation that plans the write with the same arguments, and the query it adds (`dryRun=true`). */
+export interface DryRun {
+  operationId: OperationId;
+  query?: Record<string, unknown>;
+}
+
+/**
+ * AGENT-4: the dry run of a write, from the document: the same operation with `dryRun=true` when it takes that query
+ * parameter (FILE, FLEET), else the POST at the write's path plus `/plan` that takes the write's own body (PLAN-1:
+ * the PUT's, not the DELETE's at the same path; PLAN-5); none for a read.
+ */
+export function dryRunOf(document: Schema, shape: OperationShape, operationId: OperationId): DryRun | null {
+  if (shape.method === 'get' || shape.path.endsWith('/plan')) return null;
+  if (shape.parameters.some((p) => p.in === 'query' && p.name === 'dryRun')) return { operationId, query: { dryRun: true } };
+  const plan = (document.paths?.[`${shape.path}/plan`] as Schema | undefined)?.post;
+  const planBody = plan?.requestBody?.content?.['application/json']?.schema;
+  if (!plan || !shape.body || JSON.stringify(planBody) !== JSON.stringify(shape.body.schema)) return null;
+  return { operationId: plan.operationId as OperationId };
+}
+
+/** The facts of an operation the annotations are derived from (AGENT-1). */
+export function factsOf(shape: OperationShape): OperationFacts {
+  const body = shape.body?.schema;
+  const bodyNames = body?.type === 'object' && body.properties ? Object.keys(body.properties) : [];
+  return { method: shape.method, path: shape.path, argumentNames: [...shape.parameters.map((p) => p.name), ...bodyNames], reachesUpstream: shape.reachesUpstream };
+}
+
+export function operationShape(document: Schema, operationId: OperationId): OperationShape {
+  for (const [path, item] of Object.entries(document.paths ?? {}) as [string, Schema][]) {
+    for (const method of ['get', 'put', 'post', 'patch', 'delete'] as const) {
       const operation = item[method];
       if (operation?.operationId !== operationId) continue;
-      const parameters = [...(item.parameters ?? []), ...(operation.parameters ?? [])].filter((p: Schema) => p.in === 'path' || p.in === 'query');
+      const all = [...(item.parameters ?? []), ...(operation.parameters ?? [])];
+      const parameters = all.filter((p: Schema) => p.in === 'path' || p.in === 'query');
       const json = operation.requestBody?.content?.['application/json']?.schema;
-      return { parameters, body: json ? { required: operation.requestBody.required === true, schema: json } : undefined };
+      return {
+        parameters,
+        body: json ? { required: operation.requestBody.required === true, schema: json } : undefined,
+        method,
+        path,
+        ifMatch: all.some((p: Schema) => p.in === 'header' && String(p.name).toLowerCase() === 'if-match'),
+        reachesUpstream: operation['x-reaches-upstream'] === true,
+      };
     }
   }
   throw new Error(`MCP tool for unknown operation ${operationId}`);
@@ -147,17 +196,26 @@ export function tools(): Tool[] {
   if (built) return built;
   const document = dereferencedDocument() as Schema;
   built = toolDefinitions.map((definition) => {
+    const shape = operationShape(document, definition.operationId);
+    const operation = {
+      annotations: annotationsOf(factsOf(shape)),
+      method: shape.method,
+      path: shape.path,
+      ifMatch: shape.ifMatch,
+      dryRun: dryRunOf(document, shape, definition.operationId),
+    };
     if (definition.name === 'get_board') {
-      const byId = argumentsOf(operationShape(document, 'getBoard'));
+      const byId = argumentsOf(shape);
       const byName = argumentsOf(operationShape(document, 'getBoardByName'));
       return {
         ...definition,
+        ...operation,
         inputSchema: portable({ type: 'object', properties: { ...byId.properties, ...byName.properties }, description: 'Give `id` or `name`.' }),
         arguments: { getBoard: byId.plan, getBoardByName: byName.plan },
       };
     }
-    const { properties, required, plan } = argumentsOf(operationShape(document, definition.operationId), definition.bodyKey);
-    return { ...definition, inputSchema: portable({ type: 'object', properties, ...(required.length ? { required } : {}) }), arguments: { [definition.operationId]: plan } };
+    const { properties, required, plan } = argumentsOf(shape, definition.bodyKey);
+    return { ...definition, ...operation, inputSchema: portable({ type: 'object', properties, ...(required.length ? { required } : {}) }), arguments: { [definition.operationId]: plan } };
   });
   return built;
 }

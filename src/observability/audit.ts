@@ -57,12 +57,14 @@ export type AuditAction =
   | 'board.set.apply'
   | 'provisioning.apply'
   | 'apikey.expired'
-  | 'settings.update';
+  | 'settings.update'
+  | 'mcp.proposal.apply'
+  | 'mcp.proposal.reject';
 
 export interface AuditEvent {
   action: AuditAction;
   outcome?: 'success' | 'failure';
-  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'app' | 'integration' | 'customApi' | 'settings' | 'session';
+  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'app' | 'integration' | 'customApi' | 'settings' | 'session' | 'mcpProposal';
   targetId?: string | null;
   /** Ids, names and counts only; never a secret. */
   details?: Record<string, unknown>;

@@ -28,7 +28,8 @@ write(openDir, openName, boardFile(openName));
 const configFile = path.join(root, 'provisioning.yaml');
 writeFileSync(configFile, toYaml({ sources: [{ path: 'open', managedBy: 'team-open', prune: true, allowApiUpdates: true }] }));
 
-const locked = useTestServer({ PROVISIONING_DIR: lockedDir, PROVISIONING_DEBOUNCE_MS: '100' });
+// MCP_MODE write (AGENT-2): PROV-5's MCP refusal is of the write itself (a proposal's dry run does not check the lock).
+const locked = useTestServer({ PROVISIONING_DIR: lockedDir, PROVISIONING_DEBOUNCE_MS: '100', MCP_MODE: 'write' });
 const open = useTestServer({ PROVISIONING_CONFIG: configFile, PROVISIONING_DEBOUNCE_MS: '100' });
 
 const boardNamed = async (server: TestServer, name: string) => server.db('boards').whereRaw('lower(name) = lower(?)', [name]).first('id', 'version', 'managedBy');

@@ -10,7 +10,8 @@ import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
 
-const server = useTestServer();
+// MCP_MODE write (AGENT-2): the MCP test below writes through a tool directly.
+const server = useTestServer({ MCP_MODE: 'write' });
 const adminKeyId = () => server.adminKey.split('.')[0];
 
 async function audit(query: Record<string, string>) {

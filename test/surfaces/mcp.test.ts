@@ -7,7 +7,8 @@ import { useTestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk, item, position } from '../boards-document/helpers';
 
-const server = useTestServer();
+// AGENT-2: these tests write through the tools directly (the default mode, propose, is tested in mcp-agent.test.ts).
+const server = useTestServer({ MCP_MODE: 'write' });
 const conflictMessage = 'This board was modified by another request. Reload the latest board and retry.';
 
 /** The SDK's own client over Streamable HTTP, with the key as `ApiKey` or as a bearer token (MCP-1). */

@@ -16,6 +16,7 @@
  *           ├─ board_history, provisioned_boards (board_labels)  server_settings, login_failures, provisioning_sources
  *           └─ (apps) app_reachability                         audit_log, rate_limit_buckets, event_stream_leases
  *   integrations ── widget_data_cache (the shared cache of live widget data)
+ *   users ── mcp_proposals (writes MCP tools proposed, until applied, rejected or expired)
  */
 import { ApiKey } from './ApiKey';
 import { RateLimitBucket } from './RateLimitBucket';
@@ -46,6 +47,7 @@ import { Item } from './Item';
 import { ItemLayout } from './ItemLayout';
 import { Layout } from './Layout';
 import { LoginFailure } from './LoginFailure';
+import { McpProposal } from './McpProposal';
 import { Section } from './Section';
 import { SectionCollapseState } from './SectionCollapseState';
 import { SectionLayout } from './SectionLayout';
@@ -85,6 +87,7 @@ export {
   ItemLayout,
   Layout,
   LoginFailure,
+  McpProposal,
   Section,
   SectionCollapseState,
   SectionLayout,
@@ -125,6 +128,7 @@ export const models = [
   ItemLayout,
   Layout,
   LoginFailure,
+  McpProposal,
   Section,
   SectionCollapseState,
   SectionLayout,
