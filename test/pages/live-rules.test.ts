@@ -3,6 +3,9 @@
  * modules the page bundles: when a tile asks again, how values are written, which download columns are drawn, which
  * calendar events are listed under which day.
  */
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { liveKinds } from '../../src/widgets/data/kinds';
 import { comingEvents, dayLabel } from '../../src/pages/client/live/rules';
 import { defaultDownloadColumns, downloadColumns } from '../../src/pages/client/live/rules';
 import {
@@ -134,5 +137,23 @@ describe('LIVEVIEW-7: calendar events', () => {
     expect(dayLabel(new Date(2026, 10, 29, 23), at)).toBe('Today');
     expect(dayLabel(new Date(2026, 10, 30, 1), at)).toBe('Tomorrow');
     expect(dayLabel(new Date(2026, 11, 3, 9), at)).toContain('3');
+  });
+});
+
+describe('LIVEVIEW-1: the page has a view for each live kind of the server, and the docs list them', () => {
+  // views.ts imports the DOM modules, so its table is read as text here (its keys are plain identifiers).
+  const viewsSource = readFileSync(path.join(__dirname, '../../src/pages/client/live/views.ts'), 'utf8');
+  const table = viewsSource.slice(viewsSource.indexOf('liveViews'));
+  const viewed = [...table.matchAll(/^\s+([A-Za-z]+): [A-Za-z]+View,$/gm)].map((match) => match[1]).sort();
+
+  it('LIVEVIEW-1: every server live kind but the clock (drawn by the clock widget with its weather line) has a view, and no other kind', () => {
+    const server = liveKinds.map((kind) => kind.widgetKind).filter((kind) => kind !== 'clock').sort();
+    expect(viewed).toEqual(server);
+  });
+
+  it('LIVEVIEW-1: docs/board-page.md lists each live kind as live', () => {
+    const docs = readFileSync(path.join(__dirname, '../../docs/board-page.md'), 'utf8');
+    const section = docs.slice(docs.indexOf('### Live kinds'));
+    for (const kind of viewed) expect(section).toMatch(new RegExp(`^\\| [^|]*\`${kind}\`[^|]*\\|[^|]*\\| yes \\|$`, 'm'));
   });
 });
