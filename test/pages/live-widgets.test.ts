@@ -8,6 +8,7 @@
  */
 import type { Page, Request } from 'playwright-core';
 import { bootstrapAdmin } from '../../src/identity/bootstrap';
+import { axeAudit } from '../support/axe';
 import { launchBrowser, type TestBrowser } from '../support/browser';
 import { liveTorrentName, seedLiveBoard, startLiveServices, torrentMagnet, type LiveBoardIds, type LiveServices } from '../support/liveBoard';
 import { startTestServer, type TestServer } from '../support/server';
@@ -96,6 +97,11 @@ describe('live tiles on the board page (LIVEVIEW)', () => {
     // Nothing from a service is markup: the feed's <img onerror> is text.
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await tile(page, ids.feed).locator('img').count()).toBe(0);
+    // A11Y-3 on live tiles with their data, light and dark (each scrollable tile body is reachable by keyboard)
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await axeAudit(page)).toEqual([]);
+    }
     expect(errors).toEqual([]);
     await page.close();
   }, 180_000);

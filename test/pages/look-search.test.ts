@@ -5,6 +5,7 @@
  * them into the served document (`served`), which is what the page reads either way. Requests off the instance are
  * answered here (the apps' and the web search's addresses) or refused: nothing leaves the machine.
  */
+import { axeAudit } from '../support/axe';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
 import { launchBrowser, TestBrowser } from '../support/browser';
@@ -19,7 +20,6 @@ import { fixtureInput } from '../convert/support';
 declare const document: any;
 declare const getComputedStyle: (element: unknown) => any;
 
-const axeSource = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 let server: TestServer;
 let launched: TestBrowser | undefined;
@@ -318,15 +318,7 @@ describe('search and quick launch (SEARCH-1..5)', () => {
   });
 });
 
-interface AxeResult {
-  violations: { id: string; impact: string | null; help: string; nodes: { target: unknown[] }[] }[];
-}
-/** A11Y-3: axe-core run in the page (evaluated through the debugging protocol, so the page's CSP still holds for the page). */
-async function audit(page: Page): Promise<string[]> {
-  await page.evaluate(axeSource);
-  const result = (await page.evaluate(() => (globalThis as unknown as { axe: { run(context: unknown, options: unknown): Promise<unknown> } }).axe.run(document, { resultTypes: ['violations'] }))) as AxeResult;
-  return result.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.impact} ${v.id}: ${v.help} at ${JSON.stringify(v.nodes.map((n) => n.target))}`);
-}
+const audit = axeAudit;
 
 describe('accessibility (A11Y-1..3)', () => {
   it.each(['light', 'dark'] as const)('A11Y-3: axe-core finds no serious or critical violation on the sample board, %s, with the search open too', async (scheme) => {

@@ -7,6 +7,7 @@
 import type { components } from '../../../../generated/api';
 import { api } from '../api';
 import { el } from '../dom';
+import { kindTitle } from '../widgets/titles';
 import type { WidgetItem } from '../widgets/types';
 import { nextLiveAsk } from './schedule';
 
@@ -136,7 +137,9 @@ async function act(entry: Entry, integrationId: string, action: string, ids: str
  * (a board change elsewhere) shows the data it had at once and keeps its schedule; anything else asks now.
  */
 export function liveBody(boardId: string, item: WidgetItem, view: LiveView): HTMLElement {
-  const body = el('div', { className: 'live' });
+  // A11Y-3: a tile's body scrolls when the data is longer than the tile, so it is reachable by keyboard and named
+  const body = el('div', { className: 'live', role: 'group', ariaLabel: `${kindTitle(item.kind)} data` });
+  body.tabIndex = 0;
   const optionsKey = JSON.stringify(item.options);
   const before = entries.get(item.id);
   if (before && before.boardId === boardId && before.optionsKey === optionsKey && before.last !== null) {
