@@ -12,7 +12,7 @@ import { axeAudit } from '../support/axe';
 import { launchBrowser, type TestBrowser } from '../support/browser';
 import { liveTorrentName, seedLiveBoard, startLiveServices, torrentMagnet, type LiveBoardIds, type LiveServices } from '../support/liveBoard';
 import { startTestServer, type TestServer } from '../support/server';
-import { qbittorrentAddMagnet, startTimeoutMs } from '../support/services/downloads';
+import { qbittorrentAddMagnet, qbittorrentLogin, startTimeoutMs } from '../support/services/downloads';
 import { expectOk } from '../boards-document/helpers';
 import { unique } from '../support/unique';
 
@@ -97,6 +97,9 @@ describe('live tiles on the board page (LIVEVIEW)', () => {
     // Nothing from a service is markup: the feed's <img onerror> is text.
     expect(await page.evaluate(() => (window as unknown as { __xss?: number }).__xss)).toBeUndefined();
     expect(await tile(page, ids.feed).locator('img').count()).toBe(0);
+    // SECRET-5: the drawn page holds no credential of the services it shows
+    const drawn = await page.content();
+    for (const secret of [qbittorrentLogin.password, services!.radicale.password]) expect(drawn).not.toContain(secret);
     // A11Y-3 on live tiles with their data, light and dark (each scrollable tile body is reachable by keyboard)
     for (const scheme of ['light', 'dark'] as const) {
       await page.emulateMedia({ colorScheme: scheme });
