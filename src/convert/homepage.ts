@@ -20,7 +20,7 @@ const otherFiles: Record<string, string> = {
 };
 
 /** homepage service widget types and what Tessera offers instead (an integration kind and a widget kind). */
-const serviceWidgets: Record<string, [integration: string, widget: string]> = {
+export const serviceWidgets: Record<string, [integration: string, widget: string]> = {
   emby: ['emby', 'mediaServer'],
   jellyfin: ['jellyfin', 'mediaServer'],
   plex: ['plex', 'mediaServer'],
