@@ -163,6 +163,8 @@ interface Placed {
   name: string;
   order: string;
   item: DraftItem;
+  /** The label each app field came from, so that appItem's report entries name labels. */
+  fieldLabels: Record<string, string>;
 }
 
 /**
@@ -262,7 +264,11 @@ function mapObject(ctx: Context, found: Found, options: DiscoverOptions, entries
     item.height = height ?? 1;
     item.options.layout = 'row';
   }
-  return { board, group, weight, name: item.app!.name, order: key, item };
+  const fieldLabels: Record<string, string> = {};
+  for (const [field, where] of [['name', nameFrom], ['href', href], ['icon', icon], ['description', description], ['status check', pingFrom ?? home('siteMonitor')]] as const) {
+    if (where) fieldLabels[field] = where.label;
+  }
+  return { board, group, weight, name: item.app!.name, order: key, item, fieldLabels };
 }
 
 /**
@@ -282,7 +288,7 @@ export function discoverDocker(answer: DockerDiscoveryAnswer, options: DiscoverO
     const before = ctx.report.entries.length;
     const result = mapObject(ctx, found, options, entries);
     // appItem's own entries (links refused, icons, cuts) follow the object's, named by the app's field.
-    for (const entry of ctx.report.entries.slice(before)) entries.push({ object: entry.file, label: entry.field, status: entry.status, detail: entry.detail });
+    for (const entry of ctx.report.entries.slice(before)) entries.push({ object: entry.file, label: result?.fieldLabels[entry.field] ?? entry.field, status: entry.status, detail: entry.detail });
     if (result) placed.push(result);
   }
   // DISC-6: boards by name, letter case ignored (a set's names are unique that way); the first spelling names it.
@@ -304,7 +310,8 @@ export function discoverDocker(answer: DockerDiscoveryAnswer, options: DiscoverO
         .map((entry) => entry.item),
     }));
     const file = buildBoardFile({ name: board, sections });
-    boards.push(options.managedBy ? { ...file, managedBy: options.managedBy } : file);
+    const { apiVersion, kind, name, isPublic, ...rest } = file;
+    boards.push(options.managedBy ? { apiVersion, kind, name, isPublic, managedBy: options.managedBy, ...rest } : file);
     reportBoards.push({ name: board, file: `${board}.yaml`, apps: mine.length });
   }
   return {

@@ -127,7 +127,7 @@ describe('DISC-2, DISC-9: labels are untrusted', () => {
     expect(result.boards[0].sections.find((s) => s.kind === 'category')!.name).toBe('Group');
     const entries = entriesOf(result, 'container bad');
     expect(entries).toContainEqual({ object: 'container bad', label: 'homepage.description', status: 'skipped', detail: 'longer than 4096 characters: left out' });
-    expect(entries.find((entry) => entry.label === 'href')!.detail).toContain('javascript:alert(1): Tessera refuses it');
+    expect(entries.find((entry) => entry.label === 'homepage.href')!.detail).toContain('javascript:alert(1): Tessera refuses it');
   });
 });
 
