@@ -29,7 +29,7 @@ module.exports = {
       comment:
         'MODEL-4: pure rules (state in, decision out) never import the models or the database layer; the stores do (the widget-data service and its cache store in widgets/data/ are such).',
       from: {
-        path: '^src/(boards/document/(changes|contentPlan|grid|layoutPlan|limits|model|replacement|stateAfter|validate)|boards/history/(snapshot|summary)|boards/settings|boards/files/file|access/levels|identity/permissions|convert/.*|widgets/(registry|options|data/(types|shapes|limits|kinds/.*))|apps/(validation|urls)|integrations/kinds)\\.ts$',
+        path: '^src/(boards/document/(changes|contentPlan|grid|layoutPlan|limits|model|replacement|stateAfter|validate)|boards/history/(snapshot|summary)|boards/settings|boards/files/file|access/levels|identity/permissions|convert/.*|discover/.*|widgets/(registry|options|data/(types|shapes|limits|kinds/.*))|apps/(validation|urls)|integrations/kinds)\\.ts$',
       },
       to: { path: '^src/db/(models/|database\\.ts$)' },
     },

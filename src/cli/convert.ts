@@ -79,7 +79,7 @@ function refuseCollisions(out: string, report: ConvertReport): void {
 }
 
 /** CONV-13: a board name as BoardName allows it (letters, digits, - and _). */
-function boardNameOption(value: string): string {
+export function boardNameOption(value: string): string {
   if (!/^[A-Za-z0-9_-]{1,200}$/.test(value)) throw new InvalidArgumentError('Expected a board name: 1 to 200 letters, digits, - and _.');
   return value;
 }

@@ -11,6 +11,7 @@ import { describeError, exitStatus, exitStatusOf, oneLine } from './errors';
 import { addBackupCommands } from './backup';
 import { addSecretCommands } from './secrets';
 import { addConvertCommand } from './convert';
+import { addDiscoverCommand } from './discover';
 import { addBoardCommands, addFleetCommands } from './remote/commands';
 
 export { runCli };
@@ -21,7 +22,8 @@ const helpAfter = `
 Local admin commands (users, groups, api-keys, permissions, migrate, backup, restore, secrets) work on the local
 database named by DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the server first: the
 embedded database allows one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key;
-\`convert\` works on files, or reads a running Homarr v1 over its API (\`convert homarr --url\`).
+\`convert\` works on files, or reads a running Homarr v1 over its API (\`convert homarr --url\`); \`discover docker\`
+reads container labels at DOCKER_HOST and writes board files.
 Run \`tessera <command> --help\` for a command's arguments and options.`;
 
 function buildProgram(setStatus: (status: number) => void): Command {
@@ -54,6 +56,7 @@ function buildProgram(setStatus: (status: number) => void): Command {
   addBoardCommands(program, async (work) => setStatus(await work()));
   addFleetCommands(program, async (work) => setStatus(await work()));
   addConvertCommand(program, async (work) => setStatus(await work()));
+  addDiscoverCommand(program, async (work) => setStatus(await work()));
   return program;
 }
 

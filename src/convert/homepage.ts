@@ -13,14 +13,14 @@ import { ConvertError, SourceSet, type PathKey, type SourceFile } from './source
 const knownFiles = ['services', 'bookmarks', 'widgets', 'settings'] as const;
 /** homepage files that describe discovery or styling Tessera does not take over. */
 const otherFiles: Record<string, string> = {
-  docker: 'Docker discovery (homepage.* labels): not a file Tessera reads; add the services to services.yaml first',
+  docker: 'Docker discovery: not a file Tessera reads; `tessera discover docker` reads the homepage.* labels themselves (DISC-*)',
   kubernetes: 'Kubernetes discovery (gethomepage.dev/* annotations): not a file Tessera reads',
   proxmox: 'Proxmox connection for status: configure a proxmox integration in Tessera',
   custom: 'custom CSS/JS: set customCss in the board settings by hand',
 };
 
 /** homepage service widget types and what Tessera offers instead (an integration kind and a widget kind). */
-const serviceWidgets: Record<string, [integration: string, widget: string]> = {
+export const serviceWidgets: Record<string, [integration: string, widget: string]> = {
   emby: ['emby', 'mediaServer'],
   jellyfin: ['jellyfin', 'mediaServer'],
   plex: ['plex', 'mediaServer'],
@@ -53,7 +53,7 @@ const serviceWidgets: Record<string, [integration: string, widget: string]> = {
 };
 
 const discovery: Record<string, string> = {
-  server: 'Docker discovery (docker.yaml server): Tessera does not read Docker',
+  server: 'Docker discovery (docker.yaml server): `tessera discover docker` reads the engine at DOCKER_HOST instead',
   container: 'Docker container status: Tessera does not read Docker',
   showStats: 'Docker container stats: Tessera does not read Docker',
   namespace: 'Kubernetes discovery: Tessera does not read Kubernetes',

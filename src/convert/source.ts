@@ -48,7 +48,7 @@ export interface SourceFile {
 }
 
 /** CONV-10: control characters no Tessera text may hold (NUL refuses an import whole); tab and line breaks stay. */
-const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
+export const controlCharacters = /[\u0000-\u0008\u000b\u000c\u000e-\u001f\u007f]/g;
 
 /** `data` with control characters removed from every string and map key; `cleaned` collects where (paths as written). */
 function withoutControlCharacters(data: unknown, at: PathKey[], cleaned: PathKey[][]): unknown {

@@ -1,7 +1,7 @@
 /**
  * DOCK-3: the Docker Engine API's container list (`GET /v1.41/containers/json?all=1`), as Docker and Podman's
- * Docker-compatible service answer it, over a Unix socket or plain HTTP (`DOCKER_HOST`). Read-only: the only request
- * this client makes is that list.
+ * Docker-compatible service answer it, over a Unix socket or plain HTTP (`DOCKER_HOST`). Read-only: the only requests
+ * this client makes are that list and, for discovery (DISC-1), Swarm's service list (`GET /v1.41/services`).
  */
 import type { DockerHost } from '../../config/config';
 import { outboundSocketFetch, type OutboundAnswer } from '../../outbound/fetch';
@@ -30,20 +30,94 @@ export function describeDockerHost(host: DockerHost): string {
   return host.kind === 'unix' ? `unix://${host.socketPath}` : host.baseUrl.replace(/^http:/, 'tcp:');
 }
 
-export async function listDockerContainers(ctx: ClientContext, host: DockerHost): Promise<DockerContainer[]> {
+/** DOCK-3, DISC-1: one GET of the Engine API at `host`; the answer as it came (status and text). */
+async function dockerGet(ctx: ClientContext, host: DockerHost, path: string): Promise<OutboundAnswer> {
   const request = { timeoutMs: ctx.timeoutMs, maxBytes: ctx.maxBytes, headers: { accept: 'application/json' } };
-  const answer: OutboundAnswer =
-    host.kind === 'unix' ? await (ctx.fetchSocket ?? outboundSocketFetch)(host.socketPath, listPath, request) : await ctx.fetch(`${host.baseUrl}${listPath}`, request);
-  const shown = describeDockerHost(host);
-  if (answer.status === 401 || answer.status === 403) throw new ServiceError('unauthorized', `${shown}: the Docker API refused the container list (HTTP ${answer.status})`);
+  return host.kind === 'unix' ? (ctx.fetchSocket ?? outboundSocketFetch)(host.socketPath, path, request) : ctx.fetch(`${host.baseUrl}${path}`, request);
+}
+
+/** DOCK-3: a 2xx answer's JSON; 401/403 unauthorized, another status a failure naming it, non-JSON a bad answer. */
+function answerJson(answer: OutboundAnswer, shown: string, what: string): unknown {
+  if (answer.status === 401 || answer.status === 403) throw new ServiceError('unauthorized', `${shown}: the Docker API refused the ${what} (HTTP ${answer.status})`);
   if (answer.status < 200 || answer.status >= 300) throw new ServiceError('failed', `${shown}: the Docker API answered HTTP ${answer.status}`);
-  let body: unknown;
   try {
-    body = JSON.parse(answer.text);
+    return JSON.parse(answer.text);
   } catch {
-    throw new ServiceError('bad-answer', `${shown}: the container list is not JSON`);
+    throw new ServiceError('bad-answer', `${shown}: the ${what} is not JSON`);
   }
-  return parseContainerList(body, shown);
+}
+
+export async function listDockerContainers(ctx: ClientContext, host: DockerHost): Promise<DockerContainer[]> {
+  const shown = describeDockerHost(host);
+  return parseContainerList(answerJson(await dockerGet(ctx, host, listPath), shown, 'container list'), shown);
+}
+
+/** DISC-1, DISC-2: a container or Swarm service as discovery sees it: its name, id and labels (bounded). */
+export interface DockerLabelled {
+  id: string;
+  name: string;
+  labels: Record<string, string>;
+}
+
+export interface DockerDiscoveryAnswer {
+  containers: DockerLabelled[];
+  /** Swarm's services; null when the engine is not a Swarm manager (it answers 404, 500, 501 or 503). */
+  services: DockerLabelled[] | null;
+}
+
+/** DISC-2: bounds of what discovery keeps of labels (untrusted input). */
+export const labelLimits = { labels: 256, keyLength: 256, valueLength: 4096 } as const;
+
+/** DISC-2: the label vocabularies discovery reads (homepage's, Glance's, Tessera's own). */
+export const discoveryPrefixes = ['homepage.', 'glance.', 'tessera.'] as const;
+
+/** DISC-1: statuses a non-Swarm engine answers for the service list: "no swarm", not an error. */
+const noSwarmStatuses = [404, 500, 501, 503];
+
+/**
+ * DISC-1: the containers (all, `GET /v1.41/containers/json?all=1`) and, when the engine is a Swarm manager, the
+ * services (`GET /v1.41/services`, their spec's labels: compose's `deploy.labels`), with their labels. Read-only.
+ */
+export async function readDockerLabels(ctx: ClientContext, host: DockerHost): Promise<DockerDiscoveryAnswer> {
+  const shown = describeDockerHost(host);
+  const containerList = answerJson(await dockerGet(ctx, host, listPath), shown, 'container list');
+  const containers = parseContainerList(containerList, shown);
+  const serviceAnswer = await dockerGet(ctx, host, servicesPath);
+  const services = noSwarmStatuses.includes(serviceAnswer.status) ? null : parseServiceList(answerJson(serviceAnswer, shown, 'service list'), shown);
+  return {
+    containers: containers.map((container, index) => ({ id: container.id, name: container.name, labels: boundedLabels((containerList as Record<string, unknown>[])[index].Labels) })),
+    services,
+  };
+}
+
+const servicesPath = '/v1.41/services';
+
+/** DISC-1: Swarm's service list: `[{ID, Spec: {Name, Labels}}]`; anything else is a bad answer. */
+export function parseServiceList(body: unknown, shown: string): DockerLabelled[] {
+  if (!Array.isArray(body) || !body.every((entry) => typeof entry === 'object' && entry !== null && !Array.isArray(entry))) {
+    throw new ServiceError('bad-answer', `${shown}: the service list is not a list of services`);
+  }
+  return body.slice(0, maxContainers).map((entry: Record<string, unknown>) => {
+    const spec = typeof entry.Spec === 'object' && entry.Spec !== null ? (entry.Spec as Record<string, unknown>) : {};
+    const id = text(entry.ID, 128);
+    return { id, name: text(spec.Name, 256) || id.slice(0, 12), labels: boundedLabels(spec.Labels) };
+  });
+}
+
+/**
+ * DISC-2: a label map as discovery keeps it: the labels of its vocabularies only (`homepage.`, `glance.`,
+ * `tessera.`), string values only, at most `labelLimits.labels` of them (by name order),
+ * keys and values over their bounds left out (a key) or cut (a value is cut one character past the bound, so the
+ * mapping can say it was too long).
+ */
+export function boundedLabels(value: unknown): Record<string, string> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0].length <= labelLimits.keyLength && discoveryPrefixes.some((prefix) => entry[0].startsWith(prefix)))
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+    .slice(0, labelLimits.labels)
+    .map(([key, label]) => [key, label.slice(0, labelLimits.valueLength + 1)]);
+  return Object.fromEntries(entries);
 }
 
 /**
