@@ -6600,6 +6600,17 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A cookie-authenticated approval that looked cross-site (SEC-5), or the proposed operation refused the key that proposed it a global permission it no longer holds (`Permission denied`, the proposal stays); nothing was written. A caller who may not review the proposal gets 404 `Proposal not found` instead. */
+        ProposalForbidden: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description AGENT-10 (as AGENT-5): a board the proposal touches changed (or is gone) since the proposal was made; the proposal is gone and nothing was written. Or the proposed operation refused the write with its own conflict (the proposal stays). */
         ProposalConflict: {
             headers: {
@@ -8980,9 +8991,9 @@ export interface operations {
                     "application/json": components["schemas"]["McpProposalApplied"];
                 };
             };
-            400: components["responses"]["MalformedBody"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
-            403: components["responses"]["Forbidden"];
+            403: components["responses"]["ProposalForbidden"];
             404: components["responses"]["ProposalNotFound"];
             409: components["responses"]["ProposalConflict"];
             413: components["responses"]["PayloadTooLarge"];
@@ -9015,7 +9026,7 @@ export interface operations {
                     "application/json": components["schemas"]["McpProposalRejected"];
                 };
             };
-            400: components["responses"]["MalformedBody"];
+            400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["CrossSiteRefused"];
             404: components["responses"]["ProposalNotFound"];
