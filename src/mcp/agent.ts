@@ -147,7 +147,7 @@ export async function propose(ctx: RequestContext, tool: Tool, args: Record<stri
       ctx.config.mcpProposalTtlSeconds,
     );
   });
-  return { status: 'proposed', ...proposalView(proposal), next: 'Show the summary and plan to the person; apply_proposal writes it, reject_proposal drops it.' };
+  return { status: 'proposed', ...proposalView(proposal), next: 'Show the summary and plan to the person, with the previewUrl page where they can approve or reject it; apply_proposal writes it, reject_proposal drops it.' };
 }
 
 /** AGENT-5: 409 naming the board that changed since the proposal (`now` null: the board is gone or hidden). */

@@ -26,7 +26,7 @@ function sdk() {
 }
 
 const instructions =
-  'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code. Unless the server runs in write mode, a writing tool does not write: it answers a proposal (proposalId, summary, plan) that a person reviews; apply_proposal writes exactly that change if the boards have not changed since, reject_proposal drops it.';
+  'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code. Unless the server runs in write mode, a writing tool does not write: it answers a proposal (proposalId, summary, plan, previewUrl) that a person reviews, and may approve on the previewUrl page; apply_proposal writes exactly that change if the boards have not changed since, reject_proposal drops it.';
 
 /** A tool's answer: the JSON as text and as structured content (an object; lists come as `{items}`). */
 function resultOf(body: unknown): CallToolResult {
