@@ -1059,6 +1059,34 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/proposals/{proposalId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        /**
+         * MCP proposal preview page
+         * @description AGENT-12: the page a proposal's `previewUrl` names. For a caller who may review the proposal (AGENT-10) it
+         *     draws the proposed board with the changed tiles marked (a `save_board` proposal: the planned items, added ones
+         *     dashed, changed ones outlined, removed ones struck out), the summary and the plan beside it as text (for a tool
+         *     without a plan, the summary and the arguments), and Approve and Reject buttons (the approve and reject
+         *     operations). Anyone else gets 404 with the same page, which offers to sign in (session cookie). The page keeps
+         *     the board page's Content-Security-Policy (PAGE-5).
+         */
+        get: operations["getProposalPage"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/boards/{name}/custom.css": {
         parameters: {
             query?: never;
@@ -1121,7 +1149,7 @@ export interface paths {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "scheme.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
+                file: "board.js" | "scheme.js" | "list.js" | "proposal.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
@@ -1248,13 +1276,69 @@ export interface paths {
         };
         /**
          * Read an MCP proposal
-         * @description AGENT-8: a proposal an MCP tool made in `propose` mode (AGENT-4), read-only: the caller's own, unexpired ones
-         *     only; another user's, an applied, rejected or expired one is 404 `Proposal not found`. Applying and rejecting
-         *     are the MCP tools `apply_proposal` and `reject_proposal`.
+         * @description AGENT-8, AGENT-9: a proposal an MCP tool made in `propose` mode (AGENT-4), read-only: one the caller made, or
+         *     one the caller may review (AGENT-10: admin, or the board permission its operation needs on every board it
+         *     touches); any other, an applied, rejected or expired one is 404 `Proposal not found`. Applying and rejecting
+         *     are the MCP tools `apply_proposal` and `reject_proposal`, and, for a person, the approve and reject operations
+         *     below and the preview page at `previewUrl`.
          */
         get: operations["getMcpProposal"];
         put?: never;
         post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/proposals/{proposalId}/approve": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Approve an MCP proposal
+         * @description AGENT-10: a person (session cookie, or an API key) approves a proposal they may review: admin, its proposer's
+         *     user, or a caller holding the board permission its operation needs on every board it touches (`full` for
+         *     deleteBoard, renameBoard, changeBoardVisibility, importBoard and applyBoardSet; `modify` for the other
+         *     writes). It is written exactly as `apply_proposal` writes it (AGENT-5): each board checked against its planned
+         *     version, the planned operation run with the planned arguments as the key that proposed it, one
+         *     `mcp.proposal.apply` audit entry whose details name the approver (`approvedBy`). No body. A cookie-authenticated
+         *     call is refused when it looks cross-site (SEC-5).
+         */
+        post: operations["approveMcpProposal"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/mcp/proposals/{proposalId}/reject": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Reject an MCP proposal
+         * @description AGENT-11: a person who may review a proposal (as for approving it, AGENT-10) drops it: nothing is written, one
+         *     `mcp.proposal.reject` audit entry whose details name who rejected it (`rejectedBy`). No body. A
+         *     cookie-authenticated call is refused when it looks cross-site (SEC-5).
+         */
+        post: operations["rejectMcpProposal"];
         delete?: never;
         options?: never;
         head?: never;
@@ -4871,6 +4955,7 @@ export interface components {
          *     `reject_proposal` drops it or it expires.
          * @example {
          *       "proposalId": "k2m9q4x1c8v5b3n6z0a2s4d6",
+         *       "previewUrl": "/proposals/k2m9q4x1c8v5b3n6z0a2s4d6",
          *       "tool": "add_item",
          *       "operationId": "addBoardItem",
          *       "summary": "add_item on board \"home\" (version 4)",
@@ -4889,6 +4974,8 @@ export interface components {
          */
         McpProposal: {
             proposalId: string;
+            /** @description AGENT-9: the preview page where a person signed in with the right permission reviews, approves or rejects the proposal: `/proposals/<proposalId>`, a path on the address the proposal was made at. */
+            previewUrl: string;
             /** @description The MCP tool that proposed it. */
             tool: string;
             /** @description The REST operation `apply_proposal` runs. */
@@ -4910,6 +4997,41 @@ export interface components {
             createdAt: string;
             /** Format: date-time */
             expiresAt: string;
+        };
+        /**
+         * @description AGENT-10 (as AGENT-5 answers `apply_proposal`): the planned change was written.
+         * @example {
+         *       "status": "applied",
+         *       "proposalId": "k2m9q4x1c8v5b3n6z0a2s4d6",
+         *       "tool": "delete_board",
+         *       "summary": "delete_board on board \"home\" (version 4)",
+         *       "result": null
+         *     }
+         */
+        McpProposalApplied: {
+            /** @enum {string} */
+            status: "applied";
+            proposalId: string;
+            tool: string;
+            summary: string;
+            /** @description The answer of the operation the proposal ran (its REST answer's body), null when it has none. */
+            result: unknown;
+        };
+        /**
+         * @description AGENT-11 (as AGENT-6 answers `reject_proposal`): the proposal was dropped, nothing written.
+         * @example {
+         *       "status": "rejected",
+         *       "proposalId": "k2m9q4x1c8v5b3n6z0a2s4d6",
+         *       "tool": "delete_board",
+         *       "summary": "delete_board on board \"home\" (version 4)"
+         *     }
+         */
+        McpProposalRejected: {
+            /** @enum {string} */
+            status: "rejected";
+            proposalId: string;
+            tool: string;
+            summary: string;
         };
         /**
          * @description Where and at which version the file was taken. Import with `onConflict=replace` onto the board it names, on the
@@ -6467,8 +6589,30 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description No such MCP proposal of the caller's (or it was applied, rejected or has expired). */
+        /** @description No such MCP proposal the caller made or may review (AGENT-9), or it was applied, rejected or has expired; a proposal whose proposing key was revoked or has expired cannot be approved either (AGENT-10). */
         ProposalNotFound: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A cookie-authenticated approval that looked cross-site (SEC-5), or the proposed operation refused the key that proposed it a global permission it no longer holds (`Permission denied`, the proposal stays); nothing was written. A caller who may not review the proposal gets 404 `Proposal not found` instead. */
+        ProposalForbidden: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description AGENT-10 (as AGENT-5): a board the proposal touches changed (or is gone) since the proposal was made; the proposal is gone and nothing was written. Or the proposed operation refused the write with its own conflict (the proposal stays). */
+        ProposalConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -8364,6 +8508,49 @@ export interface operations {
             503: components["responses"]["ServiceUnavailable"];
         };
     };
+    getProposalPage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The page. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!DOCTYPE html><html lang="en"><head><title>Proposal</title></head>...</html> */
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["InvalidCredentials"];
+            /** @description No such live proposal, or the caller may not review it (the same page, which offers to sign in). */
+            404: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /** @example <!DOCTYPE html><html lang="en"><head><title>Proposal</title></head>...</html> */
+                    "text/html": string;
+                };
+            };
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
     getBoardStyle: {
         parameters: {
             query?: {
@@ -8480,7 +8667,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "scheme.js" | "list.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
+                file: "board.js" | "scheme.js" | "list.js" | "proposal.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
@@ -8777,6 +8964,75 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             404: components["responses"]["ProposalNotFound"];
             429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    approveMcpProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Applied. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpProposalApplied"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["ProposalForbidden"];
+            404: components["responses"]["ProposalNotFound"];
+            409: components["responses"]["ProposalConflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rejectMcpProposal: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description The proposalId an MCP tool answered in propose mode. */
+                proposalId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Rejected. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["McpProposalRejected"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["CrossSiteRefused"];
+            404: components["responses"]["ProposalNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

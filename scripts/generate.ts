@@ -13,7 +13,7 @@ import { buildSync } from 'esbuild';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/scheme.js', 'pages/list.js', 'pages/markdown.js', 'client/index.js'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/scheme.js', 'pages/list.js', 'pages/proposal.js', 'pages/markdown.js', 'client/index.js'];
 
 function generateInto(dir: string): void {
   mkdirSync(path.join(dir, 'pages'), { recursive: true });
@@ -21,6 +21,8 @@ function generateInto(dir: string): void {
   // THEMEVIEW-5: the viewer's colour scheme before the first paint, a script of its own in the board page's <head>.
   buildPageScript('scheme.ts', path.join(dir, 'pages', 'scheme.js'));
   buildPageScript('list.ts', path.join(dir, 'pages', 'list.js'));
+  // AGENT-12: the MCP proposal preview page.
+  buildPageScript('proposal.ts', path.join(dir, 'pages', 'proposal.js'));
   // VIEW-3: marked and DOMPurify in a script of their own, loaded only by a page that shows a notebook.
   buildPageScript('widgets/markdown.ts', path.join(dir, 'pages', 'markdown.js'));
   buildClient(path.join(dir, 'client', 'index.js'));
@@ -129,7 +131,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, scheme.js, list.js, markdown.js and client/index.js written');
+  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, scheme.js, list.js, proposal.js, markdown.js and client/index.js written');
 }
 
 function safeRead(file: string): string {

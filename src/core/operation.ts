@@ -103,6 +103,8 @@ export interface InvokeInput {
   body?: unknown;
   /** Request headers set for this invocation only (AGENT-5: an applied proposal's If-Match), over the request's own. */
   headers?: Record<string, string>;
+  /** Runs as this caller instead of the request's (AGENT-10: an approved proposal runs as the key that proposed it). */
+  as?: Principal;
 }
 
 /** An invoked operation's answer: its status, its body as data (undefined when it has none), its headers. */

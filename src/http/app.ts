@@ -168,7 +168,7 @@ interface Tracking {
 function surfaceOf(operationId: string): Surface {
   if (operationId.startsWith('trpc')) return 'trpc';
   if (operationId.startsWith('mcp')) return 'mcp';
-  if (operationId === 'getBoardPage' || operationId === 'getIndexPage' || operationId === 'getPageAsset') return 'page';
+  if (operationId === 'getBoardPage' || operationId === 'getIndexPage' || operationId === 'getPageAsset' || operationId === 'getProposalPage') return 'page';
   return 'rest';
 }
 
@@ -274,12 +274,17 @@ async function dispatch(
 async function invokeOperation(app: Dispatcher, operationId: OperationId, input: InvokeInput, ctx: RequestContext): Promise<InvokeResult> {
   const operation = app.routes.getOperation(operationId);
   if (!operation) throw new Error(`No operation ${operationId}`);
-  if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
+  if (!isAuthorized(operation, input.as ?? ctx.principal)) throw unauthorized();
   await limitRate(app.buckets, invokedClassOf(operationId), 1, ctx);
   const params = input.params ?? {};
   const query = Object.fromEntries(Object.entries(input.query ?? {}).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));
   assertStorableInput({ body: input.body, query, params });
-  const called: RequestContext = input.headers ? { ...ctx, headers: { ...ctx.headers, ...input.headers } } : ctx;
+  let called: RequestContext = input.headers ? { ...ctx, headers: { ...ctx.headers, ...input.headers } } : ctx;
+  if (input.as) {
+    // AGENT-10: run as another caller (an approved proposal's proposer), the operations it invokes too.
+    const caller: RequestContext = { ...called, principal: input.as, invoke: (id, nested) => invokeOperation(app, id, nested, caller) };
+    called = caller;
+  }
   const coerced = validateInvocation(app.validator, operation, { params, query, body: input.body }, called.headers as Record<string, string | string[]>);
   const handler = app.handlers[operationId] as OperationHandler;
   let reply: Reply;

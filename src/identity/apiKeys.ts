@@ -5,7 +5,7 @@ import { randomBytes } from 'node:crypto';
 import { badRequest, conflict, forbidden, notFound } from '../core/errors';
 import { hashToken, newSecretToken, tokenMatchesHash } from './secrets';
 import { expandPermissions, GlobalPermission, globalPermissions, sortedPermissions } from './permissions';
-import { KeyBounds, Membership, membershipsJsonSql, principalFromMemberships } from './principal';
+import { KeyBounds, loadPrincipal, Membership, membershipsJsonSql, principalFromMemberships } from './principal';
 import type { Principal } from './principal';
 import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
 import { ApiKey, GroupMember, User } from '../db/models';
@@ -159,6 +159,18 @@ export async function verifyApiKey(
   });
   if (companion !== null) principal.companion = { name: companion.lookup.name, id: companion.id, row: answer.companion };
   return { ok: true, principal };
+}
+
+/**
+ * AGENT-10: the caller a request with this key would be (its owner's live groups and permissions, narrowed by the
+ * key's scopes), without its token: how an approved proposal runs as the key that proposed it. Null when the key is
+ * gone (revoked), has expired, or its user is gone.
+ */
+export async function principalOfKey(db: Db, keyId: string, now = new Date()): Promise<Principal | null> {
+  const key = await ApiKey.query(db).findById(keyId).select('id', 'userId', 'scopes', 'expiresAt');
+  if (!key || (key.expiresAt && new Date(key.expiresAt).getTime() <= now.getTime())) return null;
+  const scopes = (key.scopes ?? null) as readonly GlobalPermission[] | null;
+  return loadPrincipal(db, key.userId, { authMethod: 'apiKey', apiKeyId: key.id, scopes, expiresAt: key.expiresAt });
 }
 
 export interface NewApiKey {

@@ -5,12 +5,16 @@
 import type { components } from '../../generated/api';
 import type { McpMode } from '../config/config';
 import { ApiError, conflict, notFound } from '../core/errors';
-import type { InvokeInput, RequestContext } from '../core/operation';
+import type { InvokeInput, OperationId, RequestContext } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
+import type { Db } from '../db/database';
 import type { ProposedBoard } from '../db/models/McpProposal';
+import { allows, BoardPermissionLevel, loadBoardAccess } from '../boards/access';
+import { principalOfKey } from '../identity/apiKeys';
+import { loadPrincipal, type Principal } from '../identity/principal';
 import { audited, recordAudit } from '../observability/audit';
 import { annotationsOf, ToolAnnotations, writes } from './annotations';
-import { deleteExpiredProposals, insertProposal, Proposal, restoreProposal, takeProposal } from './proposals';
+import { deleteExpiredProposals, findProposal, insertProposal, Proposal, restoreProposal, takeProposal } from './proposals';
 import { invocationOf, Tool } from './tools';
 
 /** A tool of the MCP surface that is not a REST operation: the proposal tools (AGENT-5, AGENT-6). */
@@ -104,10 +108,17 @@ async function readBoards(ctx: RequestContext, ids: readonly string[]): Promise<
 
 type McpProposalView = components['schemas']['McpProposal'];
 
+/**
+ * AGENT-9: where a person reviews a proposal: the preview page's path (the server has no setting of its public
+ * address, so the link is relative to the address the agent reached it by).
+ */
+export const previewUrlOf = (proposalId: string) => `/proposals/${encodeURIComponent(proposalId)}`;
+
 /** What a proposal answers to the agent (and GET /api/mcp/proposals/{id}): everything but the stored input and etags. */
 export function proposalView(proposal: Proposal): McpProposalView {
   return {
     proposalId: proposal.id,
+    previewUrl: previewUrlOf(proposal.id),
     tool: proposal.tool,
     operationId: proposal.operationId,
     summary: proposal.summary,
@@ -136,7 +147,7 @@ export async function propose(ctx: RequestContext, tool: Tool, args: Record<stri
       ctx.config.mcpProposalTtlSeconds,
     );
   });
-  return { status: 'proposed', ...proposalView(proposal), next: 'Show the summary and plan to the person; apply_proposal writes it, reject_proposal drops it.' };
+  return { status: 'proposed', ...proposalView(proposal), next: 'Show the summary and plan to the person, with the previewUrl page where they can approve or reject it; apply_proposal writes it, reject_proposal drops it.' };
 }
 
 /** AGENT-5: 409 naming the board that changed since the proposal (`now` null: the board is gone or hidden). */
@@ -152,14 +163,23 @@ function staleBoard(planned: ProposedBoard, now: ProposedBoard | null): ApiError
 export const proposalNotFound = () => notFound('Proposal not found');
 
 /**
- * AGENT-5: applies a proposal of the caller's user: taken from the table (once, whichever instance asks first), every
- * board checked against its planned version and ETag (409 naming the first that changed; the proposal is then gone),
- * then the planned operation with the planned arguments, guarded by If-Match where the operation takes it (so a
- * change between the check and the write is refused in the write's own transaction), and one audit entry.
+ * AGENT-5: applies a proposal of the caller's user: taken from the table (once, whichever instance asks first), then
+ * written by applyTaken.
  */
 export async function applyProposal(ctx: RequestContext, tools: readonly Tool[], id: string, clientName: string | null) {
   const principal = requirePrincipal(ctx);
-  const proposal = await takeProposal(ctx.db, id, principal.userId);
+  return applyTaken(ctx, tools, await takeProposal(ctx.db, id, principal.userId), clientName, principal);
+}
+
+/**
+ * AGENT-5, AGENT-10: the write of a taken proposal, for apply_proposal and an approval alike: every board checked
+ * against its planned version and ETag (409 naming the first that changed; the proposal is then gone), then the
+ * planned operation with the planned arguments as `ctx`'s caller (the proposer), guarded by If-Match where the
+ * operation takes it (so a change between the check and the write is refused in the write's own transaction), and
+ * one audit entry naming the approver.
+ */
+async function applyTaken(ctx: RequestContext, tools: readonly Tool[], proposal: Proposal | null, clientName: string | null, approver: Principal) {
+  const principal = requirePrincipal(ctx);
   if (!proposal) throw proposalNotFound();
   const tool = tools.find((candidate) => candidate.name === proposal.tool);
   if (!tool) throw proposalNotFound();
@@ -188,10 +208,13 @@ export async function applyProposal(ctx: RequestContext, tools: readonly Tool[],
     action: 'mcp.proposal.apply',
     targetType: 'mcpProposal',
     targetId: proposal.id,
-    details: auditDetails(proposal, clientName, principal.apiKeyId),
+    details: { ...auditDetails(proposal, clientName, principal.apiKeyId), approvedBy: reviewerOf(approver) },
   });
-  return { status: 'applied', proposalId: proposal.id, tool: proposal.tool, summary: proposal.summary, result: result.body ?? null };
+  return { status: 'applied' as const, proposalId: proposal.id, tool: proposal.tool, summary: proposal.summary, result: result.body ?? null };
 }
+
+/** AGENT-7, AGENT-10: who applied (approved) or rejected a proposal. */
+const reviewerOf = (principal: Principal) => ({ userId: principal.userId, username: principal.username, apiKeyId: principal.apiKeyId });
 
 /** AGENT-7: who proposed (key, client) and who applied or rejected (key, client), what, on which boards. */
 function auditDetails(proposal: Proposal, clientName: string | null, apiKeyId: string | null) {
@@ -205,14 +228,83 @@ function auditDetails(proposal: Proposal, clientName: string | null, apiKeyId: s
   };
 }
 
-/** AGENT-6: drops a proposal of the caller's user, with its audit entry, in one transaction. */
-export async function rejectProposal(ctx: RequestContext, id: string, clientName: string | null) {
+/**
+ * AGENT-6, AGENT-11: drops a proposal with its audit entry in one transaction: the caller's own (reject_proposal), or
+ * one the caller may review (`reviewed`, the rejection on the page or over REST).
+ */
+export async function rejectProposal(ctx: RequestContext, id: string, clientName: string | null, reviewed = false) {
   const principal = requirePrincipal(ctx);
   const rejected = await audited(
     ctx,
-    (taken: Proposal | null) => (taken ? { action: 'mcp.proposal.reject', targetType: 'mcpProposal', targetId: taken.id, details: auditDetails(taken, clientName, principal.apiKeyId) } : null),
-    (trx) => takeProposal(trx, id, principal.userId),
+    (taken: Proposal | null) =>
+      taken
+        ? {
+            action: 'mcp.proposal.reject',
+            targetType: 'mcpProposal',
+            targetId: taken.id,
+            details: { ...auditDetails(taken, clientName, principal.apiKeyId), rejectedBy: reviewerOf(principal) },
+          }
+        : null,
+    (trx) => takeProposal(trx, id, reviewed ? null : principal.userId),
   );
   if (!rejected) throw proposalNotFound();
-  return { status: 'rejected', proposalId: rejected.id, tool: rejected.tool, summary: rejected.summary };
+  return { status: 'rejected' as const, proposalId: rejected.id, tool: rejected.tool, summary: rejected.summary };
+}
+
+/**
+ * AGENT-10: the board level a reviewer needs on every board a proposal touches: what its operation needs of its
+ * caller over REST: full to delete, rename or change the visibility of a board and to replace boards by import or a
+ * board set; modify for every other write.
+ */
+export function approvalLevel(operationId: OperationId): BoardPermissionLevel {
+  const full: readonly string[] = ['deleteBoard', 'renameBoard', 'changeBoardVisibility', 'importBoard', 'applyBoardSet'];
+  return full.includes(operationId) ? 'full' : 'modify';
+}
+
+/**
+ * AGENT-10: who may read a proposal on its preview page and approve or reject it: its proposer's user, an admin, or
+ * a caller holding approvalLevel on every board it touches (a proposal of no board: its proposer and admins only).
+ */
+export async function mayReview(db: Db, principal: Principal, proposal: Proposal): Promise<boolean> {
+  if (principal.userId === proposal.userId || principal.permissions.has('admin')) return true;
+  if (proposal.boards.length === 0) return false;
+  const level = approvalLevel(proposal.operationId);
+  for (const board of proposal.boards) {
+    const access = await loadBoardAccess(db, board.boardId, principal);
+    if (!access || !allows(access, level)) return false;
+  }
+  return true;
+}
+
+/** AGENT-9: a live proposal the caller may review, else 404 `Proposal not found` (never revealing that it exists). */
+export async function reviewableProposal(ctx: RequestContext, id: string): Promise<Proposal> {
+  const proposal = await findProposal(ctx.db, id, null);
+  if (!proposal || !(await mayReview(ctx.db, requirePrincipal(ctx), proposal))) throw proposalNotFound();
+  return proposal;
+}
+
+/** AGENT-10: the caller a proposal was made as: its key (with the key's scopes), else its user; null when gone. */
+async function proposerOf(db: Db, proposal: Proposal): Promise<Principal | null> {
+  if (proposal.apiKeyId) return principalOfKey(db, proposal.apiKeyId);
+  return loadPrincipal(db, proposal.userId, { authMethod: 'session', apiKeyId: null, scopes: null });
+}
+
+/**
+ * AGENT-10: a person approves a proposal: it must be one they may review; it is written exactly as apply_proposal
+ * writes it (applyTaken), as the key that proposed it, with the approver in its audit entry. A proposal whose key was
+ * revoked or has expired, or whose user is gone, cannot be approved (404, the proposal stays until it expires).
+ */
+export async function approveProposal(ctx: RequestContext, tools: readonly Tool[], id: string) {
+  const approver = requirePrincipal(ctx);
+  const found = await reviewableProposal(ctx, id);
+  const proposer = await proposerOf(ctx.db, found);
+  if (!proposer) throw proposalNotFound();
+  const acting: RequestContext = { ...ctx, principal: proposer, invoke: (operationId, input) => ctx.invoke(operationId, { ...input, as: proposer }) };
+  return applyTaken(acting, tools, await takeProposal(ctx.db, id, null), found.clientName, approver);
+}
+
+/** AGENT-11: a person rejects a proposal they may review. */
+export async function rejectReviewedProposal(ctx: RequestContext, id: string) {
+  await reviewableProposal(ctx, id);
+  return rejectProposal(ctx, id, null, true);
 }

@@ -9,8 +9,7 @@ import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { ApiError } from '../core/errors';
 import type { HandlerMap, OperationId, RequestContext } from '../core/operation';
 import { requirePrincipal, ResponseTakeover } from '../core/operation';
-import { applyProposal, callDecision, listedTools, propose, proposalNotFound, proposalTools, proposalView, readOnlyRefusal, rejectProposal } from './agent';
-import { findProposal } from './proposals';
+import { applyProposal, approveProposal, callDecision, listedTools, propose, proposalTools, proposalView, readOnlyRefusal, rejectProposal, rejectReviewedProposal, reviewableProposal } from './agent';
 import { dataInArguments, invocationOf, Tool, tools } from './tools';
 
 const version: string = require('../../package.json').version;
@@ -27,7 +26,7 @@ function sdk() {
 }
 
 const instructions =
-  'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code. Unless the server runs in write mode, a writing tool does not write: it answers a proposal (proposalId, summary, plan) that a person reviews; apply_proposal writes exactly that change if the boards have not changed since, reject_proposal drops it.';
+  'Tessera hosts dashboard boards. Read a board with get_board, plan a change with plan_board_save, then save_board with expectedVersion set to the version you read; on a 409 conflict read the board again and redo your change. Errors carry the REST message and code. Unless the server runs in write mode, a writing tool does not write: it answers a proposal (proposalId, summary, plan, previewUrl) that a person reviews, and may approve on the previewUrl page; apply_proposal writes exactly that change if the boards have not changed since, reject_proposal drops it.';
 
 /** A tool's answer: the JSON as text and as structured content (an object; lists come as `{items}`). */
 function resultOf(body: unknown): CallToolResult {
@@ -145,10 +144,16 @@ const mcp = async (_input: unknown, ctx: RequestContext) => ({
 export const mcpHandlers = {
   mcpRequest: mcp,
   mcpRequestAtHomarrPath: mcp,
-  /** AGENT-8: a proposal of the caller's, read-only. */
+  /** AGENT-8, AGENT-9: a proposal the caller made or may review, read-only. */
   async getMcpProposal({ params }, ctx) {
-    const proposal = await findProposal(ctx.db, params.proposalId, requirePrincipal(ctx).userId);
-    if (!proposal) throw proposalNotFound();
-    return { status: 200 as const, body: proposalView(proposal) };
+    return { status: 200 as const, body: proposalView(await reviewableProposal(ctx, params.proposalId)) };
+  },
+  /** AGENT-10: a person approves: the planned change is written as apply_proposal writes it. */
+  async approveMcpProposal({ params }, ctx) {
+    return { status: 200 as const, body: await approveProposal(ctx, tools(), params.proposalId) };
+  },
+  /** AGENT-11: a person rejects: the proposal is dropped. */
+  async rejectMcpProposal({ params }, ctx) {
+    return { status: 200 as const, body: await rejectReviewedProposal(ctx, params.proposalId) };
   },
 } satisfies Partial<HandlerMap>;

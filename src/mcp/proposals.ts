@@ -65,18 +65,23 @@ export async function insertProposal(db: Db, proposal: NewProposal, ttlSeconds: 
   return proposalOf(row as unknown as McpProposal);
 }
 
-/** AGENT-4: a proposal of this user that has not expired, or null (another user's is not found either). */
-export async function findProposal(db: Db, id: string, userId: string): Promise<Proposal | null> {
-  const row = await McpProposal.query(db).findById(id).where({ userId }).where('expiresAt', '>', db.raw('now()'));
+/**
+ * AGENT-4: a proposal of this user that has not expired, or null (another user's is not found either); `userId` null:
+ * of any user (AGENT-9: the approver's read, which decides itself who may see it).
+ */
+export async function findProposal(db: Db, id: string, userId: string | null): Promise<Proposal | null> {
+  const query = McpProposal.query(db).findById(id).where('expiresAt', '>', db.raw('now()'));
+  const row = await (userId === null ? query : query.where({ userId }));
   return row ? proposalOf(row) : null;
 }
 
 /**
- * AGENT-5, AGENT-6: takes a live proposal of this user out of the table (so that it is applied or rejected once,
- * whichever instance asks first); null when there is none.
+ * AGENT-5, AGENT-6: takes a live proposal of this user (`userId` null: of any user, AGENT-10) out of the table (so
+ * that it is applied or rejected once, whichever instance asks first); null when there is none.
  */
-export async function takeProposal(db: Db, id: string, userId: string): Promise<Proposal | null> {
-  const rows = await McpProposal.query(db).delete().where({ id, userId }).where('expiresAt', '>', db.raw('now()')).returning('*');
+export async function takeProposal(db: Db, id: string, userId: string | null): Promise<Proposal | null> {
+  const query = McpProposal.query(db).delete().where({ id }).where('expiresAt', '>', db.raw('now()'));
+  const rows = await (userId === null ? query : query.where({ userId })).returning('*');
   const row = (rows as unknown as McpProposal[])[0];
   return row ? proposalOf(row) : null;
 }

@@ -23,6 +23,7 @@ const files: Record<string, { file: string; type: string }> = {
   'board.js': { file: path.join(__dirname, '../../generated/pages/board.js'), type: 'text/javascript; charset=utf-8' },
   'scheme.js': { file: path.join(__dirname, '../../generated/pages/scheme.js'), type: 'text/javascript; charset=utf-8' },
   'list.js': { file: path.join(__dirname, '../../generated/pages/list.js'), type: 'text/javascript; charset=utf-8' },
+  'proposal.js': { file: path.join(__dirname, '../../generated/pages/proposal.js'), type: 'text/javascript; charset=utf-8' },
   'markdown.js': { file: path.join(__dirname, '../../generated/pages/markdown.js'), type: 'text/javascript; charset=utf-8' },
   'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
   'tessera-192.png': { file: path.join(__dirname, 'icons/tessera-192.png'), type: 'image/png' },
@@ -46,7 +47,7 @@ export function pageAsset(name: string): PageAsset | null {
 }
 
 /** PAGE-7: the URL the pages load `name` by, with its content hash. */
-export function assetUrl(name: 'board.js' | 'scheme.js' | 'list.js' | 'board.css' | 'tessera-192.png' | 'tessera-512.png'): string {
+export function assetUrl(name: 'board.js' | 'scheme.js' | 'list.js' | 'proposal.js' | 'board.css' | 'tessera-192.png' | 'tessera-512.png'): string {
   return `/assets/${name}?v=${pageAsset(name)!.version}`;
 }
 

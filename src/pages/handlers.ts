@@ -9,7 +9,8 @@ import { findBoardIdByName } from '../boards/files/exportBoard';
 import { isPhoneRequest, resolveHomeBoard } from '../boards/home/resolve';
 import { loadHomeCandidates } from '../boards/home/store';
 import { listBoards } from '../boards/management/boards';
-import { boardListPage, boardPage, pageSecurityHeaders } from './html';
+import { boardListPage, boardPage, pageSecurityHeaders, proposalPage } from './html';
+import { proposalView, reviewableProposal } from '../mcp/agent';
 import { loadPageSources, widenPolicy } from './csp';
 import { Board } from '../db/models';
 import type { BoardCaches } from '../boards/document/save';
@@ -28,6 +29,23 @@ async function viewableBoard(ctx: RequestContext, boardId: string | null): Promi
 
 /** The name of a board the caller may view, else null. */
 const viewableName = async (ctx: RequestContext, boardId: string | null) => (await viewableBoard(ctx, boardId))?.name ?? null;
+
+/**
+ * VIEW-7: a board the caller may view as the page is served with it: its document and its apps as GET
+ * /api/boards/{id} and GET /api/boards/{id}/apps answer them to the caller, and the names of its integrations the
+ * caller may list (`data`, a JSON object text); VIEW-5: the page's policy, images and frames allowed only as far as
+ * its widgets need them.
+ */
+async function servedBoard(ctx: RequestContext, boardId: string, caches: BoardCaches): Promise<{ policy: string; data: string }> {
+  const [sources, document, integrations] = await Promise.all([
+    loadPageSources(ctx.db, ctx.principal, boardId),
+    readBoardDocumentJson(ctx.db, caches.documents, boardId, ctx.principal, caches.states),
+    boardIntegrationNames(ctx.db, ctx.principal, boardId),
+  ]);
+  const policy = widenPolicy(pageSecurityHeaders['Content-Security-Policy'], sources);
+  const data = `{"board":${Buffer.concat(document.parts).toString('utf8')},"apps":${JSON.stringify(sources.apps)},"integrations":${JSON.stringify(integrations)}}`;
+  return { policy, data };
+}
 
 const boardPath = (name: string) => `/boards/${encodeURIComponent(name)}`;
 
@@ -55,19 +73,25 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
     const boardId = await findBoardIdByName(ctx.db, params.name).catch(() => null);
     const viewable = await viewableBoard(ctx, boardId);
     if (viewable === null) return { status: 404, body: html(boardPage(params.name)), headers: pageSecurityHeaders };
-    // VIEW-5: images and frames allowed only as far as this board's widgets need them.
-    const [sources, document, integrations] = await Promise.all([
-      loadPageSources(ctx.db, ctx.principal, boardId!),
-      readBoardDocumentJson(ctx.db, caches.documents, boardId!, ctx.principal, caches.states),
-      boardIntegrationNames(ctx.db, ctx.principal, boardId!),
-    ]);
-    const policy = widenPolicy(pageSecurityHeaders['Content-Security-Policy'], sources);
-    // VIEW-7: the board and its apps as GET /api/boards/{id} and GET /api/boards/{id}/apps answer them to the caller,
-    // and the names of its integrations the caller may list.
-    const data = `{"board":${Buffer.concat(document.parts).toString('utf8')},"apps":${JSON.stringify(sources.apps)},"integrations":${JSON.stringify(integrations)}}`;
+    const { policy, data } = await servedBoard(ctx, boardId!, caches);
     // THEMEVIEW-4: the board's colour scheme in the HTML, for a first paint in the board's colours.
     const scheme = viewable.colorScheme === 'light' || viewable.colorScheme === 'dark' ? viewable.colorScheme : 'auto';
     return { status: 200, body: html(boardPage(params.name, data, scheme)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
+  },
+
+  /**
+   * AGENT-12: a proposal's preview page: for a caller who may review it, the proposal, its arguments and the first
+   * board it touches as the caller may view it now (the page draws the proposed board from them); anyone else the
+   * same page answered 404, which offers to sign in.
+   */
+  async getProposalPage({ params }, ctx) {
+    const proposal = ctx.principal ? await reviewableProposal(ctx, params.proposalId).catch(() => null) : null;
+    if (proposal === null) return { status: 404, body: html(proposalPage(null)), headers: pageSecurityHeaders };
+    const boardId = proposal.boards[0]?.boardId ?? null;
+    const served = (await viewableBoard(ctx, boardId)) ? await servedBoard(ctx, boardId!, caches) : null;
+    const data = `{"proposal":${JSON.stringify(proposalView(proposal))},"arguments":${JSON.stringify(proposal.input)},"served":${served?.data ?? 'null'}}`;
+    const policy = served?.policy ?? pageSecurityHeaders['Content-Security-Policy'];
+    return { status: 200, body: html(proposalPage(data)), headers: { ...pageSecurityHeaders, 'Content-Security-Policy': policy } };
   },
 
   /** NAV-6: the board's custom CSS as a style sheet of this instance, so the page's CSP (style-src 'self') governs it. */

@@ -92,3 +92,17 @@ export function boardListPage(
     `<div id="app" class="list"${choice}><h1>Boards</h1>${items.length ? `<ul class="boards">${items.join('')}</ul>` : empty}</div>\n<script src="${assetUrl('list.js')}"></script>`,
   );
 }
+
+/**
+ * AGENT-12: the preview page of an MCP proposal; `data` (JSON `{proposal, arguments, served}`, `served` the board
+ * page's data of the first board it touches, or null) for a caller who may review it, null for anyone else (the
+ * page then offers to sign in).
+ */
+export function proposalPage(data: string | null): string {
+  const block = data === null ? '' : `\n${jsonDataBlock('proposal-data', data)}`;
+  return page(
+    'Proposal',
+    `<div id="app" class="proposal-page"><p>Loading the proposal…</p></div>${block}\n<script src="${assetUrl('proposal.js')}"></script>`,
+    `\n<script src="${assetUrl('scheme.js')}"></script>`,
+  );
+}

@@ -24,6 +24,7 @@ import path from 'node:path';
 import { stringify as toYaml } from 'yaml';
 import { defaultRateLimits } from '../../src/config/config';
 import { RateClass, rateClassOf, rateLimitedMessage } from '../../src/ratelimit/classes';
+import { insertProposal } from '../../src/mcp/proposals';
 import { listOperations, Operation } from '../fuzz/openapi';
 import { Request, validRequest } from '../fuzz/runner';
 import { createActor } from '../support/actors';
@@ -544,6 +545,28 @@ const specific: Record<string, Scenario> = {
     mock: { method: 'POST', path: '/api/auth/logout', key: null },
   }),
   'POST /api/auth/logout 403': () => ({ method: 'POST', path: '/api/auth/logout', session: true, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+  // AGENT-10, AGENT-11: a cookie approval or rejection marked cross-site; an approval of a proposal whose board
+  // changed since (a proposal stored as of a version the board never had, its board named `home` as the example).
+  'POST /api/mcp/proposals/{proposalId}/approve 403': () => ({ method: 'POST', path: '/api/mcp/proposals/mockerrorsproposal/approve', session: true, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+  'POST /api/mcp/proposals/{proposalId}/reject 403': () => ({ method: 'POST', path: '/api/mcp/proposals/mockerrorsproposal/reject', session: true, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
+  'POST /api/mcp/proposals/{proposalId}/approve 409': async (_op, fixture) => {
+    const proposal = await insertProposal(
+      server.db,
+      {
+        userId: fixture.adminUserId,
+        apiKeyId: null,
+        clientName: null,
+        tool: 'add_item',
+        operationId: 'addBoardItem',
+        input: { body: { boardId: fixture.boardId, kind: 'clock' } },
+        plan: null,
+        summary: 'add_item on board "home" (version 999)',
+        boards: [{ boardId: fixture.boardId, name: 'home', version: 999, etag: null }],
+      },
+      3600,
+    );
+    return { method: 'POST', path: `/api/mcp/proposals/${proposal.id}/approve` };
+  },
   // SEC-5: a login that another site's page sends.
   'POST /api/auth/login 403': () => ({ method: 'POST', path: '/api/auth/login', key: null, body: { username: 'someone', password: 'password-123' }, headers: { 'Sec-Fetch-Site': 'cross-site' } }),
 

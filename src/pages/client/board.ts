@@ -9,6 +9,7 @@ import { drawGrid, patchBoard, type Board, type Marks } from './grid';
 import { api } from './api';
 import { boardFacts, detailsPanel, detailsToggle } from './details';
 import { fitAppNames } from './fit';
+import { layoutForWidth } from './layout';
 import { applyLook, type Look } from './look';
 import { applyScheme } from './theme';
 import { drawTopbar } from './nav';
@@ -49,12 +50,6 @@ const state: {
   /** A layout chosen with the switcher stays chosen when the window is resized. */
   chosen: boolean;
 } = { board: null, layoutId: null, viewing: null, apps: new Map(), statuses: new Map(), integrations: new Map(), history: [], feed: null, chosen: false };
-
-/** PAGE-2: the layout for this window: the widest breakpoint the window reaches. */
-function layoutForWidth(board: Board, width: number): string {
-  const fitting = board.layouts.filter((layout) => layout.breakpoint <= width);
-  return (fitting.length ? fitting[fitting.length - 1] : board.layouts[0]).id;
-}
 
 /** The board and its readable apps as the page was served with them (VIEW-7), or null (a page without them). */
 interface Served {

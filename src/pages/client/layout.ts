@@ -15,3 +15,9 @@ export function sectionOpen(sectionId: string, collapsed: boolean): boolean {
 export function rememberSection(sectionId: string, open: boolean): void {
   opened.set(sectionId, open);
 }
+
+/** PAGE-2: the layout for this window: the widest breakpoint the window reaches. */
+export function layoutForWidth(board: { layouts: { id: string; breakpoint: number }[] }, width: number): string {
+  const fitting = board.layouts.filter((layout) => layout.breakpoint <= width);
+  return (fitting.length ? fitting[fitting.length - 1] : board.layouts[0]).id;
+}
