@@ -6,7 +6,7 @@
  * (/usr/bin/chromium or CHROMIUM_PATH). The iframe embeds a small status page this script serves on another port of
  * 127.0.0.1 (another origin, as VIEW-4 asks), so the picture shows an embedded page, not a refused frame.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -20,6 +20,7 @@ import { startServer } from '../src/server';
 import { launchBrowser } from '../test/support/browser';
 
 const out = path.resolve(__dirname, '../docs/images');
+const forecast = readFileSync(path.resolve(__dirname, '../test/widgets/live/fixtures/open-meteo-forecast.json'), 'utf8');
 const adminKey = 'shots0000001.' + 'a'.repeat(48);
 
 const statusPage = `<!doctype html><meta charset="utf-8"><style>body{font:13px system-ui,sans-serif;margin:8px 12px;color:#1f2328}h2{font-size:14px;margin:0 0 4px}li{list-style:none;margin:2px 0}li::before{content:"";display:inline-block;width:9px;height:9px;border-radius:50%;background:#1a7f37;margin-right:8px}li.warn::before{background:#bf8700}</style>
@@ -28,8 +29,20 @@ const statusPage = `<!doctype html><meta charset="utf-8"><style>body{font:13px s
 const icon = (letter: string, color: string) =>
   `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="${color}"/><text x="32" y="43" font-size="30" font-family="sans-serif" text-anchor="middle" fill="#fff">${letter}</text></svg>`)}`;
 
+/** Every live tile has drawn its first answer (LIVEVIEW-1: no "Loading…" left). */
+const liveDrawn = (page: Page) => page.waitForFunction(() => !(globalThis as any).document.querySelector('.live[aria-busy="true"]'), undefined, { timeout: 60_000 });
+
 async function main(): Promise<void> {
-  const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: adminKey, bootstrapAdminPassword: 'screenshots-pass' };
+  // This machine is offline: the weather tiles read a local stand-in for Open-Meteo serving the recorded answer the
+  // live tests use (test/widgets/live/fixtures/open-meteo-forecast.json), on the port of the embedded status page.
+  const embed = http.createServer((req, res) =>
+    req.url?.startsWith('/v1/forecast')
+      ? res.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' }).end(forecast)
+      : res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(statusPage),
+  );
+  await new Promise<void>((resolve) => embed.listen(0, '127.0.0.1', resolve));
+  const embedOrigin = `http://127.0.0.1:${(embed.address() as AddressInfo).port}`;
+  const config = { ...loadConfig({ LOG_LEVEL: 'silent', OPEN_METEO_URL: embedOrigin }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: adminKey, bootstrapAdminPassword: 'screenshots-pass' };
   const server = await startServer(config, { db: createDatabase({ databaseUrl: null, pgliteDir: null }), logger: pino({ level: 'silent' }) });
   const call = async (method: string, p: string, body?: unknown) => {
     const response = await fetch(server.url + p, { method, headers: { ApiKey: adminKey, ...(body === undefined ? {} : { 'Content-Type': 'application/json' }) }, body: body === undefined ? undefined : JSON.stringify(body) });
@@ -37,9 +50,7 @@ async function main(): Promise<void> {
     if (response.status >= 300) throw new Error(`${method} ${p}: ${response.status} ${text}`);
     return text ? JSON.parse(text) : undefined;
   };
-  const embed = http.createServer((_req, res) => res.writeHead(200, { 'Content-Type': 'text/html; charset=utf-8' }).end(statusPage));
-  await new Promise<void>((resolve) => embed.listen(0, '127.0.0.1', resolve));
-  const embedUrl = `http://127.0.0.1:${(embed.address() as AddressInfo).port}/status`;
+  const embedUrl = `${embedOrigin}/status`;
   const launched = await launchBrowser();
   try {
     const apps: string[] = [];
@@ -76,7 +87,7 @@ async function main(): Promise<void> {
         ...apps.slice(0, 3).map((appId, i) => item(`app-${i}`, 'app', { appId, showDescriptionTooltip: true }, at(media.id, [i % 4, 0, 1, 1], [i * 2, 0, 2, 1]))),
         item('frame', 'iframe', { embedUrl }, at(media.id, [0, 1, 4, 2], [6, 0, 6, 2])),
         ...apps.slice(3).map((appId, i) => item(`admin-${i}`, 'app', { appId }, at(admin.id, [i, 0, 1, 1], [i * 2, 0, 2, 1]))),
-        item('weather', 'weather', {}, at(admin.id, [2, 0, 2, 1], [4, 0, 3, 1])),
+        item('weather', 'weather', { location: { name: 'Berlin', latitude: 52.52, longitude: 13.405 }, hasForecast: false }, at(admin.id, [2, 0, 2, 1], [4, 0, 3, 1])),
       ],
     });
     await call('PATCH', `/api/boards/${boardId}/home`, {});
@@ -90,6 +101,7 @@ async function main(): Promise<void> {
       await page.reload();
       await page.waitForSelector('.tile[data-item-id="clock"]');
       await page.waitForSelector('.topbar .boards-menu');
+      await liveDrawn(page);
       await page.frameLocator('.tile[data-item-id="frame"] iframe').locator('h2').waitFor();
       if (before) await before(page);
       await page.screenshot({ path: path.join(out, file), fullPage: false });
@@ -150,6 +162,7 @@ async function shootConverted(url: string, call: (method: string, p: string, bod
     }, scheme);
     await page.reload();
     await page.waitForSelector('.tile.widget-app');
+    await liveDrawn(page);
     await page.waitForFunction(() => Array.from((globalThis as any).document.querySelectorAll('img.icon')).every((img: any) => img.complete));
     await page.screenshot({ path: path.join(out, file), fullPage: false });
     await page.close();

@@ -13,8 +13,7 @@ import { flag, type WidgetContext, type WidgetItem } from './types';
 export const liveKinds = Object.keys(liveViews);
 
 export function renderLive(item: WidgetItem, ctx: WidgetContext): HTMLElement[] {
-  const title = item.kind === 'weather' ? [] : [el('span', { className: 'widget-title', text: kindTitle(item.kind) })];
-  return [...title, liveBody(ctx.boardId, item, liveViews[item.kind])];
+  return [el('span', { className: 'widget-title', text: kindTitle(item.kind) }), liveBody(ctx.boardId, item, liveViews[item.kind])];
 }
 
 /** `clock`, with the weather at its location under the time when `showWeather` (WX-5). */
