@@ -5,7 +5,7 @@
  * instance are refused.
  */
 import type { BrowserContext } from 'playwright-core';
-import { launchBrowser, type TestBrowser } from '../support/browser';
+import { closeAfterTests, launchBrowser, type TestBrowser } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
@@ -24,13 +24,7 @@ beforeAll(async () => {
   const origin = new URL(server.directUrl).origin;
   await browser.route('**/*', (route) => (route.request().url().startsWith(origin) || route.request().url().startsWith('data:') ? route.continue() : route.abort()));
 }, 120_000);
-afterEach(async () => {
-  for (const page of browser?.pages() ?? []) await page.close();
-});
-afterAll(async () => {
-  await launched?.close();
-  await server?.stop();
-});
+closeAfterTests(() => ({ launched, server }));
 
 describe('a converted board\'s theme and web search on its page (THEME-1, THEME-2, CONV-16, CONV-18)', () => {
   it('THEME-1, CONV-16: the homepage fixture (theme: dark) is dark on a light system; THEME-2, CONV-18: its search offers the web search', async () => {

@@ -6,7 +6,7 @@
  * page's own script held back, and kept once that script runs.
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, type TestBrowser } from '../support/browser';
+import { closeAfterTests, launchBrowser, type TestBrowser } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
@@ -38,13 +38,7 @@ beforeAll(async () => {
     boards[scheme] = name;
   }
 }, 120_000);
-afterEach(async () => {
-  for (const page of browser?.pages() ?? []) await page.close();
-});
-afterAll(async () => {
-  await launched?.close();
-  await server?.stop();
-});
+closeAfterTests(() => ({ launched, server }));
 
 /** The page of `board` on a system preferring `system`, the requests of the scripts `held` refused. */
 async function open(board: string, system: 'light' | 'dark', held: string[] = []): Promise<Page> {

@@ -5,7 +5,7 @@
  * one under another. Requests off the instance are refused (images: a 1x1 PNG).
  */
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, type TestBrowser } from '../support/browser';
+import { closeAfterTests, launchBrowser, type TestBrowser } from '../support/browser';
 import { startTestServer, type TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk } from '../boards-document/helpers';
@@ -39,13 +39,7 @@ beforeAll(async () => {
   const { boardId } = expectOk(await server.call('POST', '/api/boards/import', { body: { ...file, name, isPublic: true } }), 201);
   board = expectOk(await server.call('GET', `/api/boards/${boardId}`));
 }, 120_000);
-afterEach(async () => {
-  for (const page of browser?.pages() ?? []) await page.close();
-});
-afterAll(async () => {
-  await launched?.close();
-  await server?.stop();
-});
+closeAfterTests(() => ({ launched, server }));
 
 interface Box {
   id: string;

@@ -8,7 +8,7 @@
 import { axeAudit } from '../support/axe';
 import { readFileSync } from 'node:fs';
 import type { BrowserContext, Page } from 'playwright-core';
-import { launchBrowser, TestBrowser } from '../support/browser';
+import { closeAfterTests, launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { categorySection, expectOk, item, position } from '../boards-document/helpers';
@@ -37,14 +37,7 @@ beforeAll(async () => {
     return route.abort();
   });
 }, 120_000);
-// A page left open holds a change-feed connection: close them all, whatever the test's outcome.
-afterEach(async () => {
-  for (const page of browser?.pages() ?? []) await page.close();
-});
-afterAll(async () => {
-  await launched?.close();
-  await server?.stop();
-});
+closeAfterTests(() => ({ launched, server }));
 
 const icon = (letter: string) =>
   `data:image/svg+xml,${encodeURIComponent(`<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 64 64"><rect width="64" height="64" rx="14" fill="#1e88e5"/><text x="32" y="43" font-size="30" text-anchor="middle" fill="#fff">${letter}</text></svg>`)}`;

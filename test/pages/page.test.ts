@@ -8,7 +8,7 @@ import path from 'node:path';
 import type { BrowserContext, Page } from 'playwright-core';
 import { bootstrapAdmin } from '../../src/identity/bootstrap';
 import { createActor } from '../support/actors';
-import { launchBrowser, TestBrowser } from '../support/browser';
+import { instanceOnlyPage, launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { categorySection, createIntegration, expectOk, grantIntegration, item, position } from '../boards-document/helpers';
@@ -31,19 +31,7 @@ afterAll(async () => {
 
 /** A page that may only talk to the instance. */
 async function openPage(width: number): Promise<{ page: Page; offsite: string[]; errors: string[] }> {
-  await browser!.clearCookies(); // each test starts signed out
-  const page = await browser!.newPage();
-  await page.setViewportSize({ width, height: 900 });
-  const origin = new URL(server.directUrl).origin;
-  const offsite: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
-    offsite.push(url);
-    return route.abort();
-  });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
+  const { page, offsite, errors } = await instanceOnlyPage(browser!, server.directUrl, width); // signed out
   // PAGE-9: the board details panel starts closed, as on a first visit (its state is kept in localStorage).
   await page.addInitScript(() => {
     const storage = (globalThis as any).sessionStorage;

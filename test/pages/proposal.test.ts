@@ -9,7 +9,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { BrowserContext, Page } from 'playwright-core';
 import { createActor, type Actor } from '../support/actors';
-import { launchBrowser, TestBrowser } from '../support/browser';
+import { instanceOnlyPage, launchBrowser, TestBrowser } from '../support/browser';
 import { startTestServer, TestServer } from '../support/server';
 import { unique } from '../support/unique';
 import { expectOk, item, position } from '../boards-document/helpers';
@@ -36,20 +36,7 @@ afterAll(async () => {
 
 /** A signed-out page that may only talk to the instance. */
 async function openPage(): Promise<{ page: Page; offsite: string[]; errors: string[] }> {
-  await browser!.clearCookies();
-  const page = await browser!.newPage();
-  await page.setViewportSize({ width: 1280, height: 900 });
-  const origin = new URL(server.directUrl).origin;
-  const offsite: string[] = [];
-  await page.route('**/*', (route) => {
-    const url = route.request().url();
-    if (url.startsWith(origin) || url.startsWith('data:')) return route.continue();
-    offsite.push(url);
-    return route.abort();
-  });
-  const errors: string[] = [];
-  page.on('pageerror', (error) => errors.push(error.message));
-  return { page, offsite, errors };
+  return instanceOnlyPage(browser!, server.directUrl, 1280);
 }
 
 async function callTool(key: string, name: string, args: Record<string, unknown>) {
