@@ -1,3 +1,4 @@
+import { versionConflictMessage } from '../boards/document/store';
 import { asApiError } from '../db/errors';
 /**
  * The MCP endpoint (MCP-1..4): Streamable HTTP, stateless (a server and transport per request, so any instance
@@ -39,11 +40,18 @@ function resultOf(body: unknown): CallToolResult {
  * model only the text gives it what to fix): `<message> (<CODE>): <path> <issue>; …`.
  */
 function errorOf(error: ApiError, data: unknown = error.data): CallToolResult {
-  const issues = (data as { issues?: { instancePath?: unknown; message?: unknown }[] } | null)?.issues;
-  const details = Array.isArray(issues) && issues.length > 0 ? `: ${issues.map((issue) => `${issue.instancePath || '(arguments)'} ${issue.message}`).join('; ')}` : '';
+  const issues = (data as { issues?: { instancePath?: unknown; message?: unknown; keyword?: unknown; params?: { allowedValues?: unknown; allowedValue?: unknown } }[] } | null)?.issues;
+  // AGENT-13: a value outside a list names the list (the first eight), so the agent can pick one
+  const allowed = (issue: NonNullable<typeof issues>[number]) => {
+    const values = issue.keyword === 'enum' ? issue.params?.allowedValues : issue.keyword === 'const' ? [issue.params?.allowedValue] : undefined;
+    return Array.isArray(values) && values.length > 0 ? ` (allowed: ${values.slice(0, 8).map((value) => JSON.stringify(value)).join(', ')})` : '';
+  };
+  const details = Array.isArray(issues) && issues.length > 0 ? `: ${issues.map((issue) => `${issue.instancePath || '(arguments)'} ${issue.message}${allowed(issue)}`).join('; ')}` : '';
+  // AGENT-13: a stale expectedVersion says which tool brings the board as it is now
+  const refresh = error.code === 'CONFLICT' && error.message === versionConflictMessage ? ' Read the board again with get_board, redo the change on it and send its version as expectedVersion.' : '';
   return {
     isError: true,
-    content: [{ type: 'text', text: `${error.message} (${error.code})${details}` }],
+    content: [{ type: 'text', text: `${error.message} (${error.code})${details}${refresh}` }],
     structuredContent: { message: error.message, code: error.code, data },
   };
 }

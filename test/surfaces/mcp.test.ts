@@ -160,6 +160,22 @@ describe('MCP tools (MCP-1..4)', () => {
     expect((blank.content as any)[0].text).toBe('Input validation failed (BAD_REQUEST): /iconUrl must not be empty or whitespace alone');
   });
 
+  it('AGENT-13: a value outside a list names the allowed values; a stale expectedVersion names the tool that reads the board again', async () => {
+    const client = await open(server.adminKey);
+    const { boardId } = expectOk(await server.call('POST', '/api/boards', { body: { name: unique('mcp-agent13-'), columnCount: 12, isPublic: false } }), 201);
+    const file = expectOk(await server.call('GET', `/api/boards/${boardId}/export`));
+    const kind = await client.callTool({ name: 'import_board', arguments: { file, onConflict: 'bogus' } });
+    expect(kind.isError).toBe(true);
+    expect((kind.content as any)[0].text).toMatch(/\/onConflict must be equal to one of the allowed values \(allowed: "[a-z]+", "[a-z]+"/);
+    const doc = expectOk(await server.call('GET', `/api/boards/${boardId}`));
+    const stale = await client.callTool({ name: 'save_board', arguments: { id: boardId, sections: doc.sections, items: [], expectedVersion: doc.version + 5 } });
+    expect(stale.isError).toBe(true);
+    expect((stale.structuredContent as any).code).toBe('CONFLICT');
+    expect((stale.content as any)[0].text).toBe(
+      'This board was modified by another request. Reload the latest board and retry. (CONFLICT) Read the board again with get_board, redo the change on it and send its version as expectedVersion.',
+    );
+  });
+
   it('MCP-5: without a key, or with a bad one, 401 with an ApiKey challenge only: no Bearer challenge, no OAuth metadata to discover', async () => {
     const message = { jsonrpc: '2.0', id: 1, method: 'tools/list' };
     const headers = { Accept: 'application/json, text/event-stream' };
