@@ -106,7 +106,7 @@ describe('MCP tools (MCP-1..4)', () => {
     const stale = await client.callTool({ name: 'save_board', arguments: { id: boardId, sections: board.sections, items: [], expectedVersion: board.version } });
     expect(stale.isError).toBe(true);
     expect(stale.structuredContent).toEqual({ message: conflictMessage, code: 'CONFLICT', data: {} });
-    expect((stale.content as any)[0].text).toBe(`${conflictMessage} (CONFLICT)`);
+    expect((stale.content as any)[0].text).toBe(`${conflictMessage} (CONFLICT) Read the board again with get_board, redo the change on it and send its version as expectedVersion.`); // AGENT-13
     const byName = await client.callTool({ name: 'get_board', arguments: { name: board.name } });
     expect(json(byName).items).toHaveLength(1);
     const history = await client.callTool({ name: 'board_history', arguments: { id: boardId } });
