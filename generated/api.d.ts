@@ -2080,7 +2080,7 @@ export interface components {
              * @description tRPC-style upper-case error code.
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_CONTENT" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description Details; may be empty. */
             data: {
                 /** @description ERR-7: validation issues (Ajv error objects), the first 100 at most. */
@@ -5861,7 +5861,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Another user has this username, in any letter case; nothing was written. */
+        /** @description Another user has this username, in any letter case; nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         UsernameConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -5873,6 +5873,24 @@ export interface components {
                  * @example {
                  *       "message": "Username already taken",
                  *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEM-3: this user already sent a request with this `Idempotency-Key` and another payload (another operation, path, query, `If-Match` or body) within the last 24 hours; nothing was done. Use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This Idempotency-Key was used for another request; use a new key",
+                 *       "code": "UNPROCESSABLE_CONTENT",
                  *       "data": {}
                  *     }
                  */
@@ -5908,7 +5926,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Another group has this name, in any letter case; nothing was written. */
+        /** @description Another group has this name, in any letter case; nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         GroupNameConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -5934,6 +5952,24 @@ export interface components {
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEM-4: a request with the same `Idempotency-Key` for the same user is still running (on this or another instance); nothing was done. Retry later: once it has finished, the same request gets its answer replayed. */
+        IdempotencyKeyInFlight: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A request with this Idempotency-Key is still in progress; retry later",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -5993,7 +6029,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. */
+        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         BoardWriteConflictResponse: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -6025,7 +6061,7 @@ export interface components {
         /**
          * @description The board is provisioned from a file with `allowApiUpdates: false` (PROV-5): change that file instead; nothing
          *     was written. The file is named by its name in its provisioning directory, with the source's label, never by its
-         *     path on the server. (Other conflicts of the route answer 409 as well.)
+         *     path on the server. (Other conflicts of the route answer 409 as well.) With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`).
          */
         ProvisionedBoard: {
             headers: {
@@ -6072,6 +6108,7 @@ export interface components {
         /** @description The full board document after the change; `Location` names the board. */
         CreatedBoardDocumentResponse: {
             headers: {
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 ETag: components["headers"]["ETagHeader"];
                 Location: components["headers"]["Location"];
                 RateLimit: components["headers"]["RateLimit"];
@@ -6093,7 +6130,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. */
+        /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         SectionConflictResponse: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -6406,7 +6443,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5). Nothing was written. */
+        /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5). Nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         ImportConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -6453,7 +6490,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Another board has this name, in any letter case (NAME-2); nothing was written. */
+        /** @description Another board has this name, in any letter case (NAME-2); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         BoardNameConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
@@ -6539,6 +6576,17 @@ export interface components {
         pageLimit: number;
         /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
         pageCursor: string;
+        /**
+         * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+         *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+         *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+         *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+         *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+         *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+         *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+         *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+         */
+        idempotencyKey: string;
         userId: components["schemas"]["Id"];
         groupId: components["schemas"]["Id"];
         /** @description Board id. */
@@ -6574,6 +6622,8 @@ export interface components {
         NextPageLink: string;
         /** @description Present when more items follow (HTTP-8); send it as `cursor` (with the same `limit`) for the next page. */
         NextPageCursor: string;
+        /** @description IDEM-2: `true` when this answer is the stored first answer to a request with the same `Idempotency-Key` and payload, replayed (nothing was done again); absent on the first answer. */
+        IdempotentReplayed: "true";
         /** @description Where the created resource is read (HTTP-6): a path on this instance, such as `/api/boards/{id}` for a created board or for the board that received a created item or section. */
         Location: string;
         /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match on a write, or in If-None-Match on a read. */
@@ -6960,7 +7010,19 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -6973,6 +7035,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -6990,6 +7053,7 @@ export interface operations {
             409: components["responses"]["UsernameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7098,7 +7162,19 @@ export interface operations {
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7113,6 +7189,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7130,6 +7207,7 @@ export interface operations {
             409: components["responses"]["GroupNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7341,7 +7419,19 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7354,6 +7444,7 @@ export interface operations {
             /** @description Created. Store `apiKey` now; it cannot be read again. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7367,8 +7458,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UserNotFound"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7528,7 +7621,19 @@ export interface operations {
     addBoardItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7541,6 +7646,7 @@ export interface operations {
             /** @description The item was added. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -7557,6 +7663,7 @@ export interface operations {
             409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7673,6 +7780,17 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+                /**
                  * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
                  *     nothing is written. `*` always matches.
                  */
@@ -7699,6 +7817,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8050,6 +8169,17 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+                /**
                  * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
                  *     nothing is written. `*` always matches.
                  */
@@ -8070,6 +8200,7 @@ export interface operations {
             /** @description The board after the restore. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     ETag: components["headers"]["ETagHeader"];
                     /** @description JSON `{"integrationIds": [...], "itemIds": [...], "appIds": [...]}`: what the revision held that no longer exists. */
                     "Tessera-Restore-Dropped"?: string;
@@ -8089,6 +8220,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8753,7 +8885,19 @@ export interface operations {
                 /** @description Answer what the import would do and write nothing. */
                 dryRun?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8767,6 +8911,7 @@ export interface operations {
             /** @description The board was replaced, or was already what the file says (`outcome`), or, with `dryRun=true`, the plan of the import. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -8785,6 +8930,7 @@ export interface operations {
             /** @description The board was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -8801,6 +8947,7 @@ export interface operations {
             409: components["responses"]["ImportConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitedImports"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8850,7 +8997,19 @@ export interface operations {
                 /** @description Apply over boards changed on the server since their files' base (FLEET-16), overwriting those changes; without it such a board is a `conflict` in a dry run and refuses the apply (409). */
                 force?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -8864,6 +9023,7 @@ export interface operations {
             /** @description The plan of the set (what a dry run would do, or what the apply did). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -8905,7 +9065,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Boards changed on the server since their files' base by another writer and `force` is not set (FLEET-16: the message names every such board and the remedy, `data.boards` and `data.conflicts` say which and what changed; `BoardSetConflictError`), another source manages a board (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. */
+            /** @description Boards changed on the server since their files' base by another writer and `force` is not set (FLEET-16: the message names every such board and the remedy, `data.boards` and `data.conflicts` say which and what changed; `BoardSetConflictError`), another source manages a board (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
@@ -8918,6 +9078,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitedImports"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9117,7 +9278,19 @@ export interface operations {
     createBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9130,6 +9303,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9145,6 +9319,7 @@ export interface operations {
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9153,7 +9328,19 @@ export interface operations {
     duplicateBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path: {
                 /** @description Board id. */
                 id: components["parameters"]["boardId"];
@@ -9169,6 +9356,7 @@ export interface operations {
             /** @description Duplicated. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9185,6 +9373,7 @@ export interface operations {
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9537,7 +9726,19 @@ export interface operations {
     createApp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9550,6 +9751,7 @@ export interface operations {
             /** @description An app with the same name and href existed; the caller now has use access to it. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                     [name: string]: unknown;
@@ -9561,6 +9763,7 @@ export interface operations {
             /** @description Created; the caller holds full access. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9573,8 +9776,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9877,7 +10082,19 @@ export interface operations {
     createIntegration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9890,6 +10107,7 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -9904,8 +10122,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10111,7 +10331,19 @@ export interface operations {
     createCustomApi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10124,6 +10356,7 @@ export interface operations {
             /** @description Created; the stored definition. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -10136,8 +10369,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];

@@ -25,6 +25,8 @@ import { callerKey, invokedClassOf, rateClassOf, rateLimitFields, rateLimitedMes
 import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
 import { metrics, observeOperation } from '../observability/metrics';
 import type { Surface } from '../core/operation';
+import { runIdempotent } from '../idempotency/idempotency';
+import { fingerprintOf, keyOf } from '../idempotency/rules';
 
 /**
  * A lookup the API-key check may run in its own query for the resource a request is about (see KeyCompanionLookup):
@@ -114,6 +116,18 @@ function isAuthorized(operation: Operation, principal: RequestContext['principal
 }
 
 const declaredQueryNames = new WeakMap<Operation, ReadonlySet<string>>();
+
+const idempotentOperations = new WeakMap<Operation, boolean>();
+
+/** IDEM-1: whether an operation takes an `Idempotency-Key` (it declares the header parameter in the document). */
+function takesIdempotencyKey(operation: Operation): boolean {
+  let takes = idempotentOperations.get(operation);
+  if (takes === undefined) {
+    takes = (operation.parameters ?? []).some((parameter) => !('$ref' in parameter) && parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+    idempotentOperations.set(operation, takes);
+  }
+  return takes;
+}
 
 /**
  * The request's query without the parameters the operation does not declare: those (a cache buster such as `?_=1`)
@@ -263,7 +277,20 @@ async function dispatch(
   // The validator coerced path and query parameters (and the body, in place) to their declared types; an operation
   // without parameters has no parameter validator, hence the routed ones.
   const coerced = validation?.coerced;
-  return handler({ params: coerced?.params ?? params, query: coerced?.query ?? request.query ?? {}, body: request.body }, ctx);
+  const input = { params: coerced?.params ?? params, query: coerced?.query ?? request.query ?? {}, body: request.body };
+  // IDEM-1: a key is per user; a caller without credentials has none (every operation that takes a key refuses it).
+  const key = takesIdempotencyKey(operation) ? keyOf(ctx.headers['idempotency-key']) : undefined;
+  if (key === undefined || !ctx.principal) return handler(input, ctx);
+  const fingerprint = fingerprintOf({
+    operationId,
+    method: request.method,
+    path: request.path,
+    query: input.query,
+    ifMatch: headerText(ctx.headers['if-match']),
+    body: input.body,
+  });
+  const warn = (error: unknown) => ctx.logger.warn({ err: error }, 'idempotency: the key could not be updated');
+  return runIdempotent(ctx.db, ctx.principal.userId, key, fingerprint, () => handler(input, ctx), warn);
 }
 
 /** The bundled document with every $ref resolved: what routing and validation work on. */

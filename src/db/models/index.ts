@@ -15,6 +15,7 @@
  *           ├─ board_user_permissions, board_group_permissions
  *           ├─ board_history, provisioned_boards (board_labels)  server_settings, login_failures, provisioning_sources
  *           └─ (apps) app_reachability                         audit_log, rate_limit_buckets, event_stream_leases
+ *   users ── idempotency_keys (the stored first answers of requests with an Idempotency-Key)
  *   integrations ── widget_data_cache (the shared cache of live widget data)
  */
 import { ApiKey } from './ApiKey';
@@ -37,6 +38,7 @@ import { CustomApiDefinition } from './CustomApiDefinition';
 import { Group } from './Group';
 import { GroupMember } from './GroupMember';
 import { GroupPermission } from './GroupPermission';
+import { IdempotencyKey } from './IdempotencyKey';
 import { Integration } from './Integration';
 import { IntegrationGroupPermission } from './IntegrationGroupPermission';
 import { IntegrationItem } from './IntegrationItem';
@@ -76,6 +78,7 @@ export {
   Group,
   GroupMember,
   GroupPermission,
+  IdempotencyKey,
   Integration,
   IntegrationGroupPermission,
   IntegrationItem,
@@ -116,6 +119,7 @@ export const models = [
   Group,
   GroupMember,
   GroupPermission,
+  IdempotencyKey,
   Integration,
   IntegrationGroupPermission,
   IntegrationItem,
