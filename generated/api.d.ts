@@ -5564,6 +5564,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5601,6 +5603,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5619,6 +5623,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5637,6 +5643,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5655,6 +5663,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5676,6 +5686,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5698,6 +5710,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5716,6 +5730,8 @@ export interface components {
         /** @description An unexpected server fault. Never the answer to a client mistake; the body never holds a stack trace or SQL. */
         InternalError: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5732,6 +5748,8 @@ export interface components {
         /** @description The database cannot be reached or the instance is shutting down; retry later. */
         ServiceUnavailable: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5754,6 +5772,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5779,6 +5799,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5797,6 +5819,8 @@ export interface components {
         /** @description The username or the password is wrong (the same answer for both). */
         LoginFailed: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5808,6 +5832,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5819,6 +5845,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5830,6 +5858,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5845,6 +5875,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5866,6 +5898,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5884,6 +5918,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5902,6 +5938,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5913,6 +5951,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5931,6 +5971,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5949,6 +5991,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5960,6 +6004,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5978,6 +6024,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5989,6 +6037,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6000,6 +6050,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6012,6 +6064,8 @@ export interface components {
                 ETag: components["headers"]["ETagHeader"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6023,6 +6077,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6034,6 +6090,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6045,6 +6103,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6067,6 +6127,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6088,6 +6150,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6099,6 +6163,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6113,6 +6179,8 @@ export interface components {
                 Location: components["headers"]["Location"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6124,6 +6192,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6135,6 +6205,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6146,6 +6218,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6164,6 +6238,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6175,6 +6251,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6190,6 +6268,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6201,6 +6281,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6212,6 +6294,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6223,6 +6307,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6234,6 +6320,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6245,6 +6333,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6260,6 +6350,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6286,6 +6378,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6297,6 +6391,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6308,6 +6404,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6319,6 +6417,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6330,6 +6430,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6341,6 +6443,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6352,6 +6456,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6363,6 +6469,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6374,6 +6482,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6389,6 +6499,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6419,6 +6531,8 @@ export interface components {
                 "WWW-Authenticate": "ApiKey realm=\"tessera\"";
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6437,6 +6551,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6448,6 +6564,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6463,6 +6581,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6484,6 +6604,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6495,6 +6617,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6513,6 +6637,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6524,6 +6650,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6535,6 +6663,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6553,6 +6683,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6564,6 +6696,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6630,6 +6764,10 @@ export interface components {
         ETagHeader: string;
         /** @description HTTP-11: `no-store` on every answer to a caller with credentials and on every answer without an ETag; `private, no-cache` on an answer to a caller without credentials that carries an ETag (a public board), which the caller's own cache may keep and revalidate. Every answer also carries `X-Content-Type-Options: nosniff`. */
         CacheControl: "no-store" | "private, no-cache";
+        /** @description CORS-2: present only when the request's `Origin` is one of `CORS_ORIGINS` (none by default): that origin, never `*`. It comes with `Access-Control-Allow-Credentials: true` and `Access-Control-Expose-Headers` (ETag, Link, Location, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, Tessera-Next-Cursor, Tessera-Restore-Dropped, WWW-Authenticate, X-Request-Id); whenever `CORS_ORIGINS` is set every answer carries `Vary: Origin`. Without it a browser lets no page of another origin read the answer. */
+        "Access-Control-Allow-Origin": string;
+        /** @description CORS-2: `true` with `Access-Control-Allow-Origin`, on answers to a listed origin only: its pages may send the session cookie (within SameSite=Lax: pages of the same site) or an API key. */
+        "Access-Control-Allow-Credentials": "true";
     };
     pathItems: never;
 }
@@ -6647,6 +6785,8 @@ export interface operations {
             /** @description The process serves requests. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6672,6 +6812,8 @@ export interface operations {
             /** @description Ready for traffic. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6683,6 +6825,8 @@ export interface operations {
             /** @description Not ready. */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6705,6 +6849,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6733,6 +6879,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6765,6 +6913,8 @@ export interface operations {
                     "Content-Security-Policy": components["headers"]["ContentSecurityPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6788,6 +6938,8 @@ export interface operations {
             /** @description The metrics. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6798,6 +6950,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": "Bearer realm=\"tessera-metrics\"";
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6844,6 +6998,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6901,6 +7057,8 @@ export interface operations {
                 headers: {
                     /** @description The session cookie. */
                     "Set-Cookie"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6931,6 +7089,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -6959,6 +7119,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6993,6 +7155,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7039,6 +7203,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7075,6 +7241,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7109,6 +7277,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7145,6 +7315,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7193,6 +7365,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7229,6 +7403,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7260,6 +7436,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7296,6 +7474,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7328,6 +7508,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7362,6 +7544,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7402,6 +7586,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7448,6 +7634,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7483,6 +7671,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7521,6 +7711,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7532,6 +7724,8 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7603,6 +7797,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7650,6 +7846,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7843,6 +8041,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7880,6 +8080,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7994,6 +8196,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8040,6 +8244,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8080,6 +8286,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8114,6 +8322,8 @@ export interface operations {
                     ETag: components["headers"]["ETagHeader"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8150,6 +8360,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8206,6 +8418,8 @@ export interface operations {
                     "Tessera-Restore-Dropped"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8246,6 +8460,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8289,6 +8505,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8320,6 +8538,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8348,6 +8568,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8360,6 +8582,8 @@ export interface operations {
                 headers: {
                     /** @description `/boards/<name>`. */
                     Location?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8387,6 +8611,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8401,6 +8627,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8432,6 +8660,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8465,6 +8695,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8544,6 +8776,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8559,6 +8793,8 @@ export interface operations {
                     ETag?: string;
                     /** @description As for 200. */
                     "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8591,6 +8827,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8602,6 +8840,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8644,6 +8884,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8655,6 +8897,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8693,6 +8937,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8704,6 +8950,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8713,6 +8961,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8725,6 +8975,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8755,6 +9007,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8766,6 +9020,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8775,6 +9031,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8787,6 +9045,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8816,6 +9076,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8855,6 +9117,8 @@ export interface operations {
                     ETag: components["headers"]["ETagHeader"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8865,6 +9129,8 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8914,6 +9180,8 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8934,6 +9202,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8967,6 +9237,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9026,6 +9298,8 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9039,6 +9313,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9050,6 +9326,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9070,6 +9348,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9101,6 +9381,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9130,6 +9412,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9158,6 +9442,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9193,6 +9479,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9227,6 +9515,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9262,6 +9552,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9307,6 +9599,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9360,6 +9654,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9400,6 +9696,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9437,6 +9735,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9474,6 +9774,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9512,6 +9814,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9549,6 +9853,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9581,6 +9887,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9617,6 +9925,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9648,6 +9958,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9680,6 +9992,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9710,6 +10024,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9754,6 +10070,8 @@ export interface operations {
                     "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9767,6 +10085,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9799,6 +10119,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9830,6 +10152,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9862,6 +10186,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9892,6 +10218,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9923,6 +10251,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9957,6 +10287,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9992,6 +10324,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10028,6 +10362,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10066,6 +10402,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10111,6 +10449,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10148,6 +10488,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10179,6 +10521,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10213,6 +10557,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10247,6 +10593,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10283,6 +10631,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10314,6 +10664,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10360,6 +10712,8 @@ export interface operations {
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10395,6 +10749,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10431,6 +10787,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10465,6 +10823,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;

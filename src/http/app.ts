@@ -26,6 +26,7 @@ import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
 import { metrics, observeOperation } from '../observability/metrics';
 import type { Surface } from '../core/operation';
 import { runIdempotent } from '../idempotency/idempotency';
+import { answerHeaders, corsPolicyOf, isListedOrigin, preflightHeaders, type CorsPolicy } from './cors';
 import { fingerprintOf, keyOf } from '../idempotency/rules';
 
 /**
@@ -213,6 +214,8 @@ interface Dispatcher {
   routes: RouteTable;
   /** RATE-2: the token buckets of the per-caller limits. */
   buckets: TokenBuckets;
+  /** CORS-1: the origins of CORS_ORIGINS (null: none). */
+  cors: CorsPolicy | null;
   validator: OpenAPIValidator;
   handlers: HandlerMap;
   companion?: KeyCompanion;
@@ -239,7 +242,9 @@ async function dispatch(
   if (request.method === 'OPTIONS') {
     const allow = app.routes.allowedMethods(request.path);
     if (allow.length === 0) throw new ApiError('NOT_FOUND', 'Not found');
-    return { status: 204, headers: { Allow: allow.join(', ') } };
+    // CORS-3: a listed origin's preflight is answered with what it may send.
+    const preflight = preflightHeaders(app.cors, headerText(ctx.headers.origin), headerText(ctx.headers['access-control-request-method']), allow);
+    return { status: 204, headers: { Allow: allow.join(', '), ...preflight } };
   }
   const match = app.routes.route(request.method === 'HEAD' ? 'GET' : request.method, request.path);
   if (!match.found) {
@@ -258,8 +263,9 @@ async function dispatch(
       throw withOperationChallenge(operation, error);
     }
   }
-  // SEC-5; the login, which takes no credentials, because it starts a cookie session.
-  assertNotCrossSite(ctx.principal ?? null, request.method, ctx.headers, operation.operationId === 'login');
+  // SEC-5; the login, which takes no credentials, because it starts a cookie session. CORS-5: a listed origin passes
+  // where the browser preflighted its request.
+  assertNotCrossSite(ctx.principal ?? null, request.method, ctx.headers, operation.operationId === 'login', (origin) => isListedOrigin(app.cors, origin));
   const operationId = operation.operationId!;
   const cost = requestCost(operationId, match.rawParams.procedures, (request.query as Record<string, unknown> | undefined)?.batch);
   await limitRate(app.buckets, rateClassOf(operationId, request.method), cost, ctx, track);
@@ -328,6 +334,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const dispatcher: Dispatcher = {
     routes,
     buckets: bucketsFor(db),
+    cors: corsPolicyOf(config.corsOrigins),
     validator: buildRequestValidator(definition, routes),
     handlers: deps.handlers,
     companion: deps.companion,
@@ -357,6 +364,8 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     // HTTP-11: no answer is content-sniffed, and none is stored by a cache unless sendReply or its handler says so.
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
+    // CORS-2, CORS-4: set up front, so that every answer has them (errors and preflights too).
+    if (dispatcher.cors) for (const [name, value] of Object.entries(answerHeaders(dispatcher.cors, headerText(req.headers.origin)))) res.setHeader(name, value);
     // METRIC-2: every answer counts, by the operation it was routed to (set by dispatch) and its status.
     const track: Tracking = {};
     res.locals.track = track;
