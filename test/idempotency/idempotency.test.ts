@@ -1,4 +1,5 @@
 import { createActor } from '../support/actors';
+import { clockBoardFile } from '../support/boardFiles';
 import { expectError } from '../support/expect';
 import { eventually } from '../support/eventually';
 import { unique } from '../support/unique';
@@ -60,6 +61,24 @@ describe('Idempotency-Key', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     const history = await server.call('GET', `/api/boards/${id}/history`);
     expect(history.body.entries.filter((entry: { operation: string }) => entry.operation === 'restoreBoard')).toHaveLength(1);
+  });
+
+  it('IDEM-1, IDEM-2: an import and a set apply retried with their keys are done once', async () => {
+    const file = clockBoardFile(unique('idem-import'));
+    const importKey = unique('import-');
+    const imported = await server.call('POST', '/api/boards/import', { body: file, headers: { 'Idempotency-Key': importKey } });
+    expect(imported.status).toBe(201);
+    // The same file again with the key: replayed (without it, the name would now be taken: 409).
+    const again = await server.call('POST', '/api/boards/import', { body: file, headers: { 'Idempotency-Key': importKey } });
+    expect({ status: again.status, body: again.body, replayed: again.headers.get('idempotent-replayed') }).toEqual({ status: 201, body: imported.body, replayed: 'true' });
+    expect((await server.call('POST', '/api/boards/import', { body: file })).status).toBe(409);
+
+    const set = { managedBy: unique('idem-set'), boards: [clockBoardFile(unique('idem-set'))] };
+    const applyKey = unique('apply-');
+    const applied = await server.call('POST', '/api/boards/apply', { body: set, headers: { 'Idempotency-Key': applyKey } });
+    expect(applied.status).toBe(200);
+    const reapplied = await server.call('POST', '/api/boards/apply', { body: set, headers: { 'Idempotency-Key': applyKey } });
+    expect({ status: reapplied.status, body: reapplied.body, replayed: reapplied.headers.get('idempotent-replayed') }).toEqual({ status: 200, body: applied.body, replayed: 'true' });
   });
 
   it('IDEM-3: the same key with another payload is 422, nothing done', async () => {
