@@ -58,16 +58,16 @@ it('renders the reference offline in headless chromium, boards and settings tags
   for (const tag of ['boards', 'settings']) {
     await page.waitForFunction(
       (id) => {
-        if (document.getElementById(id)) return true;
-        window.scrollBy(0, 1500);
+        if ((globalThis as any).document.getElementById(id)) return true;
+        (globalThis as any).scrollBy(0, 1500);
         return false;
       },
       tag,
       { polling: 250, timeout: 240_000 },
     );
   }
-  await page.evaluate(() => window.scrollTo(0, 0));
-  await page.waitForFunction(() => (document.getElementById('api-content')?.innerText ?? '').includes('Board documents and board management.'), undefined, {
+  await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+  await page.waitForFunction(() => ((globalThis as any).document.getElementById('api-content')?.innerText ?? '').includes('Board documents and board management.'), undefined, {
     polling: 250,
     timeout: 60_000,
   });
