@@ -518,8 +518,10 @@ async function sendReply(req: Request, res: Response, reply: Reply, { lifecycle,
   let cacheControlSet = false;
   let validator = false;
   for (const [name, value] of Object.entries(reply.headers ?? {})) {
-    res.setHeader(name, value);
     const lower = name.toLowerCase();
+    // A handler's Vary adds to what is set already (CORS-2's `Origin`).
+    const vary = lower === 'vary' ? res.getHeader('vary') : undefined;
+    res.setHeader(name, vary ? `${String(vary)}, ${String(value)}` : value);
     if (lower === 'cache-control') cacheControlSet = true;
     else if (lower === 'etag') validator = true;
   }

@@ -60,6 +60,11 @@ describe('CORS', () => {
     for (const name of ['ETag', 'Link', 'Location', 'RateLimit', 'RateLimit-Policy', 'Retry-After', 'Idempotent-Replayed']) expect(exposedHeaders).toContain(name);
   });
 
+  it('CORS-2: a route\'s own Vary (the start page\'s) is added to Vary: Origin, not put in its place', async () => {
+    const page = await direct('GET', '/', { key: null, headers: { Origin: unlisted } });
+    expect(page.headers.get('vary')).toMatch(/^Origin, User-Agent, Sec-CH-UA-Mobile\b/);
+  });
+
   it('CORS-2: an unlisted origin gets no CORS header, only Vary: Origin', async () => {
     for (const origin of [unlisted, 'null', 'https://app.example.evil.example', 'http://app.example']) {
       const answer = await direct('GET', '/api/info', { headers: { Origin: origin } });
