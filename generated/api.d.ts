@@ -2191,7 +2191,7 @@ export interface components {
              * @description tRPC-style upper-case error code.
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_CONTENT" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
             /** @description Details; may be empty. */
             data: {
                 /** @description ERR-7: validation issues (Ajv error objects), the first 100 at most. */
@@ -5758,6 +5758,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5795,6 +5797,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5813,6 +5817,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5831,6 +5837,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5849,6 +5857,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5870,6 +5880,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5892,6 +5904,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5910,6 +5924,8 @@ export interface components {
         /** @description An unexpected server fault. Never the answer to a client mistake; the body never holds a stack trace or SQL. */
         InternalError: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5926,6 +5942,8 @@ export interface components {
         /** @description The database cannot be reached or the instance is shutting down; retry later. */
         ServiceUnavailable: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5948,6 +5966,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5973,6 +5993,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -5991,6 +6013,8 @@ export interface components {
         /** @description The username or the password is wrong (the same answer for both). */
         LoginFailed: {
             headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6002,6 +6026,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6013,6 +6039,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6024,6 +6052,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6039,6 +6069,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6055,11 +6087,13 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Another user has this username, in any letter case; nothing was written. */
+        /** @description Another user has this username, in any letter case; nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         UsernameConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6073,11 +6107,33 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description IDEM-3: this user already sent a request with this `Idempotency-Key` and another payload (another operation, path, query, `If-Match` or body) within the last 24 hours; nothing was done. Use a new key for a new request. */
+        IdempotencyKeyReused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "This Idempotency-Key was used for another request; use a new key",
+                 *       "code": "UNPROCESSABLE_CONTENT",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description The user does not exist. */
         UserNotFound: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6089,6 +6145,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6102,11 +6160,13 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Another group has this name, in any letter case; nothing was written. */
+        /** @description Another group has this name, in any letter case; nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         GroupNameConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6125,9 +6185,31 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description IDEM-4: a request with the same `Idempotency-Key` for the same user is still running (on this or another instance); nothing was done. Retry later: once it has finished, the same request gets its answer replayed. */
+        IdempotencyKeyInFlight: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "A request with this Idempotency-Key is still in progress; retry later",
+                 *       "code": "CONFLICT",
+                 *       "data": {}
+                 *     }
+                 */
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -6136,6 +6218,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6147,6 +6231,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6158,6 +6244,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6170,6 +6258,8 @@ export interface components {
                 ETag: components["headers"]["ETagHeader"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6181,17 +6271,21 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. */
+        /** @description The board's version is not `expectedVersion` any more (CONC-2), or ids of new elements are used on another board (PUT-4), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         BoardWriteConflictResponse: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6203,6 +6297,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6219,12 +6315,14 @@ export interface components {
         /**
          * @description The board is provisioned from a file with `allowApiUpdates: false` (PROV-5): change that file instead; nothing
          *     was written. The file is named by its name in its provisioning directory, with the source's label, never by its
-         *     path on the server. (Other conflicts of the route answer 409 as well.)
+         *     path on the server. (Other conflicts of the route answer 409 as well.) With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`).
          */
         ProvisionedBoard: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6246,6 +6344,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6257,6 +6357,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6266,10 +6368,13 @@ export interface components {
         /** @description The full board document after the change; `Location` names the board. */
         CreatedBoardDocumentResponse: {
             headers: {
+                "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                 ETag: components["headers"]["ETagHeader"];
                 Location: components["headers"]["Location"];
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6281,17 +6386,21 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. */
+        /** @description A section with this id is already on this board (SECT-1), its id is used on another board (PUT-4), or a concurrent change moved the board (CONC-2), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         SectionConflictResponse: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6303,6 +6412,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6321,6 +6432,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6332,6 +6445,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6347,6 +6462,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None of the quota is left: `"<name>";r=0;t=<seconds until it resets>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6358,6 +6475,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6369,6 +6488,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6380,6 +6501,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6391,6 +6514,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6402,6 +6527,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6417,6 +6544,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6443,6 +6572,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6454,6 +6585,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6465,6 +6598,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6476,6 +6611,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6487,6 +6624,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6498,6 +6637,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6509,6 +6650,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6520,6 +6663,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6531,6 +6676,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6546,6 +6693,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6576,6 +6725,8 @@ export interface components {
                 "WWW-Authenticate": "ApiKey realm=\"tessera\"";
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6594,6 +6745,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6605,6 +6758,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6616,6 +6771,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6627,17 +6784,21 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5). Nothing was written. */
+        /** @description A board has the file's name, in any letter case, and `onConflict` is `fail` (NAME-2); or, with `replace`, the file's `source` names this board on this instance and the board moved past its version (FILE-6), or the board is provisioned from a file with `allowApiUpdates: false` (PROV-5). Nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         ImportConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6653,6 +6814,8 @@ export interface components {
                 "RateLimit-Policy": string;
                 /** @description None is left: `"<class>";r=0;t=<seconds until the bucket is full again>`. */
                 RateLimit: string;
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6674,17 +6837,21 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description Another board has this name, in any letter case (NAME-2); nothing was written. */
+        /** @description Another board has this name, in any letter case (NAME-2); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
         BoardNameConflict: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6703,6 +6870,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6714,6 +6883,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6725,6 +6896,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6743,6 +6916,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6754,6 +6929,8 @@ export interface components {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                 [name: string]: unknown;
             };
             content: {
@@ -6766,6 +6943,17 @@ export interface components {
         pageLimit: number;
         /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
         pageCursor: string;
+        /**
+         * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+         *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+         *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+         *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+         *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+         *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+         *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+         *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+         */
+        idempotencyKey: string;
         userId: components["schemas"]["Id"];
         groupId: components["schemas"]["Id"];
         /** @description Board id. */
@@ -6801,12 +6989,18 @@ export interface components {
         NextPageLink: string;
         /** @description Present when more items follow (HTTP-8); send it as `cursor` (with the same `limit`) for the next page. */
         NextPageCursor: string;
+        /** @description IDEM-2: `true` when this answer is the stored first answer to a request with the same `Idempotency-Key` and payload, replayed (nothing was done again); absent on the first answer. */
+        IdempotentReplayed: "true";
         /** @description Where the created resource is read (HTTP-6): a path on this instance, such as `/api/boards/{id}` for a created board or for the board that received a created item or section. */
         Location: string;
         /** @description Strong entity tag of the document as returned to this caller; send it back in If-Match on a write, or in If-None-Match on a read. */
         ETagHeader: string;
         /** @description HTTP-11: `no-store` on every answer to a caller with credentials and on every answer without an ETag; `private, no-cache` on an answer to a caller without credentials that carries an ETag (a public board), which the caller's own cache may keep and revalidate. Every answer also carries `X-Content-Type-Options: nosniff`. */
         CacheControl: "no-store" | "private, no-cache";
+        /** @description CORS-2: present only when the request's `Origin` is one of `CORS_ORIGINS` (none by default): that origin, never `*`. It comes with `Access-Control-Allow-Credentials: true` and `Access-Control-Expose-Headers` (ETag, Link, Location, RateLimit, RateLimit-Policy, Retry-After, Idempotent-Replayed, Tessera-Next-Cursor, Tessera-Restore-Dropped, WWW-Authenticate, X-Request-Id); whenever `CORS_ORIGINS` is set every answer carries `Vary: Origin`. Without it a browser lets no page of another origin read the answer. */
+        "Access-Control-Allow-Origin": string;
+        /** @description CORS-2: `true` with `Access-Control-Allow-Origin`, on answers to a listed origin only: its pages may send the session cookie (within SameSite=Lax: pages of the same site) or an API key. */
+        "Access-Control-Allow-Credentials": "true";
     };
     pathItems: never;
 }
@@ -6824,6 +7018,8 @@ export interface operations {
             /** @description The process serves requests. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6849,6 +7045,8 @@ export interface operations {
             /** @description Ready for traffic. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6860,6 +7058,8 @@ export interface operations {
             /** @description Not ready. */
             503: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6882,6 +7082,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6910,6 +7112,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6942,6 +7146,8 @@ export interface operations {
                     "Content-Security-Policy": components["headers"]["ContentSecurityPolicy"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6965,6 +7171,8 @@ export interface operations {
             /** @description The metrics. */
             200: {
                 headers: {
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -6975,6 +7183,8 @@ export interface operations {
             401: {
                 headers: {
                     "WWW-Authenticate": "Bearer realm=\"tessera-metrics\"";
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7021,6 +7231,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7078,6 +7290,8 @@ export interface operations {
                 headers: {
                     /** @description The session cookie. */
                     "Set-Cookie"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7108,6 +7322,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7136,6 +7352,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7170,6 +7388,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7187,7 +7407,19 @@ export interface operations {
     createUser: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7200,9 +7432,12 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7217,6 +7452,7 @@ export interface operations {
             409: components["responses"]["UsernameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7238,6 +7474,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7272,6 +7510,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7308,6 +7548,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7325,7 +7567,19 @@ export interface operations {
     createGroup: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7340,9 +7594,12 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7357,6 +7614,7 @@ export interface operations {
             409: components["responses"]["GroupNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7378,6 +7636,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7409,6 +7669,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7445,6 +7707,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7477,6 +7741,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7511,6 +7777,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7551,6 +7819,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7568,7 +7838,19 @@ export interface operations {
     createApiKey: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7581,9 +7863,12 @@ export interface operations {
             /** @description Created. Store `apiKey` now; it cannot be read again. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7594,8 +7879,10 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["UserNotFound"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7617,6 +7904,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7655,6 +7944,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7666,6 +7957,8 @@ export interface operations {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
                     "Cache-Control": components["headers"]["CacheControl"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7737,6 +8030,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -7755,7 +8050,19 @@ export interface operations {
     addBoardItem: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -7768,9 +8075,12 @@ export interface operations {
             /** @description The item was added. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7784,6 +8094,7 @@ export interface operations {
             409: components["responses"]["ProvisionedBoard"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7900,6 +8211,17 @@ export interface operations {
             query?: never;
             header?: {
                 /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+                /**
                  * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
                  *     nothing is written. `*` always matches.
                  */
@@ -7926,6 +8248,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -7951,6 +8274,8 @@ export interface operations {
                     "Cache-Control": components["headers"]["CacheControl"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -7988,6 +8313,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8102,6 +8429,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8148,6 +8477,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8188,6 +8519,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8222,6 +8555,8 @@ export interface operations {
                     ETag: components["headers"]["ETagHeader"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8258,6 +8593,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8276,6 +8613,17 @@ export interface operations {
         parameters: {
             query?: never;
             header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
                 /**
                  * @description Write only if the board still has this ETag (as returned by GET for the same caller); otherwise 412 and
                  *     nothing is written. `*` always matches.
@@ -8297,11 +8645,14 @@ export interface operations {
             /** @description The board after the restore. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     ETag: components["headers"]["ETagHeader"];
                     /** @description JSON `{"integrationIds": [...], "itemIds": [...], "appIds": [...]}`: what the revision held that no longer exists. */
                     "Tessera-Restore-Dropped"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8316,6 +8667,7 @@ export interface operations {
             412: components["responses"]["PreconditionFailedResponse"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -8341,6 +8693,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8384,6 +8738,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8415,6 +8771,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8443,6 +8801,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8455,6 +8815,8 @@ export interface operations {
                 headers: {
                     /** @description `/boards/<name>`. */
                     Location?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8482,6 +8844,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8496,6 +8860,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8525,6 +8891,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8539,6 +8907,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8570,6 +8940,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8603,6 +8975,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8682,6 +9056,8 @@ export interface operations {
                     "Cache-Control"?: string;
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8697,6 +9073,8 @@ export interface operations {
                     ETag?: string;
                     /** @description As for 200. */
                     "Cache-Control"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8729,6 +9107,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8740,6 +9120,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8782,6 +9164,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8793,6 +9177,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8831,6 +9217,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8842,6 +9230,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8851,6 +9241,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8863,6 +9255,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8893,6 +9287,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8904,6 +9300,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -8913,6 +9311,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8925,6 +9325,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8954,6 +9356,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -8985,6 +9389,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9020,6 +9426,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9054,6 +9462,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9093,6 +9503,8 @@ export interface operations {
                     ETag: components["headers"]["ETagHeader"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9103,6 +9515,8 @@ export interface operations {
             304: {
                 headers: {
                     ETag: components["headers"]["ETagHeader"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9123,7 +9537,19 @@ export interface operations {
                 /** @description Answer what the import would do and write nothing. */
                 dryRun?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9137,8 +9563,11 @@ export interface operations {
             /** @description The board was replaced, or was already what the file says (`outcome`), or, with `dryRun=true`, the plan of the import. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9155,9 +9584,12 @@ export interface operations {
             /** @description The board was created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9171,6 +9603,7 @@ export interface operations {
             409: components["responses"]["ImportConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitedImports"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9190,6 +9623,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9220,7 +9655,19 @@ export interface operations {
                 /** @description Apply over boards changed on the server since their files' base (FLEET-16), overwriting those changes; without it such a board is a `conflict` in a dry run and refuses the apply (409). */
                 force?: boolean;
             };
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9234,8 +9681,11 @@ export interface operations {
             /** @description The plan of the set (what a dry run would do, or what the apply did). */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9249,6 +9699,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9260,6 +9712,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9275,11 +9729,13 @@ export interface operations {
                     "application/json": components["schemas"]["Error"];
                 };
             };
-            /** @description Boards changed on the server since their files' base by another writer and `force` is not set (FLEET-16: the message names every such board and the remedy, `data.boards` and `data.conflicts` say which and what changed; `BoardSetConflictError`), another source manages a board (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. */
+            /** @description Boards changed on the server since their files' base by another writer and `force` is not set (FLEET-16: the message names every such board and the remedy, `data.boards` and `data.conflicts` say which and what changed; `BoardSetConflictError`), another source manages a board (FLEET-3), it is provisioned from a file with `allowApiUpdates: false` (PROV-5), a name was taken by a concurrent request (FLEET-12), or concurrent applies kept colliding on it after every try (FLEET-11); the message and `data.board` name the board (FLEET-4); nothing was written. With an `Idempotency-Key`, also while a request with the same key is still running (IDEM-4: `A request with this Idempotency-Key is still in progress; retry later`). */
             409: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9288,6 +9744,7 @@ export interface operations {
             };
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimitedImports"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9310,6 +9767,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9339,6 +9798,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9367,6 +9828,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9402,6 +9865,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9436,6 +9901,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9471,6 +9938,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9487,7 +9956,19 @@ export interface operations {
     createBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9500,9 +9981,12 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9515,6 +9999,7 @@ export interface operations {
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9523,7 +10008,19 @@ export interface operations {
     duplicateBoard: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path: {
                 /** @description Board id. */
                 id: components["parameters"]["boardId"];
@@ -9539,9 +10036,12 @@ export interface operations {
             /** @description Duplicated. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9555,6 +10055,7 @@ export interface operations {
             409: components["responses"]["BoardNameConflict"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9581,6 +10082,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9618,6 +10121,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9655,6 +10160,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9693,6 +10200,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9730,6 +10239,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -9762,6 +10273,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9798,6 +10311,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9829,6 +10344,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9861,6 +10378,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9891,6 +10410,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9907,7 +10428,19 @@ export interface operations {
     createApp: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -9920,8 +10453,11 @@ export interface operations {
             /** @description An app with the same name and href existed; the caller now has use access to it. */
             200: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9931,9 +10467,12 @@ export interface operations {
             /** @description Created; the caller holds full access. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9943,8 +10482,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -9964,6 +10505,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -9995,6 +10538,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10027,6 +10572,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10057,6 +10604,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10088,6 +10637,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10122,6 +10673,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10157,6 +10710,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10193,6 +10748,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10231,6 +10788,8 @@ export interface operations {
                     "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10247,7 +10806,19 @@ export interface operations {
     createIntegration: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10260,9 +10831,12 @@ export interface operations {
             /** @description Created. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10274,8 +10848,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10298,6 +10874,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10329,6 +10907,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;
@@ -10363,6 +10943,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10397,6 +10979,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10433,6 +11017,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10464,6 +11050,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10481,7 +11069,19 @@ export interface operations {
     createCustomApi: {
         parameters: {
             query?: never;
-            header?: never;
+            header?: {
+                /**
+                 * @description IDEM-1: makes a retry of this request safe (IETF draft-ietf-httpapi-idempotency-key-header). The first answer of
+                 *     a request with a key (a success: status, body, `Location`, `ETag` and the operation's other headers) is kept for
+                 *     24 hours for the caller's user and replayed, with `Idempotent-Replayed: true`, to a request with the same key and
+                 *     the same payload (method, path, query, `If-Match` and body), on any instance. The same key with another payload
+                 *     is 422 (IDEM-3); while the first request with the key is still running, 409 (IDEM-4). An error answer is not
+                 *     kept: the key is free again (nothing was written). Keys are per user; a caller without credentials cannot use
+                 *     them (the operation refuses it anyway). 1 to 255 visible ASCII characters other than `"` and `\`, sent bare or
+                 *     as a structured-field string in double quotes (the draft's form): both name the same key (400 otherwise).
+                 */
+                "Idempotency-Key"?: components["parameters"]["idempotencyKey"];
+            };
             path?: never;
             cookie?: never;
         };
@@ -10494,9 +11094,12 @@ export interface operations {
             /** @description Created; the stored definition. */
             201: {
                 headers: {
+                    "Idempotent-Replayed": components["headers"]["IdempotentReplayed"];
                     Location: components["headers"]["Location"];
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10506,8 +11109,10 @@ export interface operations {
             400: components["responses"]["BadRequest"];
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
+            409: components["responses"]["IdempotencyKeyInFlight"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
+            422: components["responses"]["IdempotencyKeyReused"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
@@ -10530,6 +11135,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10566,6 +11173,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -10600,6 +11209,8 @@ export interface operations {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content?: never;

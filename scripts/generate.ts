@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, writeFileSync, rmSync, mkdirSync } from 'nod
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
+import { parse as parseYaml } from 'yaml';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
@@ -34,6 +35,7 @@ function generateInto(dir: string): void {
   });
   // Stable formatting: two-space JSON with a trailing newline.
   const bundled = JSON.parse(readFileSync(path.join(dir, 'openapi.json'), 'utf8'));
+  declareCorsHeaders(bundled);
   writeFileSync(path.join(dir, 'openapi.json'), JSON.stringify(bundled, null, 2) + '\n');
   writeFileSync(path.join(dir, 'board-file.schema.json'), JSON.stringify(boardFileSchema(bundled), null, 2) + '\n');
   execFileSync(bin('openapi-typescript'), [path.join(dir, 'openapi.json'), '-o', path.join(dir, 'api.d.ts')], {
@@ -53,6 +55,31 @@ function generateInto(dir: string): void {
     .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini-full\.svg/g, badgeImage('Redocly', 60))
     .replace(/https:\/\/cdn\.redoc\.ly\/redoc\/logo-mini\.svg/g, badgeImage('R', 12));
   writeFileSync(path.join(dir, 'docs.html'), docs);
+}
+
+/** CORS-6: the headers every answer may carry, by their own names, from openapi/components/headers.yaml. */
+const corsHeaderNames = ['Access-Control-Allow-Origin', 'Access-Control-Allow-Credentials'];
+
+/**
+ * CORS-6: declares the CORS answer headers on every response of the bundle (each path's and each shared one), as
+ * references to one component each: any answer to a listed origin carries them (src/http/cors.ts), so the document
+ * says so everywhere without a copy in each response of openapi/.
+ */
+function declareCorsHeaders(document: { paths: Record<string, Record<string, unknown>>; components: Record<string, Record<string, unknown>> }): void {
+  const sources = parseYaml(readFileSync(path.join(root, 'openapi/components/headers.yaml'), 'utf8')) as Record<string, unknown>;
+  document.components.headers ??= {};
+  for (const name of corsHeaderNames) document.components.headers[name] = sources[name];
+  const declare = (responses: Record<string, { $ref?: string; headers?: Record<string, unknown> }> | undefined) => {
+    for (const response of Object.values(responses ?? {})) {
+      if (response.$ref) continue;
+      response.headers ??= {};
+      for (const name of corsHeaderNames) response.headers[name] = { $ref: `#/components/headers/${name}` };
+    }
+  };
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item)) declare((operation as { responses?: Record<string, { headers?: Record<string, unknown> }> }).responses);
+  }
+  declare(document.components.responses as Record<string, { headers?: Record<string, unknown> }>);
 }
 
 /** A page's script (PAGE-1: the board page; NAV-3: the board list; VIEW-3: the markdown renderer), bundled and minified by esbuild from src/pages/client. */

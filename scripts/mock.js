@@ -118,12 +118,48 @@ function readBody(req) {
   });
 }
 
-/** The request passed to Prism as it is (with its body when the front read it already). */
-function forward(prismUrl, req, res, body) {
+/**
+ * MOCK-8: the 400 each operation declares, as `{method, pattern, status, body}` by path template: what the front answers
+ * where Prism answers a request it finds invalid with the operation's 422 (Prism takes a declared 422 before the 400
+ * for any invalid request; the 422 of these operations is IDEM-3's, and the server answers such a request 400).
+ */
+function badRequestAnswers(document) {
+  const resolve = (value) => {
+    let current = value;
+    while (current && typeof current.$ref === 'string') current = current.$ref.slice(2).split('/').reduce((node, key) => node?.[key.replace(/~1/g, '/').replace(/~0/g, '~')], document);
+    return current;
+  };
+  const answers = [];
+  for (const [route, item] of Object.entries(document.paths ?? {})) {
+    for (const method of ['get', 'put', 'post', 'patch', 'delete']) {
+      const responses = item[method]?.responses;
+      if (!responses?.['422'] || !responses['400']) continue;
+      const content = resolve(responses['400'])?.content?.['application/json'];
+      const body = content?.example ?? Object.values(content?.examples ?? {})[0]?.value;
+      const pattern = new RegExp(`^${route.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      answers.push({ method: method.toUpperCase(), pattern, body });
+    }
+  }
+  return answers;
+}
+
+/** Whether a request asks the mock for one status (`Prefer: code=<status>`). */
+const prefersCode = (req, status) => new RegExp(`(?:^|[;,\\s])code=${status}\\b`).test(String(req.headers.prefer ?? ''));
+
+/** The request passed to Prism as it is (with its body when the front read it already); MOCK-8's 400 for its 422. */
+function forward(prismUrl, req, res, body, badRequests = []) {
   const target = new URL(prismUrl);
   const upstream = http.request(
     { host: target.hostname, port: target.port, method: req.method, path: req.url, headers: { ...req.headers, host: target.host } },
     (answer) => {
+      if (answer.statusCode === 422 && !prefersCode(req, 422)) {
+        const pathname = new URL(req.url ?? '/', 'http://mock').pathname;
+        const declared = badRequests.find((candidate) => candidate.method === req.method && candidate.pattern.test(pathname));
+        if (declared?.body) {
+          answer.resume();
+          return sendJson(res, 400, declared.body);
+        }
+      }
       res.writeHead(answer.statusCode ?? 502, answer.headers);
       answer.pipe(res);
     },
@@ -150,6 +186,7 @@ const isJson = (contentType) => /^application\/(?:[\w.+-]+\+)?json\s*(?:;|$)/i.t
  */
 function createFront({ prismUrl, modules, document }) {
   const operations = operationTable(document);
+  const badRequests = badRequestAnswers(document);
   const { trpc, mcp, errors, procedures } = modules;
   // The one procedure that is no REST operation alone: the caller's home board is looked up in the database, which
   // the mock has none of, so it reads the board of the document's example id.
@@ -223,7 +260,7 @@ function createFront({ prismUrl, modules, document }) {
       if (!prefersExample && (url.pathname === '/api/mcp' || url.pathname === '/api/mcp/mcp') && req.method === 'POST' && hasCredentials(req.headers)) {
         return await serveMcp(req, res);
       }
-      return forward(prismUrl, req, res);
+      return forward(prismUrl, req, res, undefined, badRequests);
     } catch (error) {
       if (!res.headersSent) sendJson(res, 500, { message: `Mock front failed: ${error.message}`, code: 'INTERNAL_SERVER_ERROR', data: {} });
       else res.end();

@@ -27,6 +27,7 @@ import { provisioningReadLimits, provisioningSources } from './boards/fleet/prov
 import { loadSecretCipher } from './integrations/secrets/key';
 import { createWidgetDataDeps } from './widgets/data/service';
 import { pruneWidgetData } from './widgets/data/cacheStore';
+import { pruneIdempotencyKeys } from './idempotency/store';
 
 export interface RunningServer {
   url: string;
@@ -126,12 +127,14 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     : null;
 
   // AUDIT-5: entries past AUDIT_RETENTION_DAYS go at start and then hourly (every instance may do it: deleting
-  // the same old rows twice is harmless); so do the rate limiter's buckets that have refilled (RATE-2).
+  // the same old rows twice is harmless); so do the rate limiter's buckets that have refilled (RATE-2) and the
+  // Idempotency-Keys whose answers expired (IDEM-5).
   const prune = () =>
     Promise.all([
       pruneAudit(db, config.auditRetentionDays).catch((error) => logger.warn({ err: error }, 'audit retention: old entries not deleted')),
       pruneBuckets(db, Object.values(config.rateLimits)).catch((error) => logger.warn({ err: error }, 'rate limits: refilled buckets not deleted')),
       pruneWidgetData(db).catch((error) => logger.warn({ err: error }, 'widget data: old cache entries not deleted')),
+      pruneIdempotencyKeys(db).catch((error) => logger.warn({ err: error }, 'idempotency: expired keys not deleted')),
     ]);
   await prune();
   const pruning = setInterval(prune, 3_600_000);

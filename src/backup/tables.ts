@@ -50,6 +50,7 @@ export const tablePolicies: Record<string, TablePolicy> = {
   [model.IntegrationItem.tableName]: { copy: true },
   // Custom API definitions (CAPI-1) hold no secret: header values only name the integration's secrets.
   [model.CustomApiDefinition.tableName]: { copy: true },
+  [model.IdempotencyKey.tableName]: { copy: false, reason: 'stored answers of Idempotency-Key requests are kept for 24 hours only' },
   [model.WidgetDataCache.tableName]: { copy: false, reason: 'cached widget data is fetched again from the services on the next view' },
   [model.BoardUserPermission.tableName]: { copy: true },
   [model.BoardGroupPermission.tableName]: { copy: true },

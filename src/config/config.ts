@@ -20,6 +20,8 @@ export interface Config {
   yamlBodyLimitBytes: number;
   /** How long one YAML body may take to parse, on its worker thread, before it is refused with a 413 (INPUT-5). */
   yamlParseTimeoutMs: number;
+  /** CORS-1: the origins (`scheme://host[:port]`) whose pages may call the API from a browser (CORS_ORIGINS); none by default. */
+  corsOrigins: string[];
   /** Set the Secure attribute on the session cookie (behind HTTPS). */
   cookieSecure: boolean;
   /** LB-2: which proxies' X-Forwarded-For entries are believed (express's `trust proxy`): none, a hop count, or addresses. */
@@ -187,6 +189,32 @@ export class ConfigError extends Error {}
 /** METRIC-8: the shortest METRICS_TOKEN accepted (a guessable token would open the scrape to anyone). */
 export const minMetricsTokenLength = 16;
 
+/**
+ * CORS-1: CORS_ORIGINS, a comma-separated list of origins, each exactly `http(s)://host[:port]` as browsers send it
+ * in `Origin` (no path, no wildcard: a listed origin may send the caller's credentials). Empty or unset: none.
+ */
+export function corsOriginsFrom(env: NodeJS.ProcessEnv): string[] {
+  const entries = (env.CORS_ORIGINS ?? '').split(',').map((entry) => entry.trim()).filter((entry) => entry.length > 0);
+  return [
+    ...new Set(
+      entries.map((entry) => {
+        let origin: string | null = null;
+        try {
+          const url = new URL(entry);
+          const bare = !url.username && !url.password && url.pathname === '/' && !url.search && !url.hash && !/[*?#]/.test(entry);
+          if ((url.protocol === 'http:' || url.protocol === 'https:') && bare && /^https?:\/\/[^/]+\/?$/i.test(entry)) origin = url.origin;
+        } catch {
+          origin = null;
+        }
+        if (origin === null) {
+          throw new ConfigError(`CORS_ORIGINS must be a comma-separated list of origins such as https://app.example.com or http://localhost:3000 (scheme, host and port only, no wildcard), got "${entry}"`);
+        }
+        return origin;
+      }),
+    ),
+  ];
+}
+
 function metricsTokenFrom(env: NodeJS.ProcessEnv): string | null {
   const token = env.METRICS_TOKEN?.trim();
   if (!token) return null;
@@ -278,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: bytesFrom(env, 'BODY_LIMIT', 10 * 1024 * 1024),
     yamlBodyLimitBytes: bytesFrom(env, 'YAML_BODY_LIMIT', 2 * 1024 * 1024),
     yamlParseTimeoutMs: intFrom(env, 'YAML_PARSE_TIMEOUT_MS', 5000, 1, 600_000),
+    corsOrigins: corsOriginsFrom(env),
     cookieSecure: boolFrom(env, 'COOKIE_SECURE', false),
     trustProxy: trustProxyFrom(env),
     sessionTtlSeconds: intFrom(env, 'SESSION_TTL_SECONDS', 7 * 24 * 3600, 60, 365 * 24 * 3600),

@@ -18,6 +18,7 @@ import * as labelOwners from './migrations/0015_label_owners';
 import * as widgetDataCache from './migrations/0016_widget_data_cache';
 import * as customApis from './migrations/0018_custom_apis';
 import * as boardColorSchemeSearch from './migrations/0019_board_color_scheme_search';
+import * as idempotencyKeys from './migrations/0020_idempotency_keys';
 import * as mcpProposals from './migrations/0021_mcp_proposals';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
@@ -39,6 +40,7 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0016_widget_data_cache': widgetDataCache,
   '0018_custom_apis': customApis,
   '0019_board_color_scheme_search': boardColorSchemeSearch,
+  '0020_idempotency_keys': idempotencyKeys,
   '0021_mcp_proposals': mcpProposals,
 };
 

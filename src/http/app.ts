@@ -25,6 +25,9 @@ import { callerKey, invokedClassOf, rateClassOf, rateLimitFields, rateLimitedMes
 import { bucketsFor, type TokenBuckets } from '../ratelimit/buckets';
 import { metrics, observeOperation } from '../observability/metrics';
 import type { Surface } from '../core/operation';
+import { runIdempotent } from '../idempotency/idempotency';
+import { answerHeaders, corsPolicyOf, isListedOrigin, preflightHeaders, type CorsPolicy } from './cors';
+import { fingerprintOf, keyOf } from '../idempotency/rules';
 
 /**
  * A lookup the API-key check may run in its own query for the resource a request is about (see KeyCompanionLookup):
@@ -115,6 +118,18 @@ function isAuthorized(operation: Operation, principal: RequestContext['principal
 
 const declaredQueryNames = new WeakMap<Operation, ReadonlySet<string>>();
 
+const idempotentOperations = new WeakMap<Operation, boolean>();
+
+/** IDEM-1: whether an operation takes an `Idempotency-Key` (it declares the header parameter in the document). */
+function takesIdempotencyKey(operation: Operation): boolean {
+  let takes = idempotentOperations.get(operation);
+  if (takes === undefined) {
+    takes = (operation.parameters ?? []).some((parameter) => !('$ref' in parameter) && parameter.in === 'header' && parameter.name === 'Idempotency-Key');
+    idempotentOperations.set(operation, takes);
+  }
+  return takes;
+}
+
 /**
  * The request's query without the parameters the operation does not declare: those (a cache buster such as `?_=1`)
  * are ignored rather than refused (HTTP-4), while the declared ones are validated as usual. An operation marked
@@ -199,6 +214,8 @@ interface Dispatcher {
   routes: RouteTable;
   /** RATE-2: the token buckets of the per-caller limits. */
   buckets: TokenBuckets;
+  /** CORS-1: the origins of CORS_ORIGINS (null: none). */
+  cors: CorsPolicy | null;
   validator: OpenAPIValidator;
   handlers: HandlerMap;
   companion?: KeyCompanion;
@@ -225,7 +242,9 @@ async function dispatch(
   if (request.method === 'OPTIONS') {
     const allow = app.routes.allowedMethods(request.path);
     if (allow.length === 0) throw new ApiError('NOT_FOUND', 'Not found');
-    return { status: 204, headers: { Allow: allow.join(', ') } };
+    // CORS-3: a listed origin's preflight is answered with what it may send.
+    const preflight = preflightHeaders(app.cors, headerText(ctx.headers.origin), headerText(ctx.headers['access-control-request-method']), allow);
+    return { status: 204, headers: { Allow: allow.join(', '), ...preflight } };
   }
   const match = app.routes.route(request.method === 'HEAD' ? 'GET' : request.method, request.path);
   if (!match.found) {
@@ -244,8 +263,9 @@ async function dispatch(
       throw withOperationChallenge(operation, error);
     }
   }
-  // SEC-5; the login, which takes no credentials, because it starts a cookie session.
-  assertNotCrossSite(ctx.principal ?? null, request.method, ctx.headers, operation.operationId === 'login');
+  // SEC-5; the login, which takes no credentials, because it starts a cookie session. CORS-5: a listed origin passes
+  // where the browser preflighted its request.
+  assertNotCrossSite(ctx.principal ?? null, request.method, ctx.headers, operation.operationId === 'login', (origin) => isListedOrigin(app.cors, origin));
   const operationId = operation.operationId!;
   const cost = requestCost(operationId, match.rawParams.procedures, (request.query as Record<string, unknown> | undefined)?.batch);
   await limitRate(app.buckets, rateClassOf(operationId, request.method), cost, ctx, track);
@@ -263,7 +283,20 @@ async function dispatch(
   // The validator coerced path and query parameters (and the body, in place) to their declared types; an operation
   // without parameters has no parameter validator, hence the routed ones.
   const coerced = validation?.coerced;
-  return handler({ params: coerced?.params ?? params, query: coerced?.query ?? request.query ?? {}, body: request.body }, ctx);
+  const input = { params: coerced?.params ?? params, query: coerced?.query ?? request.query ?? {}, body: request.body };
+  // IDEM-1: a key is per user; a caller without credentials has none (every operation that takes a key refuses it).
+  const key = takesIdempotencyKey(operation) ? keyOf(ctx.headers['idempotency-key']) : undefined;
+  if (key === undefined || !ctx.principal) return handler(input, ctx);
+  const fingerprint = fingerprintOf({
+    operationId,
+    method: request.method,
+    path: request.path,
+    query: input.query,
+    ifMatch: headerText(ctx.headers['if-match']),
+    body: input.body,
+  });
+  const warn = (error: unknown) => ctx.logger.warn({ err: error }, 'idempotency: the key could not be updated');
+  return runIdempotent(ctx.db, ctx.principal.userId, key, fingerprint, () => handler(input, ctx), warn);
 }
 
 /** The bundled document with every $ref resolved: what routing and validation work on. */
@@ -307,6 +340,7 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
   const dispatcher: Dispatcher = {
     routes,
     buckets: bucketsFor(db),
+    cors: corsPolicyOf(config.corsOrigins),
     validator: buildRequestValidator(definition, routes),
     handlers: deps.handlers,
     companion: deps.companion,
@@ -336,6 +370,8 @@ export async function createApp(deps: AppDeps): Promise<express.Express> {
     // HTTP-11: no answer is content-sniffed, and none is stored by a cache unless sendReply or its handler says so.
     res.setHeader('X-Content-Type-Options', 'nosniff');
     res.setHeader('Cache-Control', 'no-store');
+    // CORS-2, CORS-4: set up front, so that every answer has them (errors and preflights too).
+    if (dispatcher.cors) for (const [name, value] of Object.entries(answerHeaders(dispatcher.cors, headerText(req.headers.origin)))) res.setHeader(name, value);
     // METRIC-2: every answer counts, by the operation it was routed to (set by dispatch) and its status.
     const track: Tracking = {};
     res.locals.track = track;
@@ -488,8 +524,10 @@ async function sendReply(req: Request, res: Response, reply: Reply, { lifecycle,
   let cacheControlSet = false;
   let validator = false;
   for (const [name, value] of Object.entries(reply.headers ?? {})) {
-    res.setHeader(name, value);
     const lower = name.toLowerCase();
+    // A handler's Vary adds to what is set already (CORS-2's `Origin`).
+    const vary = lower === 'vary' ? res.getHeader('vary') : undefined;
+    res.setHeader(name, vary ? `${String(vary)}, ${String(value)}` : value);
     if (lower === 'cache-control') cacheControlSet = true;
     else if (lower === 'etag') validator = true;
   }

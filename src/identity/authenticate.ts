@@ -93,18 +93,35 @@ const safeMethods = new Set(['GET', 'HEAD', 'OPTIONS']);
  * `startsSession` (the login): whatever the credentials, another site may not sign the browser in either (a
  * non-JSON body is refused with 415 by the operation's media type).
  */
-export function assertNotCrossSite(principal: Principal | null, method: string, headers: IncomingHttpHeaders, startsSession = false): void {
+export function assertNotCrossSite(
+  principal: Principal | null,
+  method: string,
+  headers: IncomingHttpHeaders,
+  startsSession = false,
+  isListedOrigin: (origin: string) => boolean = () => false,
+): void {
   if (safeMethods.has(method.toUpperCase())) return;
-  if (startsSession) return refuseOtherSites(headers);
+  if (startsSession) return refuseOtherSites(headers, method, isListedOrigin);
   if (!principal || principal.authMethod !== 'session') return;
   const contentType = headers['content-type'];
   if (contentType !== undefined && mediaTypeOf(contentType) !== 'application/json' && !isYamlContentType(contentType)) {
     throw crossSiteRefused('a cookie-authenticated write may only send Content-Type: application/json');
   }
-  refuseOtherSites(headers);
+  refuseOtherSites(headers, method, isListedOrigin);
 }
 
-function refuseOtherSites(headers: IncomingHttpHeaders): void {
+/**
+ * CORS-5: a page of an origin listed in CORS_ORIGINS passes the Origin and Sec-Fetch-Site checks only with a request
+ * the browser had to preflight (which the server's preflight answer allowed for that origin alone): any method but
+ * POST, or a body typed JSON or YAML (non-JSON bodies of cookie writes are refused above, and any other body is a
+ * 415). A POST without Content-Type is a simple request no preflight guarded: refused as from any other site.
+ */
+function refuseOtherSites(headers: IncomingHttpHeaders, method: string, isListedOrigin: (origin: string) => boolean): void {
+  const listed = headers.origin !== undefined && isListedOrigin(headers.origin);
+  if (listed) {
+    if (method.toUpperCase() !== 'POST' || headers['content-type'] !== undefined) return;
+    throw crossSiteRefused('a write from another origin must send Content-Type: application/json');
+  }
   const fetchSite = headerValue(headers['sec-fetch-site'])?.trim().toLowerCase();
   if (fetchSite === 'cross-site') throw crossSiteRefused('Sec-Fetch-Site is cross-site');
   const origin = headers.origin;

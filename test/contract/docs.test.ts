@@ -54,7 +54,23 @@ it('renders the reference offline in headless chromium, boards and settings tags
   const tags: { name: string; description: string }[] = document.tags;
   expect(tags.map((t) => t.name)).toEqual(expect.arrayContaining(['boards', 'settings']));
   // Redoc draws the tags one after the other; the whole reference takes a while on a loaded CI machine (not a speed check).
-  for (const tag of ['boards', 'settings']) await page.waitForSelector(`[id="${tag}"]`, { state: 'attached', timeout: 240_000 });
+  // Sections further down render as the reader scrolls to them: the wait scrolls down meanwhile, as a reader would.
+  for (const tag of ['boards', 'settings']) {
+    await page.waitForFunction(
+      (id) => {
+        if ((globalThis as any).document.getElementById(id)) return true;
+        (globalThis as any).scrollBy(0, 1500);
+        return false;
+      },
+      tag,
+      { polling: 250, timeout: 240_000 },
+    );
+  }
+  await page.evaluate(() => (globalThis as any).scrollTo(0, 0));
+  await page.waitForFunction(() => ((globalThis as any).document.getElementById('api-content')?.innerText ?? '').includes('Board documents and board management.'), undefined, {
+    polling: 250,
+    timeout: 60_000,
+  });
   const content = await page.locator('#api-content').innerText();
   expect(content).toContain('Board documents and board management.');
   expect(content).toContain('Server-wide board defaults.');

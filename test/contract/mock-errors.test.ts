@@ -18,6 +18,7 @@
  * directory (allowApiUpdates false); its answers name the file inside its directory, never a server path, so they
  * are compared as they are. A set apply's error names its board (FLEET-4): that name is compared as a shape.
  */
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -68,6 +69,12 @@ Object.assign(notProvokable, {
     'reading the grants needs full access, and without it the board is not found (404: a permission failure never reveals a board); a GET is never refused as cross-site',
   'GET /api/trpc/{procedures} 403':
     'no query procedure answers 403: reads are never refused as cross-site, and board.getBoardPermissions without full access is a 404 like its REST route',
+  ...Object.fromEntries(
+    ['POST /api/api-keys', 'POST /api/apps', 'POST /api/integrations', 'POST /api/custom-apis'].map((name) => [
+      `${name} 409`,
+      'their only 409 is IDEM-4\'s, answered only while a request with the same Idempotency-Key still runs: test/idempotency/idempotency.test.ts holds one with a table lock',
+    ]),
+  ),
   'DELETE /api/users/{userId} 409':
     'deleting a user needs admin and a caller cannot delete its own user (400), so the caller stays an admin: only a concurrent change, or the local CLI, which needs no admin caller (test/identity/last-admin), leaves none',
 });
@@ -125,8 +132,9 @@ const onProvisioned = async (method: string, route: (id: string) => string, body
 
 let mock: RunningPrism;
 beforeAll(async () => {
-  mock = await startPrism({ mode: 'mock' });
-}, 90_000);
+  // `npm run mock` as users run it: its front answers what Prism alone answers differently (MOCK-8).
+  mock = await startPrism({ mode: 'front' });
+}, 120_000);
 afterAll(async () => {
   await mock?.stop();
 });
@@ -228,6 +236,18 @@ const generic: Record<string, Scenario | undefined> = {
     return { ...valid, raw: `{"padding":"${'x'.repeat(bodyLimit)}"}`, headers: { ...valid.headers, 'Content-Type': 'application/json' }, mock: valid };
   },
   '400': (op) => schemaBreaking(op),
+  // IDEM-3: the operation's request with a key this caller used on another request (a board created with it).
+  '422': async (op) => {
+    const key = `mock-errors-${randomBytes(8).toString('hex')}`;
+    const kept = await call(server.directUrl, 'POST', '/api/boards', {
+      key: server.adminKey,
+      body: { name: `idem-${key}`, columnCount: 12, isPublic: false },
+      headers: { 'Idempotency-Key': key },
+    });
+    if (kept.status !== 201) throw new Error(`the board of the key was not created: ${kept.status}`);
+    const probe = sample(op);
+    return { ...probe, headers: { ...probe.headers, 'Idempotency-Key': key } };
+  },
   '412': (op, fixture) => {
     const probe = onBoard(op, fixture);
     return { ...probe, headers: { ...probe.headers, 'If-Match': staleEtag } };

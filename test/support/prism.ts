@@ -39,19 +39,20 @@ function killGroup(child: ChildProcess, signal: NodeJS.Signals): void {
 }
 
 /**
- * `mode: 'mock'`: `prism mock <spec>`; `mode: 'proxy'`: `prism proxy <spec> <upstream>` (no `--errors`: every request
+ * `mode: 'mock'`: `prism mock <spec>`; `mode: 'front'`: `npm run mock` (scripts/mock.js on generated/openapi.json); `mode: 'proxy'`: `prism proxy <spec> <upstream>` (no `--errors`: every request
  * is forwarded and violations are reported in the `sl-violations` response header and the log).
  */
-export async function startPrism(options: { mode: 'mock' | 'proxy'; upstream?: string; args?: string[]; spec?: string }): Promise<RunningPrism> {
+export async function startPrism(options: { mode: 'mock' | 'proxy' | 'front'; upstream?: string; args?: string[]; spec?: string }): Promise<RunningPrism> {
   const spec = options.spec ?? specFile;
   for (let attempt = 1; ; attempt += 1) {
     const port = await freePort();
-    const args = [prismEntry, options.mode, spec];
+    // `front`: `npm run mock` itself (scripts/mock.js: its front before Prism's mock of generated/openapi.json).
+    const args = options.mode === 'front' ? [path.join(repoRoot, 'scripts/mock.js')] : [prismEntry, options.mode, spec];
     if (options.mode === 'proxy') {
       if (!options.upstream) throw new Error('proxy mode needs an upstream URL');
       args.push(options.upstream);
     }
-    args.push('-h', '127.0.0.1', '-p', String(port), ...(options.args ?? []));
+    args.push(options.mode === 'front' ? '--host' : '-h', '127.0.0.1', options.mode === 'front' ? '--port' : '-p', String(port), ...(options.args ?? []));
     try {
       return await launch(args, port);
     } catch (error) {

@@ -15,6 +15,7 @@
  *           ├─ board_user_permissions, board_group_permissions
  *           ├─ board_history, provisioned_boards (board_labels)  server_settings, login_failures, provisioning_sources
  *           └─ (apps) app_reachability                         audit_log, rate_limit_buckets, event_stream_leases
+ *   users ── idempotency_keys (the stored first answers of requests with an Idempotency-Key)
  *   integrations ── widget_data_cache (the shared cache of live widget data)
  *   users ── mcp_proposals (writes MCP tools proposed, until applied, rejected or expired)
  */
@@ -38,6 +39,7 @@ import { CustomApiDefinition } from './CustomApiDefinition';
 import { Group } from './Group';
 import { GroupMember } from './GroupMember';
 import { GroupPermission } from './GroupPermission';
+import { IdempotencyKey } from './IdempotencyKey';
 import { Integration } from './Integration';
 import { IntegrationGroupPermission } from './IntegrationGroupPermission';
 import { IntegrationItem } from './IntegrationItem';
@@ -78,6 +80,7 @@ export {
   Group,
   GroupMember,
   GroupPermission,
+  IdempotencyKey,
   Integration,
   IntegrationGroupPermission,
   IntegrationItem,
@@ -119,6 +122,7 @@ export const models = [
   Group,
   GroupMember,
   GroupPermission,
+  IdempotencyKey,
   Integration,
   IntegrationGroupPermission,
   IntegrationItem,
