@@ -45,12 +45,20 @@ export type Verdict =
   | { kind: 'faster' | 'slower'; percent: number };
 
 /**
- * The verdict rule: "no difference" when the sides' ranges overlap (then the pairs' ratios may straddle 1.0; when they
- * do not overlap, no ratio can); otherwise head is faster or slower by the median ratio's distance from 1, in percent
+ * Fewest rounds per side for a difference to be called. With n rounds of two builds that do not differ, the chance
+ * that one side's samples all lie above (or all below) the other's is 2 / C(2n, n): 33% for 2 rounds, 10% for 3,
+ * 2.9% for 4, 0.2% for 6 (the default).
+ */
+export const minRoundsToCall = 4;
+
+/**
+ * The verdict rule: "no difference" with fewer than `minRounds` pairs, and when the sides' ranges overlap (then the
+ * pairs' ratios may straddle 1.0; when they do not overlap, no ratio can); otherwise head is faster or slower by the median ratio's distance from 1, in percent
  * (rounded).
  */
-export function verdict(base: number[], head: number[], better: Better): Verdict {
+export function verdict(base: number[], head: number[], better: Better, minRounds = 1): Verdict {
   if (base.length === 0 || head.length === 0) return { kind: 'no difference', reason: 'no samples' };
+  if (Math.min(base.length, head.length) < minRounds) return { kind: 'no difference', reason: `fewer than ${minRounds} rounds` };
   const ratios = spread(pairRatios(base, head));
   if (rangesOverlap(spread(base), spread(head))) return { kind: 'no difference', reason: 'the ranges overlap' };
   const headHigher = ratios.median > 1;
@@ -70,9 +78,9 @@ export function formatSpread(s: Spread, digits = formatNumber): string {
 }
 
 /** One line of the comparison's table, as markdown cells: figure, base, head, ratio, verdict. */
-export function comparisonRow(figure: string, unit: string, base: number[], head: number[], better: Better): string {
+export function comparisonRow(figure: string, unit: string, base: number[], head: number[], better: Better, minRounds = 1): string {
   const ratio = spread(pairRatios(base, head));
-  const result = verdict(base, head, better);
+  const result = verdict(base, head, better, minRounds);
   const said = result.kind === 'no difference' ? `no difference (${result.reason})` : `head ${result.percent}% ${result.kind}`;
   const twoDigits = (value: number) => (Number.isFinite(value) ? value.toFixed(2) : '–');
   return `| ${figure} | ${unit} | ${formatSpread(spread(base))} | ${formatSpread(spread(head))} | ${formatSpread(ratio, twoDigits)} | ${said} |`;

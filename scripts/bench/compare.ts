@@ -3,8 +3,9 @@
  * npm run bench:compare -- --base-dir <checkout> [--head-dir <checkout>]
  *
  * One harness, two builds: builds the base revision in a temporary git worktree under the system's temp folder
- * (node_modules is a symlink to this checkout's when the two package-lock.json files are identical, `npm ci` there
- * otherwise; then that revision's own `node scripts/build-server.js --force --strict`), brings this checkout's build/
+ * (node_modules holds links to this checkout's packages when the two package-lock.json files are identical, and the
+ * base's own embedded-database template; `npm ci` there otherwise; then that revision's own
+ * `node scripts/build-server.js --force --strict`), brings this checkout's build/
  * up to date, and runs THIS revision's measurements against a server started from each build (`build/main.js` of
  * that checkout, on a fresh embedded database, or a fresh PostgreSQL schema when DATABASE_URL is set), alternating
  * base, head, base, head … for --rounds rounds. Each round starts the server, seeds boards of 200 and 2,000 items
@@ -16,11 +17,11 @@
 import autocannon from 'autocannon';
 import { execFileSync, spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { comparisonRow, Better } from './compare-stats';
+import { comparisonRow, Better, minRoundsToCall } from './compare-stats';
 import { cpuSecondsOf, percentile } from './measure';
 import { freePort, freshPostgresSchema, root, stopProcess } from './processes';
 import { apiClient, seedBoard } from './seed';
@@ -94,8 +95,15 @@ function prepareBase(rev: string): { dir: string; label: string; remove: () => v
   try {
     const sameLock = readFileSync(path.join(root, 'package-lock.json'), 'utf8') === readFileSync(path.join(dir, 'package-lock.json'), 'utf8');
     if (sameLock) {
-      symlinkSync(path.join(root, 'node_modules'), path.join(dir, 'node_modules'), 'dir');
+      // Every entry of this checkout's node_modules linked, except .cache: the embedded database's template lives
+      // there (src/db/embedded.ts) and must hold the base's migrations, not this revision's, or the base's first start
+      // would run initdb instead of copying a template.
+      mkdirSync(path.join(dir, 'node_modules'));
+      for (const entry of readdirSync(path.join(root, 'node_modules'))) {
+        if (entry !== '.cache') symlinkSync(path.join(root, 'node_modules', entry), path.join(dir, 'node_modules', entry));
+      }
       log(`base ${commit.slice(0, 7)}: worktree at ${dir}, node_modules linked (package-lock.json identical)`);
+      if (existsSync(path.join(dir, 'scripts', 'db-template.ts'))) run(process.execPath, ['--require', 'tsx/cjs', 'scripts/db-template.ts'], dir);
     } else {
       log(`base ${commit.slice(0, 7)}: worktree at ${dir}, package-lock.json differs: npm ci there (minutes)`);
       run('npm', ['ci', '--no-audit', '--no-fund'], dir);
@@ -264,7 +272,8 @@ async function main(): Promise<void> {
     );
     console.log('| figure | unit | base: median (range) | head: median (range) | head/base: median (range) | verdict |');
     console.log('|---|---|---:|---:|---:|---|');
-    for (const figure of figures) console.log(comparisonRow(figure.name, figure.unit, baseSamples[figure.name] ?? [], headSamples[figure.name] ?? [], figure.better));
+    for (const figure of figures) console.log(comparisonRow(figure.name, figure.unit, baseSamples[figure.name] ?? [], headSamples[figure.name] ?? [], figure.better, minRoundsToCall));
+    if (rounds < minRoundsToCall) console.log(`\nWith fewer than ${minRoundsToCall} rounds no difference is called (a smoke run).`);
     console.log(`\nNot measured by compare yet: ${notMeasured.join('; ')}.`);
   } finally {
     base.remove();

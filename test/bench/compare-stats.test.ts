@@ -1,5 +1,5 @@
 /** The arithmetic of `npm run bench:compare` (scripts/bench/compare-stats.ts): pure functions, no server. */
-import { comparisonRow, median, pairRatios, rangesOverlap, spread, verdict } from '../../scripts/bench/compare-stats';
+import { comparisonRow, median, minRoundsToCall, pairRatios, rangesOverlap, spread, verdict } from '../../scripts/bench/compare-stats';
 
 describe('bench:compare arithmetic', () => {
   it('median: the middle value, the mean of the two middle ones for an even count, NaN for none', () => {
@@ -35,6 +35,11 @@ describe('bench:compare arithmetic', () => {
     expect(verdict([100, 110, 105], [80, 84, 82], 'lower')).toEqual({ kind: 'faster', percent: 22 });
     expect(verdict([100, 110, 105], [80, 84, 82], 'higher')).toEqual({ kind: 'slower', percent: 22 });
     expect(verdict([1000, 1100], [1300, 1400], 'higher')).toEqual({ kind: 'faster', percent: 29 });
+  });
+
+  it('fewer rounds than the minimum: "no difference", however far apart', () => {
+    expect(verdict([100, 110], [50, 55], 'lower', minRoundsToCall)).toEqual({ kind: 'no difference', reason: 'fewer than 4 rounds' });
+    expect(verdict([100, 110, 105, 108], [50, 55, 52, 51], 'lower', minRoundsToCall)).toEqual({ kind: 'faster', percent: 50 });
   });
 
   it('no samples on a side: "no difference"', () => {
