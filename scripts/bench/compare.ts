@@ -250,6 +250,11 @@ async function main(): Promise<void> {
   const headDir = path.resolve(values['head-dir'] ?? root);
   if (!values['head-dir']) ensureServerBuilt();
   const base = values['base-dir'] ? { dir: path.resolve(values['base-dir']), label: headLabel(path.resolve(values['base-dir'])), remove: () => {} } : prepareBase(values.base!);
+  // An interrupted run removes the worktree too (the servers, its children, get the same SIGINT from the terminal).
+  process.once('SIGINT', () => {
+    base.remove();
+    process.exit(130);
+  });
   try {
     for (const dir of [base.dir, headDir]) if (!existsSync(path.join(dir, 'build', 'main.js'))) throw new Error(`${dir}/build/main.js is missing`);
     const baseSamples: Samples = {};
