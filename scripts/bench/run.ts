@@ -38,6 +38,7 @@ import { benchStartup, printStartup } from './startup';
 import { formatSuite, timeSuite } from './suite-time';
 import { benchYaml, printYaml } from './yaml';
 import { Api, apiClient, seedBoard as seedBoardWith } from './seed';
+import { cpuSecondsOf, percentile } from './measure';
 
 const { values } = parseArgs({
   options: {
@@ -117,16 +118,6 @@ function memoryOf(pid: number | undefined): { rssMiB: number; peakMiB: number } 
 /** Writes are measured one at a time: their figures are latencies, not contention on one board's row lock. */
 const sequential = { connections: 1 };
 
-/** CPU seconds (user + system) a process has used so far, from /proc; null where there is no /proc. */
-function cpuSecondsOf(pid: number | undefined): number | null {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return (Number(fields[11]) + Number(fields[12])) / 100; // utime, stime in clock ticks (USER_HZ = 100)
-  } catch {
-    return null;
-  }
-}
-
 /**
  * Runs the requests; with `pid`, also reports that server's CPU time per answered request (µs). With `latencies`,
  * pushes there the time of every 2xx response of the timed run in ms with its fractions (autocannon's own latency
@@ -193,13 +184,6 @@ async function timeSteps(count: number, measured: () => Promise<void>, reset: ()
   }
   samples.sort((a, b) => a - b);
   return { p50: Math.round(samples[Math.floor(samples.length / 2)] * 10) / 10, max: Math.round(samples[samples.length - 1] * 10) / 10 };
-}
-
-/** Sorted-order percentile of samples (NaN when there are none). */
-function percentile(values: number[], p: number): number {
-  if (values.length === 0) return NaN;
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.floor((sorted.length * p) / 100))];
 }
 
 /** One GET at a time (one connection): p50, p99 and average of every response's own time, in ms with fractions. */
