@@ -4,7 +4,7 @@
  * (textContent), never as HTML; nothing is loaded from outside the instance. Bundled by `npm run generate`
  * (esbuild) into generated/pages/board.js.
  */
-import { el, shortTime } from './dom';
+import { el, shortTime, takeServedJson } from './dom';
 import { drawGrid, patchBoard, type Board, type Marks } from './grid';
 import { api } from './api';
 import { boardFacts, detailsPanel, detailsToggle } from './details';
@@ -61,14 +61,7 @@ interface Served {
 
 /** VIEW-7: the board the page was served with, read once: later reads (a change, signing in) ask the API. */
 function takeServed(): Served | null {
-  const block = document.getElementById('board-data');
-  if (!block) return null;
-  block.remove();
-  try {
-    return JSON.parse(block.textContent ?? '') as Served;
-  } catch {
-    return null;
-  }
+  return takeServedJson<Served>('board-data');
 }
 
 /** The names the board's widgets show: its apps and its integrations' names, asked for unless they came with the page. */

@@ -42,3 +42,18 @@ export function shortTime(iso: string): string {
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? iso : date.toLocaleString();
 }
+
+/**
+ * VIEW-7: the JSON a page was served with in `<script type="application/json" id="…">`, read once and taken out of
+ * the document (later reads ask the API); null when the block is missing or does not parse.
+ */
+export function takeServedJson<T>(id: string): T | null {
+  const block = document.getElementById(id);
+  if (!block) return null;
+  block.remove();
+  try {
+    return JSON.parse(block.textContent ?? '') as T;
+  } catch {
+    return null;
+  }
+}

@@ -5,7 +5,7 @@
  * text goes in as text, never as HTML (PAGE-5). Bundled by `npm run generate` into generated/pages/proposal.js.
  */
 import { api } from './api';
-import { el, shortTime } from './dom';
+import { el, shortTime, takeServedJson } from './dom';
 import { drawGrid, type Board, type Item, type Marks, type Section } from './grid';
 import { layoutForWidth } from './layout';
 import { boardHref, drawTopbar } from './nav';
@@ -40,14 +40,7 @@ interface SavePlan {
 const root = document.getElementById('app')!;
 
 function takeData(): PageData | null {
-  const block = document.getElementById('proposal-data');
-  if (!block) return null;
-  block.remove();
-  try {
-    return JSON.parse(block.textContent ?? '') as PageData;
-  } catch {
-    return null;
-  }
+  return takeServedJson<PageData>('proposal-data');
 }
 
 /**

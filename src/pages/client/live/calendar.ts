@@ -6,6 +6,7 @@ import type { components } from '../../../../generated/api';
 import { el } from '../dom';
 import { safeLink } from '../widgets/sanitize';
 import type { LiveView } from './controller';
+import { resultError } from './parts';
 import { comingEvents, dayLabel } from './rules';
 
 type Calendar = components['schemas']['CalendarData'];
@@ -36,7 +37,7 @@ export const calendarView: LiveView = {
       );
     }
     return [
-      ...errors.map((result) => el('p', { className: 'live-error', text: `Error (${result.name}): ${result.message ?? 'no data'}` })),
+      ...errors.map(resultError),
       coming.length > 0 ? el('ul', { className: 'live-events' }, list) : el('p', { className: 'live-state', text: 'No coming events.' }),
     ];
   },

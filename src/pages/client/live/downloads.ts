@@ -7,7 +7,7 @@ import type { components } from '../../../../generated/api';
 import { el } from '../dom';
 import type { Act, LiveView, Result } from './controller';
 import { formatBytes, formatEta, formatPercent, formatRatio, formatSpeed } from './format';
-import { table } from './parts';
+import { resultError, table } from './parts';
 import { downloadColumns } from './rules';
 
 type Downloads = components['schemas']['DownloadsData'];
@@ -88,7 +88,7 @@ export const downloadsView: LiveView = {
     const ratio = ok.length === 1 ? ok[0].data.totals.ratio : null;
     const summary = [`Down ${formatSpeed(down)}`, `Up ${formatSpeed(up)}`, `${count} download${count === 1 ? '' : 's'}`, ...(ratio !== null ? [`ratio ${formatRatio(ratio)}`] : [])].join(' · ');
     return [
-      ...errors.map((result) => el('p', { className: 'live-error', text: `Error (${result.name}): ${result.message ?? 'no data'}` })),
+      ...errors.map(resultError),
       ...(ok.length > 0 ? [el('p', { className: 'live-summary', text: summary })] : []),
       ...(rows.length > 0 ? [table(chosen, rows)] : ok.length > 0 ? [el('p', { className: 'live-state', text: 'Nothing to show.' })] : []),
     ];

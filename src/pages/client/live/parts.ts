@@ -15,6 +15,9 @@ export function meterRow(label: string, percent: number, valueText: string): HTM
 export const valueRow = (label: string, valueText: string): HTMLElement =>
   el('div', { className: 'live-row plain' }, [el('span', { className: 'live-label', text: label }), el('span', { className: 'live-value', text: valueText })]);
 
+/** A failed result in words, with its integration's (or source's) name: "Error (Home server): no answer within 5 s". */
+export const resultError = (result: Result): HTMLElement => el('p', { className: 'live-error', text: `Error (${result.name}): ${result.message ?? 'no data'}` });
+
 /**
  * One block per result: its data drawn by `drawOne`, or its error in words ("Error: …"). Each block is headed by the
  * integration's (or source's) name when there are several, or when the one result failed.
@@ -24,10 +27,8 @@ export function perResult<T>(results: Result[], drawOne: (data: T, result: Resul
   return results.map((result) => {
     const head = named ? [el('div', { className: 'live-source', text: result.name })] : [];
     if (result.status === 'error' || result.data === null) {
-      return el('div', { className: 'live-block' }, [
-        ...head,
-        el('p', { className: 'live-error', text: `Error${named ? '' : ` (${result.name})`}: ${result.message ?? 'no data'}` }),
-      ]);
+      const error = named ? el('p', { className: 'live-error', text: `Error: ${result.message ?? 'no data'}` }) : resultError(result);
+      return el('div', { className: 'live-block' }, [...head, error]);
     }
     return el('div', { className: 'live-block' }, [...head, ...drawOne(result.data as T, result)]);
   });
