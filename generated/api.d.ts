@@ -145,7 +145,8 @@ export interface paths {
         /**
          * Read the audit log
          * @description AUDIT-6: the audit log, newest first, filtered by `actor` (a user id, an API key id or a user name), `action`,
-         *     `outcome` (`success` or `failure`), `target` (the target's id), `since` and `until` (inclusive times). Needs
+         *     `outcome` (`success` or `failure`), `target` (the target's id), `since` and `until` (inclusive times, any RFC
+         *     3339 date-time: compared as the instant they name, AUDIT-10). Needs
          *     `admin` (403 `Permission denied`). Paged as the other lists (HTTP-8): `limit` (default 100), and
          *     `Tessera-Next-Cursor` / `Link` naming the next page. A query parameter this operation does not declare is a 400
          *     `Unknown query parameter: <name>` (AUDIT-9, `x-unknown-query: refuse`): a misspelt filter never answers the
@@ -180,6 +181,8 @@ export interface paths {
          *     address are throttled too); a successful login clears that username's failures from that address and does not
          *     count against the address. The first refused attempt per username and address (and per address) in a window is
          *     audited (SEC-7).
+         *     With `AUTH_PROVIDERS=oidc` password sign-in is turned off: 403 `Password sign-in is turned off on this instance
+         *     (AUTH_PROVIDERS=oidc); sign in with <name>` (code `FORBIDDEN`, OIDC-8); API keys keep working.
          *     A login from another site is refused with 403 (SEC-5: an `Origin` other than the request's host,
          *     `Sec-Fetch-Site: cross-site`, or `Sec-Fetch-Site: same-site` without an `Origin`), so another site cannot sign
          *     a browser in; a body other than JSON is refused with 415.
@@ -202,7 +205,10 @@ export interface paths {
         put?: never;
         /**
          * End the cookie session
-         * @description Deletes the session and clears the cookie. Without a session it does nothing.
+         * @description Deletes the session and clears the cookie. Without a session it does nothing. A session that came from the
+         *     OpenID provider whose discovery names an `end_session_endpoint` answers 200 with the provider's logout URL
+         *     (RP-initiated logout with `id_token_hint` and `post_logout_redirect_uri` `<BASE_URL>/`), which the page opens
+         *     (OIDC-17).
          */
         post: operations["logout"];
         delete?: never;
@@ -223,6 +229,79 @@ export interface paths {
          * @description The authenticated caller and its effective global permissions.
          */
         get: operations["getSession"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/providers": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The sign-ins this instance offers
+         * @description What the sign-in form offers (OIDC-6): password sign-in (`credentials`) unless `AUTH_PROVIDERS` leaves it out,
+         *     and the OpenID provider's button label and whether the page goes straight to it (`AUTH_OIDC_AUTO_LOGIN`).
+         */
+        get: operations["getAuthProviders"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/signin/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Start a sign-in through the OpenID provider
+         * @description Redirects (302) to the provider's authorization endpoint: the authorization-code flow with PKCE (S256), a fresh
+         *     `state` and `nonce` (OIDC-3). What the callback needs is stored in the database under the hash of a short-lived
+         *     cookie (`tessera_oidc`, HttpOnly, SameSite=Lax, path `/api/auth/callback`, 10 minutes; OIDC-20). `returnTo` is
+         *     where the browser goes once signed in: a path on this origin only; anything else (an absolute URL, `//host`, a
+         *     backslash) falls back to `/` (OIDC-21). 404 when `AUTH_PROVIDERS` does not name `oidc`; 502 when the provider's
+         *     discovery document cannot be read (OIDC-24).
+         */
+        get: operations["startOidcSignIn"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/auth/callback/oidc": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The OpenID provider's redirect back (the redirect URI)
+         * @description `<BASE_URL>/api/auth/callback/oidc`, the redirect URI registered at the provider (Homarr's). Takes the sign-in
+         *     of the `tessera_oidc` cookie (once: a second use finds none), checks `state`, redeems the code with the PKCE
+         *     verifier and validates the ID token against the provider's keys (issuer, audience, expiry with 5 s of clock
+         *     tolerance, nonce; OIDC-4, OIDC-5, OIDC-23). The account is the user linked to its issuer and subject, else a
+         *     local user taken over where `AUTH_OIDC_LINK_EXISTING` allows, else a new user (OIDC-10..12); its provider
+         *     group memberships follow the groups claim (OIDC-14, OIDC-15). Then the session cookie is set as a password
+         *     sign-in sets it and the browser goes to the sign-in's return path (302). Audited as `auth.login` with
+         *     `details.method` `oidc`, failures included (OIDC-16).
+         */
+        get: operations["finishOidcSignIn"];
         put?: never;
         post?: never;
         delete?: never;
@@ -440,6 +519,13 @@ export interface paths {
          *     are refused with 403 (`Permission denied: an API key cannot create a key with scopes beyond its own`, with the
          *     offending scopes in `data.scopes`; `Permission denied: an API key cannot create a key that expires later than
          *     itself`, with the calling key's expiry in `data.expiresAt`). With a session neither is limited.
+         *
+         *     KEY-7..KEY-11: `boardIds` limits the key to boards (each one its owner may view, else 400 `Unknown board ids:
+         *     <ids>`); `mcpMode` narrows the server's MCP mode for it; `agentApprove` lets it apply its own MCP proposals. A
+         *     key created with a key holds no more of these either: boards within its boards (403 `Permission denied: an API
+         *     key cannot create a key for boards beyond its own`), a mode no wider (403 `Permission denied: an API key cannot
+         *     create a key with a wider MCP mode than its own`), `agentApprove` only if it holds it (403 `Permission denied:
+         *     an API key cannot create a key that approves its own proposals`); each defaults to the calling key's.
          */
         post: operations["createApiKey"];
         delete?: never;
@@ -1149,13 +1235,13 @@ export interface paths {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "scheme.js" | "list.js" | "proposal.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
+                file: "board.js" | "scheme.js" | "list.js" | "proposal.js" | "board.css" | "markdown.js" | "live.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
         /**
          * The pages' scripts, style sheet and icons
-         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client (with `scheme.js`, the board page's first script, which applies the viewer's remembered colour scheme, THEMEVIEW-5), the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3), and Tessera's own icon at 192 and 512 px that board manifests name (PWA-1). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
+         * @description The board page's and the board list's scripts and their style sheet, built from src/pages/client (with `scheme.js`, the board page's first script, which applies the viewer's remembered colour scheme, THEMEVIEW-5), the markdown renderer and sanitizer (`markdown.js`) the board page loads only for a board with a notebook widget (VIEW-3), the live widgets' views (`live.js`) it loads only for a board with a live tile, once the board has painted (PAGE-13), and Tessera's own icon at 192 and 512 px that board manifests name (PWA-1). No authentication. The pages name each by a URL carrying its content hash (`?v=`), answered `Cache-Control: public, max-age=31536000, immutable`; any other request carries `Cache-Control: no-cache` and the file's ETag, and If-None-Match with it answers 304 (PAGE-7).
          */
         get: operations["getPageAsset"];
         put?: never;
@@ -1226,9 +1312,17 @@ export interface paths {
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
          *     `WWW-Authenticate: ApiKey realm="tessera"` only (MCP-5): no `Bearer` challenge and no OAuth metadata, so MCP
-         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`. Every tool
+         *     clients do not start an OAuth discovery this server does not offer. With `AUTH_OIDC_ISSUER` and
+         *     `MCP_RESOURCE_URL` set, the endpoint is an OAuth protected resource (MCPAUTH-1..8): an access token of that
+         *     provider for this resource is taken as `Authorization: Bearer <JWT>` and acts as its user, and a 401 carries
+         *     `WWW-Authenticate: Bearer resource_metadata="<url>"` (with `error="invalid_token"` for a credential that does not
+         *     authenticate); 503 when the provider cannot be reached to check a token. Also served at `/api/mcp/mcp`. Every tool
          *     carries annotations derived from its operation (AGENT-1); `MCP_MODE` (AGENT-2) makes the endpoint read-only,
          *     or (the default) turns each writing tool's call into a proposal that `apply_proposal` writes (AGENT-4, AGENT-5).
+         *     A key's `mcpMode` narrows the mode (KEY-9, AGENT-18); a board-scoped key's tools see its boards only (KEY-8).
+         *     The answer to `initialize` carries `Mcp-Session-Id` (AGENT-14); `apply_proposal` asks the person to confirm
+         *     through elicitation where the client declared it, within the tool call's own answer stream, the client posting
+         *     its answer as a new message of the session (202) to any instance (AGENT-16, AGENT-17).
          */
         post: operations["mcpRequest"];
         delete?: never;
@@ -1255,9 +1349,58 @@ export interface paths {
          *     Results carry the JSON as text and as `structuredContent`; errors are `isError: true` with the REST message and
          *     code. `ApiKey: <id>.<token>` or `Authorization: Bearer <id>.<token>`; without a valid one, 401 with
          *     `WWW-Authenticate: ApiKey realm="tessera"` only (MCP-5): no `Bearer` challenge and no OAuth metadata, so MCP
-         *     clients do not start an OAuth discovery this server does not offer. Also served at `/api/mcp/mcp`.
+         *     clients do not start an OAuth discovery this server does not offer. With `AUTH_OIDC_ISSUER` and
+         *     `MCP_RESOURCE_URL` set, the endpoint is an OAuth protected resource (MCPAUTH-1..8): an access token of that
+         *     provider for this resource is taken as `Authorization: Bearer <JWT>` and acts as its user, and a 401 carries
+         *     `WWW-Authenticate: Bearer resource_metadata="<url>"` (with `error="invalid_token"` for a credential that does not
+         *     authenticate); 503 when the provider cannot be reached to check a token. Also served at `/api/mcp/mcp`.
          */
         post: operations["mcpRequestAtHomarrPath"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth protected-resource metadata of the MCP endpoint (RFC 9728)
+         * @description MCPAUTH-2: with `AUTH_OIDC_ISSUER` and `MCP_RESOURCE_URL` set, the MCP endpoint's metadata: `resource` (the
+         *     endpoint's URL, the audience its access tokens carry), `authorization_servers` (the provider), and
+         *     `bearer_methods_supported`. An MCP client reads it from the URL in the 401's `resource_metadata` and asks the
+         *     provider for a token. Without that configuration, 404 (MCP-5). No authentication.
+         */
+        get: operations["getProtectedResourceMetadata"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/.well-known/oauth-protected-resource/api/mcp": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * OAuth protected-resource metadata of the MCP endpoint, at its path-suffixed address (RFC 9728 section 3.1)
+         * @description MCPAUTH-2: the same metadata as `/.well-known/oauth-protected-resource`, at the address RFC 9728 derives from
+         *     the resource `…/api/mcp` (the one the 401's `resource_metadata` names). 404 without `AUTH_OIDC_ISSUER` and
+         *     `MCP_RESOURCE_URL`. No authentication.
+         */
+        get: operations["getProtectedResourceMetadataForMcp"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -1554,7 +1697,9 @@ export interface paths {
          * @description The provisioning sources (`PROVISIONING_DIR`, `PROVISIONING_CONFIG`) as the last apply on any instance left them
          *     (PROV-3): when the directory was last applied, what changed, and the problems that kept it from being applied
          *     (a file that cannot be parsed, with its line, or that the apply refused); the boards then stay as the last
-         *     good apply left them. Needs `admin` (403 `Permission denied`).
+         *     good apply left them. A discovery source (`source: docker | kubernetes`, DISC-30) is reported the same way:
+         *     `kind` names it, `ok: false` with the problem when it could not be read (DISC-35: nothing pruned), `appliedAt`
+         *     its last success and `lastError` its last failure. Needs `admin` (403 `Permission denied`).
          */
         get: operations["getProvisioningStatus"];
         put?: never;
@@ -2176,8 +2321,454 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/webhooks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List the webhook subscriptions
+         * @description Every subscription, oldest first, without secrets (HOOK-4). Admins only: 403 `Permission denied` otherwise (HOOK-1).
+         */
+        get: operations["listWebhooks"];
+        put?: never;
+        /**
+         * Subscribe a URL to events
+         * @description HOOK-1: a subscription of `url` to `events` (of the boards `boardIds` only, when given). The answer carries the
+         *     signing secret (`whsec_…`) this once (HOOK-4): later reads never show it. A URL that is not an absolute http(s)
+         *     URL is a 400 `Webhook URL must be an absolute http(s) URL` (HOOK-2), an unknown event a 400 naming the allowed
+         *     values in `data.issues`, a board id that names no board a 400 `Unknown board ids: …`; nothing is written on any
+         *     error. Admins only: 403 `Permission denied` otherwise (HOOK-1). Audited (`webhook.create`, with the URL's origin).
+         */
+        post: operations["createWebhook"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhookId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read one webhook subscription
+         * @description The subscription, without its secret. Admins only: 403 `Permission denied` otherwise (HOOK-1). 404 `Webhook not found` when there is no such subscription.
+         */
+        get: operations["getWebhook"];
+        put?: never;
+        post?: never;
+        /**
+         * Delete a webhook subscription
+         * @description The subscription, its queued events and its delivery log. Admins only: 403 `Permission denied` otherwise (HOOK-1). 404 `Webhook not found` when there is no such subscription. Audited (`webhook.delete`).
+         */
+        delete: operations["deleteWebhook"];
+        options?: never;
+        head?: never;
+        /**
+         * Change a webhook subscription
+         * @description HOOK-3: changes the fields given, checked as on create (HOOK-2); `enabled: true` re-enables a subscription
+         *     Tessera disabled (HOOK-15) and clears `disabledReason`. Events already queued keep the URL they are delivered
+         *     to read at each attempt. Admins only: 403 `Permission denied` otherwise (HOOK-1). 404 `Webhook not found` when there is no such subscription. Audited
+         *     (`webhook.update`, naming the fields).
+         */
+        patch: operations["updateWebhook"];
+        trace?: never;
+    };
+    "/api/webhooks/{webhookId}/rotate": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Rotate a webhook subscription's secret
+         * @description HOOK-6: a new secret, answered this once. For WEBHOOK_SECRET_OVERLAP_MS (24 hours by default) deliveries carry
+         *     two signatures in `webhook-signature`, the new secret's and the previous one's, separated by a space, so a
+         *     receiver can switch secrets without missing an event; `previousSecretExpiresAt` says until when. A rotation
+         *     during an overlap ends the older secret at once. Admins only: 403 `Permission denied` otherwise (HOOK-1). 404 `Webhook not found` when there is no such
+         *     subscription. Audited (`webhook.rotate`).
+         */
+        post: operations["rotateWebhookSecret"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/webhooks/{webhookId}/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        /**
+         * Read a webhook subscription's delivery log
+         * @description HOOK-16: every delivery attempt, newest first: the event's id and type, the attempt's number, whether it
+         *     succeeded (a 2xx answer), the receiver's status, the duration, why it failed, and when. Kept 30 days. Paged as
+         *     the other lists (HTTP-8): `limit`, and `Tessera-Next-Cursor` / `Link` naming the next page. Admins only: 403 `Permission denied` otherwise (HOOK-1). 404
+         *     `Webhook not found` when there is no such subscription.
+         */
+        get: operations["listWebhookDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    "board.created": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A board was created.
+         * @description Sent to each subscription of `board.created` (HOOK-7) as a Standard Webhooks 1.0 message: headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (HOOK-5), body `{type, timestamp, data}`. A 2xx answer within WEBHOOK_TIMEOUT_MS acknowledges it; anything else is retried (HOOK-13).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`), the same on every attempt; receivers deduplicate on it. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Seconds since the epoch when the attempt was signed (receivers refuse old ones, against replays). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; during a rotation's overlap two such signatures separated by a space (HOOK-6). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BoardCreatedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Refused; retried (HOOK-13). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board.changed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A board changed (one per history entry).
+         * @description Sent to each subscription of `board.changed` (HOOK-7) as a Standard Webhooks 1.0 message: headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (HOOK-5), body `{type, timestamp, data}`. A 2xx answer within WEBHOOK_TIMEOUT_MS acknowledges it; anything else is retried (HOOK-13).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`), the same on every attempt; receivers deduplicate on it. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Seconds since the epoch when the attempt was signed (receivers refuse old ones, against replays). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; during a rotation's overlap two such signatures separated by a space (HOOK-6). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BoardChangedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Refused; retried (HOOK-13). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board.deleted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A board was deleted.
+         * @description Sent to each subscription of `board.deleted` (HOOK-7) as a Standard Webhooks 1.0 message: headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (HOOK-5), body `{type, timestamp, data}`. A 2xx answer within WEBHOOK_TIMEOUT_MS acknowledges it; anything else is retried (HOOK-13).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`), the same on every attempt; receivers deduplicate on it. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Seconds since the epoch when the attempt was signed (receivers refuse old ones, against replays). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; during a rotation's overlap two such signatures separated by a space (HOOK-6). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BoardDeletedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Refused; retried (HOOK-13). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "boardSet.applied": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A set of board files was applied.
+         * @description Sent to each subscription of `boardSet.applied` (HOOK-7) as a Standard Webhooks 1.0 message: headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (HOOK-5), body `{type, timestamp, data}`. A 2xx answer within WEBHOOK_TIMEOUT_MS acknowledges it; anything else is retried (HOOK-13).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`), the same on every attempt; receivers deduplicate on it. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Seconds since the epoch when the attempt was signed (receivers refuse old ones, against replays). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; during a rotation's overlap two such signatures separated by a space (HOOK-6). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BoardSetAppliedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Refused; retried (HOOK-13). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "board.drifted": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A provisioned board drifted from its file.
+         * @description Sent to each subscription of `board.drifted` (HOOK-7) as a Standard Webhooks 1.0 message: headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (HOOK-5), body `{type, timestamp, data}`. A 2xx answer within WEBHOOK_TIMEOUT_MS acknowledges it; anything else is retried (HOOK-13).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`), the same on every attempt; receivers deduplicate on it. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Seconds since the epoch when the attempt was signed (receivers refuse old ones, against replays). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; during a rotation's overlap two such signatures separated by a space (HOOK-6). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["BoardDriftedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Refused; retried (HOOK-13). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "provisioning.failed": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * A provisioning source could not be applied.
+         * @description Sent to each subscription of `provisioning.failed` (HOOK-7) as a Standard Webhooks 1.0 message: headers `webhook-id`, `webhook-timestamp` and `webhook-signature` (HOOK-5), body `{type, timestamp, data}`. A 2xx answer within WEBHOOK_TIMEOUT_MS acknowledges it; anything else is retried (HOOK-13).
+         */
+        post: {
+            parameters: {
+                query?: never;
+                header: {
+                    /** @description The event's id (`msg_…`), the same on every attempt; receivers deduplicate on it. */
+                    "webhook-id": components["parameters"]["WebhookId"];
+                    /** @description Seconds since the epoch when the attempt was signed (receivers refuse old ones, against replays). */
+                    "webhook-timestamp": components["parameters"]["WebhookTimestamp"];
+                    /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; during a rotation's overlap two such signatures separated by a space (HOOK-6). */
+                    "webhook-signature": components["parameters"]["WebhookSignature"];
+                };
+                path?: never;
+                cookie?: never;
+            };
+            requestBody: {
+                content: {
+                    "application/json": components["schemas"]["ProvisioningFailedEvent"];
+                };
+            };
+            responses: {
+                /** @description Received (any 2xx). */
+                200: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+                /** @description Refused; retried (HOOK-13). */
+                400: {
+                    headers: {
+                        [name: string]: unknown;
+                    };
+                    content?: never;
+                };
+            };
+        };
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         /**
@@ -2191,7 +2782,7 @@ export interface components {
              * @description tRPC-style upper-case error code.
              * @enum {string}
              */
-            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_CONTENT" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "SERVICE_UNAVAILABLE";
+            code: "BAD_REQUEST" | "UNAUTHORIZED" | "FORBIDDEN" | "NOT_FOUND" | "METHOD_NOT_SUPPORTED" | "CONFLICT" | "PRECONDITION_FAILED" | "PAYLOAD_TOO_LARGE" | "UNSUPPORTED_MEDIA_TYPE" | "UNPROCESSABLE_CONTENT" | "TOO_MANY_REQUESTS" | "INTERNAL_SERVER_ERROR" | "BAD_GATEWAY" | "SERVICE_UNAVAILABLE";
             /** @description Details; may be empty. */
             data: {
                 /** @description ERR-7: validation issues (Ajv error objects), the first 100 at most. */
@@ -2297,7 +2888,10 @@ export interface components {
          *       ],
          *       "expiresAt": "2030-01-01T00:00:00.000Z",
          *       "createdAt": "2024-05-01T09:30:00.000Z",
-         *       "lastUsedAt": "2024-05-02T18:04:11.000Z"
+         *       "lastUsedAt": "2024-05-02T18:04:11.000Z",
+         *       "boardIds": null,
+         *       "mcpMode": null,
+         *       "agentApprove": false
          *     }
          */
         ApiKey: {
@@ -2309,6 +2903,15 @@ export interface components {
             expiresAt: components["schemas"]["NullableTimestamp"];
             createdAt: components["schemas"]["Timestamp"];
             lastUsedAt: components["schemas"]["NullableTimestamp"];
+            /** @description KEY-7: the boards the key is limited to (null = every board its owner may reach). Every other board is, to this key, as if it did not exist. */
+            boardIds: components["schemas"]["Id"][] | null;
+            /**
+             * @description KEY-9: the MCP mode the key narrows the server's `MCP_MODE` to (`read-only` < `propose` < `write`; null = the server's). It never widens it.
+             * @enum {string|null}
+             */
+            mcpMode: "read-only" | "propose" | "write" | null;
+            /** @description KEY-10: the key may apply its own MCP proposals with `apply_proposal` without a person confirming them (otherwise a client without elicitation leaves them for a person to approve on the preview page). */
+            agentApprove: boolean;
         };
         /**
          * @example {
@@ -2317,7 +2920,10 @@ export interface components {
          *       "userId": "clx5u1hxa0000a8ml2c0f4e7d",
          *       "name": "ci-deploy",
          *       "scopes": null,
-         *       "expiresAt": null
+         *       "expiresAt": null,
+         *       "boardIds": null,
+         *       "mcpMode": null,
+         *       "agentApprove": false
          *     }
          */
         CreatedApiKey: {
@@ -2331,6 +2937,15 @@ export interface components {
             name: string | null;
             scopes: components["schemas"]["GlobalPermission"][] | null;
             expiresAt: components["schemas"]["NullableTimestamp"];
+            /** @description KEY-7: the boards the key is limited to (null = every board its owner may reach). Every other board is, to this key, as if it did not exist. */
+            boardIds: components["schemas"]["Id"][] | null;
+            /**
+             * @description KEY-9: the MCP mode the key narrows the server's `MCP_MODE` to (`read-only` < `propose` < `write`; null = the server's). It never widens it.
+             * @enum {string|null}
+             */
+            mcpMode: "read-only" | "propose" | "write" | null;
+            /** @description KEY-10: the key may apply its own MCP proposals with `apply_proposal` without a person confirming them (otherwise a client without elicitation leaves them for a person to approve on the preview page). */
+            agentApprove: boolean;
         };
         /**
          * @example {
@@ -2346,8 +2961,11 @@ export interface components {
         Session: {
             userId: components["schemas"]["Id"];
             username: string;
-            /** @enum {string} */
-            authMethod: "apiKey" | "session";
+            /**
+             * @description How the caller authenticated; `oauth` is a provider access token on the MCP endpoint (MCPAUTH-5), seen only by an operation an MCP tool runs.
+             * @enum {string}
+             */
+            authMethod: "apiKey" | "session" | "oauth";
             /** @description The caller's effective global permissions (expanded, narrowed by key scopes). */
             permissions: components["schemas"]["GlobalPermission"][];
         };
@@ -4094,6 +4712,118 @@ export interface components {
          * @enum {string}
          */
         CustomApiFormat: "number" | "percent" | "bytes" | "duration" | "date" | "relativeDate" | "text";
+        /**
+         * @description A subscription, without its secret (HOOK-4).
+         * @example {
+         *       "webhookId": "w3k8m1q5x2c7v4b9n6z0a1s3",
+         *       "url": "https://ci.example.com/hooks/tessera",
+         *       "events": [
+         *         "board.changed",
+         *         "boardSet.applied"
+         *       ],
+         *       "boardIds": null,
+         *       "enabled": true,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-11-25T21:14:03.512Z",
+         *       "updatedAt": "2026-11-25T21:14:03.512Z",
+         *       "previousSecretExpiresAt": null
+         *     }
+         */
+        Webhook: components["schemas"]["WebhookFields"];
+        /**
+         * @description A subscription with its signing secret, answered only by the create and the rotation (HOOK-4).
+         * @example {
+         *       "webhookId": "w3k8m1q5x2c7v4b9n6z0a1s3",
+         *       "url": "https://ci.example.com/hooks/tessera",
+         *       "events": [
+         *         "board.changed",
+         *         "boardSet.applied"
+         *       ],
+         *       "boardIds": null,
+         *       "enabled": true,
+         *       "disabledReason": null,
+         *       "createdAt": "2026-11-25T21:14:03.512Z",
+         *       "updatedAt": "2026-11-25T21:14:03.512Z",
+         *       "previousSecretExpiresAt": null,
+         *       "secret": "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw6nH1BmVFgbo="
+         *     }
+         */
+        WebhookWithSecret: {
+            /** @description `whsec_` and the base64 of 32 random bytes (Standard Webhooks); shown this once, keep it. */
+            secret: string;
+        } & components["schemas"]["WebhookFields"];
+        /**
+         * @description A new subscription (HOOK-1).
+         * @example {
+         *       "url": "https://ci.example.com/hooks/tessera",
+         *       "events": [
+         *         "board.changed",
+         *         "boardSet.applied"
+         *       ]
+         *     }
+         */
+        WebhookInput: {
+            url: components["schemas"]["WebhookUrl"];
+            events: components["schemas"]["WebhookEvents"];
+            boardIds?: components["schemas"]["WebhookBoardIds"];
+            /** @default true */
+            enabled: boolean;
+        };
+        /**
+         * @description The fields to change (HOOK-3); `enabled` true also clears `disabledReason`.
+         * @example {
+         *       "enabled": true
+         *     }
+         */
+        WebhookPatch: {
+            url?: components["schemas"]["WebhookUrl"];
+            events?: components["schemas"]["WebhookEvents"];
+            boardIds?: components["schemas"]["WebhookBoardIds"];
+            enabled?: boolean;
+        };
+        /**
+         * @description One delivery attempt (HOOK-16).
+         * @example {
+         *       "deliveryId": "17",
+         *       "eventId": "msg_0f3b8c2a9d6e4f1b8a7c5d3e2f1a0b9c",
+         *       "eventType": "board.changed",
+         *       "attempt": 1,
+         *       "status": "succeeded",
+         *       "responseStatus": 204,
+         *       "durationMs": 38,
+         *       "error": null,
+         *       "startedAt": "2026-11-25T21:14:03.600Z",
+         *       "finishedAt": "2026-11-25T21:14:03.638Z"
+         *     }
+         */
+        WebhookDelivery: {
+            deliveryId: string;
+            /** @description The event's `webhook-id` (the same on every attempt of the event). */
+            eventId: string;
+            eventType: components["schemas"]["WebhookEventType"];
+            /** Format: int32 */
+            attempt: number;
+            /** @enum {string} */
+            status: "succeeded" | "failed";
+            /**
+             * Format: int32
+             * @description The receiver's HTTP status; null when no answer came (timeout, unreachable, refused redirect, too large).
+             */
+            responseStatus: number | null;
+            /** Format: int32 */
+            durationMs: number;
+            /** @description Why the attempt failed (never a header or the body sent); null when it succeeded. */
+            error: string | null;
+            /** Format: date-time */
+            startedAt: string;
+            /** Format: date-time */
+            finishedAt: string;
+        };
+        /**
+         * @description An event a subscription receives (HOOK-7).
+         * @enum {string}
+         */
+        WebhookEventType: "board.created" | "board.changed" | "board.deleted" | "boardSet.applied" | "board.drifted" | "provisioning.failed";
         /** @description One audit log entry (AUDIT-1): what happened, to what, by whom, from where, through which surface, and whether it succeeded. Never a secret. */
         AuditEntry: {
             /** @description The entry's id (increasing). */
@@ -4117,10 +4847,10 @@ export interface components {
             clientAddress: string | null;
             requestId: string | null;
             /** @enum {string} */
-            surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning";
+            surface: "rest" | "trpc" | "mcp" | "page" | "cli" | "provisioning" | "webhooks";
             target: {
                 /** @enum {string|null} */
-                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | "mcpProposal" | null;
+                type: "user" | "group" | "apikey" | "board" | "boardSet" | "app" | "integration" | "customApi" | "settings" | "session" | "mcpProposal" | "webhook" | null;
                 id: string | null;
             };
             /** @description Ids, names and counts that describe the change (never a secret). */
@@ -4137,6 +4867,40 @@ export interface components {
              * @example correct-horse-battery
              */
             password: string;
+        };
+        /**
+         * @description The provider's logout URL (RP-initiated logout, OIDC-17).
+         * @example {
+         *       "endSessionUrl": "https://auth.example.com/logout?id_token_hint=eyJ...&post_logout_redirect_uri=https%3A%2F%2Ftessera.example.com%2F"
+         *     }
+         */
+        ProviderLogout: {
+            /** @description Open this URL to end the session at the provider too. */
+            endSessionUrl: string;
+        };
+        /**
+         * @description The sign-ins this instance offers (OIDC-6).
+         * @example {
+         *       "credentials": true,
+         *       "oidc": {
+         *         "name": "Authelia",
+         *         "autoLogin": false,
+         *         "signInPath": "/api/auth/signin/oidc"
+         *       }
+         *     }
+         */
+        AuthProviders: {
+            /** @description Whether password sign-in is offered (`AUTH_PROVIDERS` names `credentials`). */
+            credentials: boolean;
+            /** @description The OpenID provider, or null when `AUTH_PROVIDERS` does not name `oidc`. */
+            oidc: null | {
+                /** @description The button's label is `Sign in with <name>` (`AUTH_OIDC_CLIENT_NAME`). */
+                name: string;
+                /** @description The sign-in goes straight to the provider (`AUTH_OIDC_AUTO_LOGIN`). */
+                autoLogin: boolean;
+                /** @description Where the sign-in starts; add `?returnTo=<path>`. */
+                signInPath: string;
+            };
         };
         /** @example alice */
         Username: string;
@@ -4183,6 +4947,15 @@ export interface components {
              * @description Must lie in the future. A key past its expiry fails authentication. Defaults to the calling key's expiry (none for a session); with an API key, must not be later than its expiry.
              */
             expiresAt?: string;
+            /** @description KEY-7: limit the key to these boards (their ids; each must be a board the owner may view, else 400 `Unknown board ids: …`). Defaults to the calling key's boards (none for a session); with a board-scoped API key, must lie within its boards. */
+            boardIds?: components["schemas"]["Id"][];
+            /**
+             * @description KEY-9: narrow the server's MCP mode for this key (`read-only` < `propose` < `write`). Defaults to the calling key's (none for a session); with an API key, must be no wider than its own.
+             * @enum {string}
+             */
+            mcpMode?: "read-only" | "propose" | "write";
+            /** @description KEY-10: let the key apply its own MCP proposals without a person (default false; defaults to the calling key's; an API key without it cannot give it). */
+            agentApprove?: boolean;
         };
         NullableText: string | null;
         /** @example #fa5252 */
@@ -4730,6 +5503,24 @@ export interface components {
                 code: number;
                 message: string;
             };
+        };
+        /** @description MCPAUTH-2, RFC 9728 section 2. */
+        ProtectedResourceMetadata: {
+            /**
+             * Format: uri
+             * @description The MCP endpoint's URL (`MCP_RESOURCE_URL`), the audience its access tokens must carry.
+             * @example https://tessera.example.com/api/mcp
+             */
+            resource: string;
+            /** @description The OpenID provider (`AUTH_OIDC_ISSUER`) whose access tokens the endpoint takes. */
+            authorization_servers: string[];
+            /** @description The token is sent in the `Authorization` header only. */
+            bearer_methods_supported: "header"[];
+            /**
+             * @description A name an MCP client may show for the resource.
+             * @example Tessera MCP
+             */
+            resource_name?: string;
         };
         /**
          * @description What an import would do (`dryRun=true`); nothing is written.
@@ -5573,6 +6364,7 @@ export interface components {
          *       "sources": [
          *         {
          *           "managedBy": "provisioning:boards",
+         *           "kind": "directory",
          *           "path": "/etc/tessera/boards",
          *           "prune": true,
          *           "allowApiUpdates": false,
@@ -5594,7 +6386,35 @@ export interface components {
          *               "line": null,
          *               "message": "huge.yaml is larger than 2097152 bytes: refused, not read"
          *             }
-         *           ]
+         *           ],
+         *           "lastError": {
+         *             "message": "Nested mappings are not allowed in compact mappings",
+         *             "at": "2026-11-25T10:00:00.000Z"
+         *           }
+         *         },
+         *         {
+         *           "managedBy": "discovery:docker",
+         *           "kind": "docker",
+         *           "path": "docker tcp://socket-proxy:2375",
+         *           "prune": true,
+         *           "allowApiUpdates": false,
+         *           "ok": false,
+         *           "checkedAt": "2026-11-25T10:01:00.000Z",
+         *           "appliedAt": "2026-11-25T09:59:00.000Z",
+         *           "boards": 1,
+         *           "summary": null,
+         *           "problems": [
+         *             {
+         *               "file": "docker tcp://socket-proxy:2375",
+         *               "line": null,
+         *               "message": "tcp://socket-proxy:2375: connect ECONNREFUSED: not read, the last good state is kept"
+         *             }
+         *           ],
+         *           "refused": [],
+         *           "lastError": {
+         *             "message": "tcp://socket-proxy:2375: connect ECONNREFUSED: not read, the last good state is kept",
+         *             "at": "2026-11-25T10:01:00.000Z"
+         *           }
          *         }
          *       ]
          *     }
@@ -5602,10 +6422,16 @@ export interface components {
         ProvisioningStatus: {
             sources: {
                 managedBy: string;
+                /**
+                 * @description DISC-30: what the source is: a directory of board files, or a discovery source (`source: docker` or `source: kubernetes` in PROVISIONING_CONFIG), whose boards are what it finds running.
+                 * @enum {string}
+                 */
+                kind: "directory" | "docker" | "kubernetes";
+                /** @description The directory; for a discovery source, the source as named in the configuration (`docker unix:///var/run/docker.sock`, `kubernetes namespaces media`). */
                 path: string;
                 prune: boolean;
                 allowApiUpdates: boolean;
-                /** @description The last check applied the directory; false when a problem kept it from being applied. */
+                /** @description The last check applied the directory (or what the discovery source found); false when a problem kept it from being applied: a discovery source that could not be read (DISC-35) keeps its boards as they are. */
                 ok: boolean;
                 checkedAt: components["schemas"]["Timestamp"];
                 appliedAt: components["schemas"]["Timestamp"] | null;
@@ -5615,6 +6441,11 @@ export interface components {
                 problems: components["schemas"]["FileProblem"][];
                 /** @description PROV-7: the directory's entries the last check refused to read, each skipped (the rest of the directory applied, without pruning): a link leading out of the directory, a FIFO, device or other file that is not a regular file, a file larger than PROVISIONING_MAX_FILE_BYTES or slower to read and parse than YAML_PARSE_TIMEOUT_MS, and the files past PROVISIONING_MAX_FILES (one entry). */
                 refused: components["schemas"]["FileProblem"][];
+                /** @description DISC-35: the last problem that kept the source from being applied and when, kept after later successes (`appliedAt` says when it last applied); null when there has been none. */
+                lastError: null | {
+                    message: string;
+                    at: components["schemas"]["Timestamp"];
+                };
             }[];
         };
         /**
@@ -5748,6 +6579,110 @@ export interface components {
              */
             limit?: number;
         };
+        /** @description The fields of a subscription every answer carries. */
+        WebhookFields: {
+            webhookId: components["schemas"]["Id"];
+            url: string;
+            events: components["schemas"]["WebhookEventType"][];
+            boardIds: components["schemas"]["Id"][] | null;
+            enabled: boolean;
+            /** @description Why Tessera disabled the subscription (HOOK-15); null while enabled or when an admin disabled it. */
+            disabledReason: string | null;
+            /** Format: date-time */
+            createdAt: string;
+            /** Format: date-time */
+            updatedAt: string;
+            /**
+             * Format: date-time
+             * @description Until when the secret before the last rotation still signs deliveries (HOOK-6); null when only one does.
+             */
+            previousSecretExpiresAt: string | null;
+        };
+        /**
+         * @description The receiver: an absolute http(s) URL without a fragment (HOOK-2), at most 2,048 characters. Deliveries are POSTs bounded as every server-side request (OUT-1): WEBHOOK_TIMEOUT_MS for the whole answer, its first 64 KiB read, redirects followed only within the URL's origin.
+         * @example https://ci.example.com/hooks/tessera
+         */
+        WebhookUrl: string;
+        /** @description The events to receive (at least one; repeated names count once). */
+        WebhookEvents: components["schemas"]["WebhookEventType"][];
+        /** @description Only the board events (`board.*`) of these boards (existing ones; 400 `Unknown board ids: …` otherwise); null or absent: every board. `boardSet.applied` and `provisioning.failed` are about no single board and go to every subscription of their type. */
+        WebhookBoardIds: components["schemas"]["Id"][] | null;
+        WebhookEventEnvelope: {
+            type: components["schemas"]["WebhookEventType"];
+            /**
+             * Format: date-time
+             * @description When the event happened (its change committed in the same transaction).
+             */
+            timestamp: string;
+            data: Record<string, never>;
+        };
+        BoardEventData: {
+            boardId: components["schemas"]["Id"];
+            name: string;
+        };
+        /** @description A board was created (POST, duplicate, import, set apply, provisioning). */
+        BoardCreatedEvent: {
+            /** @constant */
+            type?: "board.created";
+            data?: components["schemas"]["BoardEventData"];
+        } & components["schemas"]["WebhookEventEnvelope"];
+        /** @description A committed change of a board (one per history entry, HOOK-8): its revision, the spec's version, the operation and the change's summary in counts. With BOARD_HISTORY_LIMIT=0 no history is kept and no `board.changed` is sent. */
+        BoardChangedEvent: {
+            /** @constant */
+            type?: "board.changed";
+            data?: {
+                boardId: components["schemas"]["Id"];
+                name: string;
+                /** Format: int32 */
+                revision: number;
+                /** Format: int32 */
+                version: number;
+                /** @description The operationId (or `provisioning`, `restore`, …) that wrote the change. */
+                operation: string;
+                /** Format: date-time */
+                at: string;
+                summary: components["schemas"]["HistorySummary"];
+            };
+        } & components["schemas"]["WebhookEventEnvelope"];
+        /** @description A board was deleted (DELETE, a set's prune, provisioning). */
+        BoardDeletedEvent: {
+            /** @constant */
+            type?: "board.deleted";
+            data?: components["schemas"]["BoardEventData"];
+        } & components["schemas"]["WebhookEventEnvelope"];
+        /** @description A set of board files was applied (POST /api/boards/apply, not a dry run; provisioning when it changed something): its label, the commit and message it was applied from, and the counts of its plan. */
+        BoardSetAppliedEvent: {
+            /** @constant */
+            type?: "boardSet.applied";
+            data?: {
+                label: components["schemas"]["ManagedBy"];
+                commit: string | null;
+                message: string | null;
+                counts: components["schemas"]["summary"];
+                /** @description The boards the set wrote or pruned. */
+                boardIds: components["schemas"]["Id"][];
+            };
+        } & components["schemas"]["WebhookEventEnvelope"];
+        /** @description A provisioned board was changed through the API (DRIFT-2) and no longer matches its file. */
+        BoardDriftedEvent: {
+            /** @constant */
+            type?: "board.drifted";
+            data?: {
+                boardId: components["schemas"]["Id"];
+                name: string;
+                managedBy: string;
+                file: string;
+            };
+        } & components["schemas"]["WebhookEventEnvelope"];
+        /** @description A provisioning source could not be applied (PROV-3); the last good state is kept. */
+        ProvisioningFailedEvent: {
+            /** @constant */
+            type?: "provisioning.failed";
+            data?: {
+                managedBy: string;
+                problems: components["schemas"]["FileProblem"][];
+            };
+        } & components["schemas"]["WebhookEventEnvelope"];
     };
     responses: {
         /**
@@ -6021,8 +6956,8 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description A write authenticated by the session cookie, or a login, that looked cross-site (SEC-5); nothing was written and no session started. This is the only 403 of the routes that use it: on the board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed, and logging out needs no permission. */
-        CrossSiteRefused: {
+        /** @description A login that looked cross-site (SEC-5), or a password login where `AUTH_PROVIDERS=oidc` turned password sign-in off (OIDC-8); nothing was written and no session started. */
+        LoginRefused: {
             headers: {
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
@@ -6060,6 +6995,19 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description A write authenticated by the session cookie, or a login, that looked cross-site (SEC-5); nothing was written and no session started. This is the only 403 of the routes that use it: on the board routes a caller without the permission gets 404 `Board not found` instead, so that a board's existence is not revealed, and logging out needs no permission. */
+        CrossSiteRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description RATE-2: the caller's `writes` bucket (every method but GET and HEAD; the reads and imports have their own, RateLimitedReads and RateLimitedImports) is empty; retry after the number of seconds in Retry-After. `RateLimit-Policy` names the class and its limit, `RateLimit` says none is left. The example is the answer under the default quota (RATE-5), which MOCK-1 has the mock serve. */
         RateLimited: {
             headers: {
@@ -6084,6 +7032,71 @@ export interface components {
                  *       }
                  *     }
                  */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description `AUTH_PROVIDERS` does not name `oidc`: this instance has no OpenID provider. */
+        OidcNotConfigured: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The OpenID provider cannot be reached or answered in a way Tessera cannot use (OIDC-24); nothing was written. */
+        OidcProviderUnavailable: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description A parameter the document refuses, no sign-in under way for this browser (no or an unknown `tessera_oidc` cookie, expired, or already finished: a replayed callback), a `state` other than the sign-in's, or no `code` (OIDC-20); nothing was written. */
+        OidcCallbackRefused: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The provider refused the sign-in, or its answer failed a check (the code, the ID token's signature, issuer, audience, expiry or nonce; OIDC-5). */
+        OidcSignInFailed: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The provider's account would take a username a local user has and linking is not allowed (OIDC-12), the local user is linked to another account of the provider already, or the group change would leave no admin (ADMIN-1). */
+        OidcAccountConflict: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
                 "application/json": components["schemas"]["Error"];
             };
         };
@@ -6717,12 +7730,16 @@ export interface components {
             };
         };
         /**
-         * @description No valid API key. The challenge names the API key only (MCP-5): no `Bearer` challenge with `resource_metadata`,
-         *     which MCP clients take as the start of an OAuth discovery.
+         * @description No valid API key (or provider access token). Without OAuth for MCP, the challenge names the API key only (MCP-5):
+         *     no `Bearer` challenge with `resource_metadata`, which MCP clients take as the start of an OAuth discovery. With
+         *     `AUTH_OIDC_ISSUER` and `MCP_RESOURCE_URL` set (MCPAUTH-3), it is `Bearer resource_metadata="<url of the
+         *     protected-resource metadata>"`, with `error="invalid_token"` and `error_description` (the message) when the
+         *     request sent a credential that does not authenticate (an expired, forged or foreign token, a token for another
+         *     resource, a bad API key).
          */
         McpUnauthorized: {
             headers: {
-                "WWW-Authenticate": "ApiKey realm=\"tessera\"";
+                "WWW-Authenticate": "ApiKey realm=\"tessera\"" | string;
                 RateLimit: components["headers"]["RateLimit"];
                 "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
                 "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
@@ -6738,6 +7755,37 @@ export interface components {
                  *     }
                  */
                 "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description MCPAUTH-8: the request carried a provider access token and the OpenID provider (its discovery document or its keys) cannot be reached to check it; or the database cannot be reached. Retry later. */
+        McpProviderUnavailable: {
+            headers: {
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                /**
+                 * @example {
+                 *       "message": "The identity provider cannot be reached to check the access token; retry later",
+                 *       "code": "SERVICE_UNAVAILABLE",
+                 *       "data": {}
+                 *     }
+                 */
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description The protected-resource metadata (RFC 9728) of the MCP endpoint. */
+        ProtectedResourceMetadataAnswer: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["ProtectedResourceMetadata"];
             };
         };
         /** @description No such MCP proposal the caller made or may review (AGENT-9), or it was applied, rejected or has expired; a proposal whose proposing key was revoked or has expired cannot be approved either (AGENT-10). */
@@ -6937,8 +7985,27 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description There is no such webhook subscription. */
+        WebhookNotFound: {
+            headers: {
+                RateLimit: components["headers"]["RateLimit"];
+                "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
     };
     parameters: {
+        /** @description The event's id (`msg_…`), the same on every attempt; receivers deduplicate on it. */
+        WebhookId: string;
+        /** @description Seconds since the epoch when the attempt was signed (receivers refuse old ones, against replays). */
+        WebhookTimestamp: string;
+        /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, keyed with the base64-decoded part of the `whsec_` secret; during a rotation's overlap two such signatures separated by a space (HOOK-6). */
+        WebhookSignature: string;
         /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
         pageLimit: number;
         /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
@@ -6976,6 +8043,8 @@ export interface components {
         appId: components["schemas"]["Id"];
         /** @description Integration id. */
         integrationId: components["schemas"]["Id"];
+        /** @description Webhook subscription id. */
+        webhookIdParameter: components["schemas"]["Id"];
     };
     requestBodies: never;
     headers: {
@@ -7300,7 +8369,7 @@ export interface operations {
             };
             400: components["responses"]["BadRequest"];
             401: components["responses"]["LoginFailed"];
-            403: components["responses"]["CrossSiteRefused"];
+            403: components["responses"]["LoginRefused"];
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
@@ -7317,6 +8386,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
+            /** @description Logged out of Tessera; the provider's logout URL to visit. */
+            200: {
+                headers: {
+                    /** @description The session cookie, cleared. */
+                    "Set-Cookie"?: string;
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["ProviderLogout"];
+                };
+            };
             /** @description Logged out. */
             204: {
                 headers: {
@@ -7364,6 +8448,108 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getAuthProviders: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The sign-ins offered. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AuthProviders"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    startOidcSignIn: {
+        parameters: {
+            query?: {
+                /** @description A path on this instance, such as `/boards/home`. */
+                returnTo?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description To the provider's sign-in. */
+            302: {
+                headers: {
+                    /** @description The provider's authorization URL. */
+                    Location?: string;
+                    /** @description The sign-in cookie `tessera_oidc`. */
+                    "Set-Cookie"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["OidcNotConfigured"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["OidcProviderUnavailable"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    finishOidcSignIn: {
+        parameters: {
+            query?: {
+                code?: string;
+                state?: string;
+                /** @description The issuer (RFC 9207), checked against the configured one. */
+                iss?: string;
+                session_state?: string;
+                /** @description The provider's refusal (such as `access_denied`). */
+                error?: string;
+                error_description?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Signed in; to the return path. */
+            302: {
+                headers: {
+                    /** @description The return path (OIDC-21). */
+                    Location?: string;
+                    /** @description The session cookie, and the sign-in cookie cleared. */
+                    "Set-Cookie"?: string;
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["OidcCallbackRefused"];
+            401: components["responses"]["OidcSignInFailed"];
+            404: components["responses"]["OidcNotConfigured"];
+            409: components["responses"]["OidcAccountConflict"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            502: components["responses"]["OidcProviderUnavailable"];
             503: components["responses"]["ServiceUnavailable"];
         };
     };
@@ -9041,7 +10227,7 @@ export interface operations {
                 "If-None-Match"?: string;
             };
             path: {
-                file: "board.js" | "scheme.js" | "list.js" | "proposal.js" | "board.css" | "markdown.js" | "tessera-192.png" | "tessera-512.png";
+                file: "board.js" | "scheme.js" | "list.js" | "proposal.js" | "board.css" | "markdown.js" | "live.js" | "tessera-192.png" | "tessera-512.png";
             };
             cookie?: never;
         };
@@ -9212,17 +10398,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC answer. */
+            /** @description The JSON-RPC answer: JSON; or, in a session whose client declared form elicitation (AGENT-16), an event stream whose events are JSON-RPC messages: any `elicitation/create` request of the tool call first, its answer last. */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description On the answer to `initialize` (AGENT-14): the session whose id the client sends on its later requests; kept in the database, so any instance knows the client's name and capabilities. */
+                    "Mcp-Session-Id"?: string;
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["McpResponse"];
+                    "text/event-stream": string;
                 };
             };
             /** @description A notification or response was accepted. */
@@ -9267,6 +10456,7 @@ export interface operations {
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
             500: components["responses"]["InternalError"];
+            503: components["responses"]["McpProviderUnavailable"];
         };
     };
     mcpRequestAtHomarrPath: {
@@ -9282,17 +10472,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description The JSON-RPC answer. */
+            /** @description The JSON-RPC answer: JSON; or, in a session whose client declared form elicitation (AGENT-16), an event stream whose events are JSON-RPC messages: any `elicitation/create` request of the tool call first, its answer last. */
             200: {
                 headers: {
                     RateLimit: components["headers"]["RateLimit"];
                     "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    /** @description On the answer to `initialize` (AGENT-14): the session whose id the client sends on its later requests; kept in the database, so any instance knows the client's name and capabilities. */
+                    "Mcp-Session-Id"?: string;
                     "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
                     "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
                     [name: string]: unknown;
                 };
                 content: {
                     "application/json": components["schemas"]["McpResponse"];
+                    "text/event-stream": string;
                 };
             };
             /** @description A notification or response was accepted. */
@@ -9336,6 +10529,39 @@ export interface operations {
             413: components["responses"]["PayloadTooLarge"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["McpProviderUnavailable"];
+        };
+    };
+    getProtectedResourceMetadata: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ProtectedResourceMetadataAnswer"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+        };
+    };
+    getProtectedResourceMetadataForMcp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            200: components["responses"]["ProtectedResourceMetadataAnswer"];
+            400: components["responses"]["BadRequest"];
+            404: components["responses"]["NotFound"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
         };
     };
@@ -11220,6 +12446,272 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["CustomApiNotFound"];
             429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhooks: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscriptions. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    /**
+                     * @example [
+                     *       {
+                     *         "webhookId": "w3k8m1q5x2c7v4b9n6z0a1s3",
+                     *         "url": "https://ci.example.com/hooks/tessera",
+                     *         "events": [
+                     *           "board.changed",
+                     *           "boardSet.applied"
+                     *         ],
+                     *         "boardIds": null,
+                     *         "enabled": true,
+                     *         "disabledReason": null,
+                     *         "createdAt": "2026-11-25T21:14:03.512Z",
+                     *         "updatedAt": "2026-11-25T21:14:03.512Z",
+                     *         "previousSecretExpiresAt": null
+                     *       }
+                     *     ]
+                     */
+                    "application/json": components["schemas"]["Webhook"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    createWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookInput"];
+            };
+        };
+        responses: {
+            /** @description Created; the subscription with its secret (shown this once). */
+            201: {
+                headers: {
+                    Location: components["headers"]["Location"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    getWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["RateLimitedReads"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    deleteWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Deleted. */
+            204: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    updateWebhook: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookPatch"];
+            };
+        };
+        responses: {
+            /** @description The subscription as it is now. */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Webhook"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    rotateWebhookSecret: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The subscription with its new secret (shown this once). */
+            200: {
+                headers: {
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookWithSecret"];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["RateLimited"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["ServiceUnavailable"];
+        };
+    };
+    listWebhookDeliveries: {
+        parameters: {
+            query?: {
+                /** @description At most this many items (HTTP-8). Without `limit` and `cursor` the whole list is answered; when more items follow, the `Link` (`rel="next"`) and `Tessera-Next-Cursor` headers name the next page. */
+                limit?: components["parameters"]["pageLimit"];
+                /** @description The `Tessera-Next-Cursor` of the previous page (or follow its `Link` header); the items after it. */
+                cursor?: components["parameters"]["pageCursor"];
+            };
+            header?: never;
+            path: {
+                /** @description Webhook subscription id. */
+                webhookId: components["parameters"]["webhookIdParameter"];
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The attempts, newest first. */
+            200: {
+                headers: {
+                    Link: components["headers"]["NextPageLink"];
+                    "Tessera-Next-Cursor": components["headers"]["NextPageCursor"];
+                    RateLimit: components["headers"]["RateLimit"];
+                    "RateLimit-Policy": components["headers"]["RateLimitPolicy"];
+                    "Access-Control-Allow-Origin": components["headers"]["Access-Control-Allow-Origin"];
+                    "Access-Control-Allow-Credentials": components["headers"]["Access-Control-Allow-Credentials"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["WebhookDelivery"][];
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["WebhookNotFound"];
+            429: components["responses"]["RateLimitedReads"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["ServiceUnavailable"];
         };

@@ -11,21 +11,27 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { buildSync } from 'esbuild';
 import { parse as parseYaml } from 'yaml';
+import { contentVersion } from '../src/pages/assets';
 
 const root = path.resolve(__dirname, '..');
 const bin = (name: string) => path.join(root, 'node_modules', '.bin', name);
-const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/scheme.js', 'pages/list.js', 'pages/proposal.js', 'pages/markdown.js', 'client/index.js'];
+const outputs = ['openapi.json', 'api.d.ts', 'docs.html', 'board-file.schema.json', 'pages/board.js', 'pages/scheme.js', 'pages/list.js', 'pages/proposal.js', 'pages/markdown.js', 'pages/live.js', 'client/index.js'];
 
 function generateInto(dir: string): void {
   mkdirSync(path.join(dir, 'pages'), { recursive: true });
-  buildPageScript('board.ts', path.join(dir, 'pages', 'board.js'));
+  // VIEW-3: marked and DOMPurify in a script of their own, loaded only by a page that shows a notebook.
+  buildPageScript('widgets/markdown.ts', path.join(dir, 'pages', 'markdown.js'));
+  // PAGE-13: the live views, loaded only by a page that shows a live tile, once it has painted.
+  buildPageScript('live/script.ts', path.join(dir, 'pages', 'live.js'));
+  // PAGE-7, PAGE-13: the pages that draw a board load those two by their hashed (immutable) URLs.
+  const hashedUrl = (file: string) => JSON.stringify(`/assets/${file}?v=${contentVersion(readFileSync(path.join(dir, 'pages', file)))}`);
+  const define = { TESSERA_MARKDOWN_SCRIPT: hashedUrl('markdown.js'), TESSERA_LIVE_SCRIPT: hashedUrl('live.js') };
+  buildPageScript('board.ts', path.join(dir, 'pages', 'board.js'), define);
   // THEMEVIEW-5: the viewer's colour scheme before the first paint, a script of its own in the board page's <head>.
   buildPageScript('scheme.ts', path.join(dir, 'pages', 'scheme.js'));
   buildPageScript('list.ts', path.join(dir, 'pages', 'list.js'));
   // AGENT-12: the MCP proposal preview page.
-  buildPageScript('proposal.ts', path.join(dir, 'pages', 'proposal.js'));
-  // VIEW-3: marked and DOMPurify in a script of their own, loaded only by a page that shows a notebook.
-  buildPageScript('widgets/markdown.ts', path.join(dir, 'pages', 'markdown.js'));
+  buildPageScript('proposal.ts', path.join(dir, 'pages', 'proposal.js'), define);
   buildClient(path.join(dir, 'client', 'index.js'));
   const env = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
   execFileSync(bin('redocly'), ['bundle', 'openapi/openapi.yaml', '--ext', 'json', '-o', path.join(dir, 'openapi.json')], {
@@ -82,9 +88,13 @@ function declareCorsHeaders(document: { paths: Record<string, Record<string, unk
   declare(document.components.responses as Record<string, { headers?: Record<string, unknown> }>);
 }
 
-/** A page's script (PAGE-1: the board page; NAV-3: the board list; VIEW-3: the markdown renderer), bundled and minified by esbuild from src/pages/client. */
-function buildPageScript(entry: string, outfile: string): void {
+/**
+ * A page's script (PAGE-1: the board page; NAV-3: the board list; VIEW-3: the markdown renderer; PAGE-13: the live
+ * views), bundled and minified by esbuild from src/pages/client; `define` names the scripts it loads (PAGE-13).
+ */
+function buildPageScript(entry: string, outfile: string, define: Record<string, string> = {}): void {
   buildSync({
+    define,
     entryPoints: [path.join(root, 'src/pages/client', entry)],
     bundle: true,
     minify: true,
@@ -158,7 +168,7 @@ if (check) {
   }
 } else {
   generateInto(path.join(root, 'generated'));
-  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, scheme.js, list.js, proposal.js, markdown.js and client/index.js written');
+  console.log('generated/openapi.json, api.d.ts, docs.html, board-file.schema.json, pages/board.js, scheme.js, list.js, proposal.js, markdown.js, live.js and client/index.js written');
 }
 
 function safeRead(file: string): string {

@@ -7,6 +7,7 @@ import { boardEventHandlers } from './boards/events/handlers';
 import type { BoardEventHub } from './boards/events/hub';
 import { boardManagementHandlers } from './boards/management/handlers';
 import { identityHandlers } from './identity/handlers';
+import { oidcHandlers } from './identity/oidc/handlers';
 import { integrationHandlers } from './integrations/handlers';
 import { customApiHandlers } from './customApis/handlers';
 import { settingsHandlers } from './settings/handlers';
@@ -20,6 +21,7 @@ import type { BoardStateCache } from './boards/document/stateCache';
 import type { HandlerMap } from './core/operation';
 import type { SecretCipher } from './integrations/secrets/cipher';
 import { widgetDataHandlers } from './widgets/data/handlers';
+import { webhookHandlers } from './webhooks/handlers';
 import type { WidgetDataDeps } from './widgets/data/service';
 
 /** What the capabilities' handler factories receive: the instance's own state, created once per app. */
@@ -39,6 +41,7 @@ const boardCaches = (deps: HandlerDeps) => ({ documents: deps.boardDocuments, st
 export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...systemHandlers,
   ...identityHandlers,
+  ...oidcHandlers,
 
   ...boardDocumentHandlers(deps),
   ...boardHistoryHandlers(deps),
@@ -61,4 +64,5 @@ export const createHandlers = (deps: HandlerDeps): HandlerMap => ({
   ...pageHandlers({ caches: boardCaches(deps) }),
 
   ...observabilityHandlers,
+  ...webhookHandlers({ secrets: deps.secrets }),
 });

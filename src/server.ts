@@ -28,6 +28,8 @@ import { loadSecretCipher } from './integrations/secrets/key';
 import { createWidgetDataDeps } from './widgets/data/service';
 import { pruneWidgetData } from './widgets/data/cacheStore';
 import { pruneIdempotencyKeys } from './idempotency/store';
+import { WebhookWorker } from './webhooks/worker';
+import { pruneWebhookLog } from './webhooks/store';
 
 export interface RunningServer {
   url: string;
@@ -135,6 +137,7 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
       pruneBuckets(db, Object.values(config.rateLimits)).catch((error) => logger.warn({ err: error }, 'rate limits: refilled buckets not deleted')),
       pruneWidgetData(db).catch((error) => logger.warn({ err: error }, 'widget data: old cache entries not deleted')),
       pruneIdempotencyKeys(db).catch((error) => logger.warn({ err: error }, 'idempotency: expired keys not deleted')),
+      pruneWebhookLog(db).catch((error) => logger.warn({ err: error }, 'webhooks: old delivery log not deleted')),
     ]);
   await prune();
   const pruning = setInterval(prune, 3_600_000);
@@ -154,6 +157,9 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
     server.listen(config.port, config.host, () => resolve());
   });
   lifecycle.ready = true;
+  // HOOK-12: every instance delivers webhook events (the database hands each event to one of them).
+  const webhookWorker = new WebhookWorker(db, loadSecretCipher(config).cipher, config.webhooks, logger);
+  webhookWorker.start();
   // PROV-2, PROV-7: the directories are applied in the background, then watched: start-up never waits on them.
   provisioner?.start();
   const port = (server.address() as AddressInfo).port;
@@ -169,7 +175,8 @@ export async function startServer(config: Config, options: { db?: Db; logger?: L
       // Open event streams would hold their connections until the timeout: they end now (EVENT-6).
       await closeStreams();
       await provisioner?.stop();
-      await connections.close(config.shutdownGraceMs, config.shutdownTimeoutMs);
+      // HOOK-12: no new round; the one in progress finishes (its deliveries are bounded by WEBHOOK_TIMEOUT_MS).
+      await Promise.all([webhookWorker.stop(), connections.close(config.shutdownGraceMs, config.shutdownTimeoutMs)]);
       await db.destroy();
       unlock();
     })();

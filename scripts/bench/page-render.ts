@@ -1,16 +1,18 @@
 /**
- * npm run bench:page (npx tsx scripts/bench/page-render.ts [--items 200] [--rounds 7])
+ * npm run bench:page (npx tsx scripts/bench/page-render.ts [--items 200] [--rounds 7] [--without-live])
  *
  * The board page's first render (VIEW-7) in headless Debian chromium (playwright-core): a board of `--items` tiles
- * of every kind the page draws (apps with icons and ping dots, bookmarks, clocks, notebooks, iframes) and
- * placeholders, on a 12-column layout, served by an in-process server on PGlite in memory. Each round opens a fresh
+ * of every kind the page draws (apps with icons and ping dots, bookmarks, clocks, notebooks, iframes, weather: a live
+ * tile, whose views the page loads after the first paint, PAGE-13; `--without-live` leaves the weather tiles out), on
+ * a 12-column layout, served by an in-process server on PGlite in memory. Each round opens a fresh
  * page and reads the marks the page sets: `tessera:board-loaded` (data in, before drawing), `tessera:board-rendered`
  * (tiles in the DOM, before layout and paint) and `tessera:board-painted` (two animation frames later: the drawn
  * board laid out and painted), in milliseconds from the start of navigation, including the HTML, script, style,
  * and the board document and its apps served with it (its history fills in later). The first render is navigation
  * start to painted; Chromium's own paint timing (`first-contentful-paint`) is read too. Prints the median and each
- * round, and the gzipped sizes of the page's script and style sheet (together, against the 25 KB goal of issue 43). Requests off the instance are
- * refused (icons then show as letters, frames stay empty), so nothing here depends on a network. Asserts nothing.
+ * round, the gzipped sizes of the page's script and style sheet (together, against the 25 KB goal of issue 43), and
+ * of every script and style sheet the page loaded (read from its resource timings, fetched and gzipped here). Requests
+ * off the instance are refused (icons then show as letters, frames stay empty), so nothing here depends on a network. Asserts nothing.
  * `--json` prints the figures as one JSON line instead (scripts/bench/goals.ts reads it; `benchPageRender` returns them).
  */
 import { readFileSync } from 'node:fs';
@@ -57,12 +59,17 @@ export interface PageRenderResult {
   cores: number;
   script: AssetSize;
   markdownScript: AssetSize;
+  liveScript: AssetSize;
   style: AssetSize;
+  /** Whether the board had live tiles (weather), whose views live.js the page loads after the first paint. */
+  liveTiles: boolean;
+  /** Every script and style sheet of the instance the page loaded (the last round), by path, as served. */
+  loaded: AssetSize[];
 }
 
 export const medianOf = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
-export async function benchPageRender({ items: count, rounds }: { items: number; rounds: number }): Promise<PageRenderResult> {
+export async function benchPageRender({ items: count, rounds, withoutLive = false }: { items: number; rounds: number; withoutLive?: boolean }): Promise<PageRenderResult> {
   const adminKey = `bench0001.${'b'.repeat(32)}`;
   const config = { ...loadConfig({ LOG_LEVEL: 'silent' }), port: 0, host: '127.0.0.1', bootstrapAdminApiKey: adminKey };
   // PGlite in memory, or the PostgreSQL of DATABASE_URL (give it a database of its own: the bench leaves its rows).
@@ -78,7 +85,7 @@ export async function benchPageRender({ items: count, rounds }: { items: number;
     const { boardId } = await api('POST', '/api/boards', { name: `page-bench-${Date.now()}`, columnCount: 12, isPublic: true });
     const doc = await api('GET', `/api/boards/${boardId}`);
     const [layout, section] = [doc.layouts[0].id, doc.sections[0].id];
-    const kinds: [string, (i: number) => Record<string, unknown>][] = [
+    const allKinds: [string, (i: number) => Record<string, unknown>][] = [
       ['app', (i) => ({ appId: apps[i % apps.length], pingEnabled: i % 2 === 0, descriptionDisplayMode: 'normal' })],
       ['bookmarks', (i) => ({ title: `Links ${i}`, layout: 'column', items: [apps[i % 20], apps[(i + 1) % 20], apps[(i + 2) % 20]] })],
       ['clock', (i) => ({ showSeconds: true, useCustomTimezone: true, timezone: ['Europe/Paris', 'Asia/Tokyo', 'America/New_York'][i % 3] })],
@@ -86,6 +93,7 @@ export async function benchPageRender({ items: count, rounds }: { items: number;
       ['iframe', () => ({ embedUrl: 'https://frames.bench.invalid/panel' })],
       ['weather', () => ({})],
     ];
+    const kinds = allKinds.filter(([kind]) => !(withoutLive && kind === 'weather'));
     const items = Array.from({ length: count }, (_, i) => {
       const [kind, options] = kinds[i % kinds.length];
       return {
@@ -110,6 +118,7 @@ export async function benchPageRender({ items: count, rounds }: { items: number;
     const scripted: number[] = [];
     const draws: number[] = [];
     const notes: number[] = [];
+    let loaded: AssetSize[] = [];
     try {
       for (let round = 0; round <= rounds; round++) {
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -126,6 +135,17 @@ export async function benchPageRender({ items: count, rounds }: { items: number;
         const tiles = await page.locator('.tile').count();
         if (tiles !== count) throw new Error(`expected ${count} tiles, drew ${tiles}`);
         if (round > 0) times.push(ms), contentful.push(fcp), scripted.push(scriptedMs), draws.push(drawMs); // round 0 warms the server and the browser up
+        if (round === rounds) {
+          // PAGE-13: live.js comes after the first paint, for a board with live tiles only; then every asset is in.
+          if (!withoutLive) await page.waitForFunction(() => (globalThis as any).tesseraLive !== undefined, undefined, { polling: 20, timeout: 60_000 });
+          const paths = await page.evaluate(() => performance.getEntriesByType('resource').map((entry) => new URL(entry.name).pathname + new URL(entry.name).search));
+          loaded = await Promise.all(
+            [...new Set(paths.filter((p) => /^\/assets\/[^/]+\.(js|css)(\?|$)/.test(p)))].sort().map(async (file) => {
+              const body = Buffer.from(await (await fetch(`${origin}${file}`)).arrayBuffer());
+              return { file, raw: body.length, gzip: gzipSync(body, { level: 9 }).length };
+            }),
+          );
+        }
         await page.close();
       }
     } finally {
@@ -140,10 +160,13 @@ export async function benchPageRender({ items: count, rounds }: { items: number;
       draw: draws,
       notes,
       notebooks: Math.ceil(count / kinds.length),
+      liveTiles: !withoutLive,
+      loaded,
       loadAverage: os.loadavg(),
       cores: os.cpus().length,
       script: gzipped('generated/pages/board.js'),
       markdownScript: gzipped('generated/pages/markdown.js'),
+      liveScript: gzipped('generated/pages/live.js'),
       style: gzipped('src/pages/client/board.css'),
     };
   } finally {
@@ -154,7 +177,7 @@ export async function benchPageRender({ items: count, rounds }: { items: number;
 export function printPageRender(r: PageRenderResult): void {
   const median = medianOf;
   const kib = (size: AssetSize) => `${(size.raw / 1024).toFixed(1)} KiB, ${(size.gzip / 1024).toFixed(1)} KiB gzipped`;
-  console.log(`First render of a ${r.items}-item board (navigation start to the drawn board painted, ${r.rounds} rounds after a warm-up):`);
+  console.log(`First render of a ${r.items}-item board ${r.liveTiles ? 'with' : 'without'} live tiles (navigation start to the drawn board painted, ${r.rounds} rounds after a warm-up):`);
   console.log(`  median ${median(r.firstRender).toFixed(0)} ms; rounds: ${r.firstRender.map((t) => t.toFixed(0)).join(', ')} ms`);
   console.log(`  Chromium's first contentful paint: median ${median(r.firstContentfulPaint).toFixed(0)} ms; rounds: ${r.firstContentfulPaint.map((t) => t.toFixed(0)).join(', ')} ms`);
   console.log(`  of which up to the tiles in the DOM, before layout and paint: median ${median(r.scripted).toFixed(0)} ms; rounds: ${r.scripted.map((t) => t.toFixed(0)).join(', ')} ms`);
@@ -163,14 +186,20 @@ export function printPageRender(r: PageRenderResult): void {
   console.log(`  load average while measuring: ${r.loadAverage.map((l) => l.toFixed(1)).join(' ')} on ${r.cores} cores`);
   console.log(`Page script generated/pages/board.js: ${kib(r.script)}`);
   console.log(`Markdown script generated/pages/markdown.js (loaded only for boards with a notebook): ${kib(r.markdownScript)}`);
+  console.log(`Live views generated/pages/live.js (loaded only for boards with a live tile, after the first paint): ${kib(r.liveScript)}`);
   console.log(`Page style src/pages/client/board.css: ${kib(r.style)}`);
   const together = r.script.gzip + r.style.gzip;
   console.log(`Page script and style together, gzipped: ${(together / 1024).toFixed(1)} KiB (${together} bytes; goal under 25 KB: ${together < 25_000 ? 'met' : 'not met'})`);
+  const all = r.loaded.reduce((sum, size) => sum + size.gzip, 0);
+  console.log(`Every script and style sheet the page loaded (${r.liveTiles ? 'with' : 'without'} live tiles), gzipped: ${(all / 1024).toFixed(1)} KiB (${all} bytes)`);
+  for (const size of r.loaded) console.log(`  ${size.file.replace(/\?v=.*/, '')}: ${kib(size)}`);
 }
 
 if (require.main === module) {
-  const { values } = parseArgs({ options: { items: { type: 'string', default: '200' }, rounds: { type: 'string', default: '7' }, json: { type: 'boolean', default: false } } });
-  benchPageRender({ items: Number(values.items), rounds: Number(values.rounds) })
+  const { values } = parseArgs({
+    options: { items: { type: 'string', default: '200' }, rounds: { type: 'string', default: '7' }, json: { type: 'boolean', default: false }, 'without-live': { type: 'boolean', default: false } },
+  });
+  benchPageRender({ items: Number(values.items), rounds: Number(values.rounds), withoutLive: values['without-live'] })
     .then((result) => (values.json ? console.log(JSON.stringify(result)) : printPageRender(result)))
     .catch((error) => {
       console.error(error);

@@ -1,6 +1,6 @@
 /**
  * npm run schemathesis [-- --postgres URL] [--seed N] [--max-examples N] [--workers N] [--parallel] [--callers member,admin]
- *                          [--databases pglite,postgresql] [-- <more schemathesis run arguments>]
+ *                          [--databases pglite,postgresql] [--stateful-seconds N] [-- <more schemathesis run arguments>]
  * npm run schemathesis -- --install-only    (only makes .venv-contract/: CI does it while the jest runs take the CPU)
  *
  * Runs schemathesis (Python, pinned in scripts/schemathesis/requirements.txt, installed on first use into the
@@ -16,6 +16,13 @@
  * Reports go to build/schemathesis/ (JUnit per run, the server's log per database). The seed is printed; the last
  * line is `schemathesis: N passed, M failed`, counting operations over all runs. Exit code 1 when an operation
  * failed or a run could not be made.
+ *
+ * The stateful phase's reach (CONTRACT-20): each run's line in the closing table names the links it covered
+ * (schemathesis's `API Links: N covered / M selected` figure) and the operations its chains called, recorded by the
+ * hooks module scripts/schemathesis/hooks.py into build/schemathesis/<run>-stateful.txt; the operations no chain
+ * called are listed by name, and for each caller what its runs reached together. The admin's stateful phase is a run of
+ * its own (`<database>-admin-stateful`) with a time budget of --stateful-seconds (180 by default; 0, or a --phases of
+ * your own after `--`, keeps it inside the main run, with no budget).
  */
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -31,6 +38,7 @@ const requirements = path.join(__dirname, 'requirements.txt');
 const configFile = path.join(__dirname, 'schemathesis.toml');
 const reportDir = path.join(root, 'build', 'schemathesis');
 const schemathesisBin = path.join(venv, 'bin', 'schemathesis');
+const hooksModule = path.join(__dirname, 'hooks.py');
 
 interface Options {
   postgresUrl: string | undefined;
@@ -40,6 +48,8 @@ interface Options {
   databases: string[];
   workers: number;
   parallel: boolean;
+  /** The admin's stateful phase as a run of its own with this time budget (0: inside the main run, no budget). */
+  statefulSeconds: number;
   extra: string[];
 }
 
@@ -60,6 +70,8 @@ function parseOptions(argv: string[]): Options {
     databases: (value('databases') ?? 'pglite,postgresql').split(','),
     workers: Number(value('workers') ?? process.env.SCHEMATHESIS_WORKERS ?? 2),
     parallel: own.includes('--parallel'),
+    // A run's own --phases (after `--`) is the caller's choice: no separate stateful run then.
+    statefulSeconds: extra.includes('--phases') ? 0 : Number(value('stateful-seconds') ?? process.env.SCHEMATHESIS_STATEFUL_SECONDS ?? 180),
     extra,
   };
 }
@@ -106,27 +118,46 @@ interface Instance {
   stop(): Promise<void>;
 }
 
+/**
+ * The Tessera servers and schemathesis processes this run started. An interrupted run (Ctrl-C, SIGTERM) ends them
+ * too: left behind, the servers kept running as orphans and took CPU from whatever ran next.
+ */
+const children = new Set<ChildProcess>();
+function track<T extends ChildProcess>(child: T): T {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    for (const child of children) child.kill('SIGTERM');
+    process.exit(signal === 'SIGINT' ? 130 : 143);
+  });
+}
+
 /** Starts Tessera the way `npm start` does (scripts/start.js) on a fresh database; resolves once it is ready. */
 async function startTessera(label: string, databaseUrl: string | undefined): Promise<Instance> {
   const port = await freePort();
   const dataDir = mkdtempSync(path.join(tmpdir(), 'tessera-schemathesis-'));
   const adminKey = `st${randomBytes(5).toString('hex')}.${randomBytes(24).toString('hex')}`;
   const log = createWriteStream(path.join(reportDir, `server-${label}.log`));
-  const child: ChildProcess = spawn(process.execPath, [path.join(root, 'scripts/start.js')], {
-    cwd: root,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: '127.0.0.1',
-      DATA_DIR: dataDir,
-      BOOTSTRAP_ADMIN_API_KEY: adminKey,
-      LOG_LEVEL: 'warn',
-      ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
-      // SECRET-2: PostgreSQL needs a secrets key.
-      SECRET_ENCRYPTION_KEY: process.env.SECRET_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
-    },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child: ChildProcess = track(
+    spawn(process.execPath, [path.join(root, 'scripts/start.js')], {
+      cwd: root,
+      env: {
+        ...process.env,
+        PORT: String(port),
+        HOST: '127.0.0.1',
+        DATA_DIR: dataDir,
+        BOOTSTRAP_ADMIN_API_KEY: adminKey,
+        LOG_LEVEL: 'warn',
+        ...(databaseUrl ? { DATABASE_URL: databaseUrl } : { DATABASE_URL: '' }),
+        // SECRET-2: PostgreSQL needs a secrets key.
+        SECRET_ENCRYPTION_KEY: process.env.SECRET_ENCRYPTION_KEY ?? randomBytes(32).toString('hex'),
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   child.stdout!.pipe(log);
   child.stderr!.pipe(log);
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
@@ -187,10 +218,73 @@ async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; d
 
 interface RunResult {
   label: string;
+  caller?: string;
   passed: number;
   failed: number;
   seconds: number;
   error?: string;
+  /** The stateful phase's reach: schemathesis's links figure and the operations its chains called (CONTRACT-20). */
+  stateful?: StatefulReach;
+}
+
+interface StatefulReach {
+  links: string;
+  /** The operationIds the chains called, and those of them that answered a 2xx at least once. */
+  called: Set<string>;
+  answered2xx: Set<string>;
+}
+
+/** Every operationId the document declares (the served document is generated/openapi.json), read once. */
+let operationIds: string[] | undefined;
+function documentOperationIds(): string[] {
+  return (operationIds ??= readOperationIds());
+}
+function readOperationIds(): string[] {
+  const document = JSON.parse(readFileSync(path.join(root, 'generated/openapi.json'), 'utf8')) as {
+    paths: Record<string, Record<string, { operationId?: string }>>;
+  };
+  const methods = new Set(['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace']);
+  return Object.values(document.paths).flatMap((item) =>
+    Object.entries(item)
+      .filter(([method, operation]) => methods.has(method) && operation.operationId)
+      .map(([, operation]) => operation.operationId!),
+  );
+}
+
+/**
+ * CONTRACT-20: what the stateful phase reached in one run: `API Links: N covered / M selected / T total` from its
+ * output, and the operations the hooks module recorded (one `<operationId> <status>` line per stateful call).
+ */
+function statefulReach(text: string, reachFile: string): StatefulReach {
+  const links = /API Links:\s*(.+)/.exec(text)?.[1].trim() ?? 'no stateful phase in the output';
+  const calls = existsSync(reachFile)
+    ? readFileSync(reachFile, 'utf8')
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => line.split(' '))
+    : [];
+  return {
+    links,
+    called: new Set(calls.map(([operationId]) => operationId)),
+    answered2xx: new Set(calls.filter(([, status]) => status.startsWith('2')).map(([operationId]) => operationId)),
+  };
+}
+
+/** What several runs' chains reached together (the closing table's line for the runs of one caller). */
+const combineReach = (reaches: StatefulReach[]): StatefulReach => ({
+  links: 'see each run',
+  called: new Set(reaches.flatMap((reach) => [...reach.called])),
+  answered2xx: new Set(reaches.flatMap((reach) => [...reach.answered2xx])),
+});
+
+function describeReach(reach: StatefulReach, withLinks = true): string {
+  const all = documentOperationIds();
+  const missing = all.filter((id) => !reach.called.has(id));
+  const answered = all.filter((id) => reach.answered2xx.has(id)).length;
+  return (
+    `stateful: ${withLinks ? `links ${reach.links}; ` : ''}operations reached ${all.length - missing.length} of ${all.length} (${answered} with a 2xx)` +
+    (missing.length ? `; not reached: ${missing.join(', ')}` : '')
+  );
 }
 
 /** Per-operation outcome from the JUnit report: a testcase per operation, with <failure> or <error> when it failed. */
@@ -201,18 +295,60 @@ function countJunit(file: string): { passed: number; failed: number } {
   return { passed: cases.length - failed, failed };
 }
 
-async function runSchemathesis(label: string, url: string, key: string, options: Options): Promise<RunResult> {
+/**
+ * CONTRACT-22: the member creates nothing (every create is its 403), so its chains cannot go past their first call
+ * and the admin's 1,500 chains of up to 60 calls only repeat refusals (33,000 calls in 12 minutes, stopped): its run
+ * takes the configuration with 100 chains of at most 10 calls, written next to its reports.
+ */
+function configFileFor(label: string, caller: string): string {
+  if (caller !== 'member') return configFile;
+  const member = readFileSync(configFile, 'utf8').replace(/^max-steps = \d+$/m, 'max-steps = 10').replace(/(\[phases\.stateful\.generation\]\s*\nmax-examples = )\d+/, '$1100');
+  if (!/^max-steps = 10$/m.test(member) || !/\[phases\.stateful\.generation\]\s*\nmax-examples = 100\b/.test(member)) {
+    throw new Error('schemathesis.toml: the stateful max-steps and max-examples lines were not found for the member run');
+  }
+  const file = path.join(reportDir, `${label}-schemathesis.toml`);
+  writeFileSync(file, member);
+  return file;
+}
+
+/**
+ * The document the instance serves, saved to build/schemathesis/<database>-openapi.json for schemathesis to load: given
+ * the document's URL, schemathesis leaves the operation behind that URL (getOpenApiDocument) out of every phase, so
+ * its tests and the stateful chains to it would be missing; from the saved copy with --url it is tested like the rest.
+ */
+async function servedDocument(label: string, url: string): Promise<string> {
+  const response = await fetch(`${url}/api/openapi.json`);
+  if (!response.ok) throw new Error(`GET ${url}/api/openapi.json answered ${response.status}`);
+  const file = path.join(reportDir, `${label}-openapi.json`);
+  writeFileSync(file, await response.text());
+  return file;
+}
+
+/** Which phases one run has: all of them, or (the admin's separate stateful run) the rest and the stateful one. */
+type RunPhases = 'all' | 'without-stateful' | 'stateful-budgeted';
+
+/** The instance a run tests: its address, and the copy of the document it served (servedDocument). */
+interface Target {
+  url: string;
+  document: string;
+}
+
+async function runSchemathesis(label: string, caller: string, target: Target, key: string, options: Options, phases: RunPhases = 'all'): Promise<RunResult> {
   const junit = path.join(reportDir, `${label}.xml`);
   rmSync(junit, { force: true });
+  const reachFile = path.join(reportDir, `${label}-stateful.txt`);
   const args = [
     '--config-file',
-    configFile,
+    configFileFor(label, caller),
     'run',
-    `${url}/api/openapi.json`,
+    target.document,
+    '--url',
+    target.url,
     '--checks',
     'all',
     '--phases',
-    'examples,coverage,fuzzing,stateful',
+    { all: 'examples,coverage,fuzzing,stateful', 'without-stateful': 'examples,coverage,fuzzing', 'stateful-budgeted': 'stateful' }[phases],
+    ...(phases === 'stateful-budgeted' ? ['--max-time', String(options.statefulSeconds)] : []),
     '--max-examples',
     String(options.maxExamples),
     '--workers',
@@ -232,7 +368,14 @@ async function runSchemathesis(label: string, url: string, key: string, options:
   // With --parallel the databases' runs overlap: each run's output is kept and printed whole when it ends.
   const runOnce = () =>
     new Promise<{ status: number | null; signal: NodeJS.Signals | null; text: string }>((resolve) => {
-      const child = spawn(schemathesisBin, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+      rmSync(reachFile, { force: true });
+      const child = track(
+        spawn(schemathesisBin, args, {
+          cwd: root,
+          stdio: ['ignore', 'pipe', 'pipe'],
+          env: { ...process.env, SCHEMATHESIS_HOOKS: hooksModule, SCHEMATHESIS_REACH_FILE: reachFile },
+        }),
+      );
       const output: Buffer[] = [];
       child.stdout.on('data', (chunk: Buffer) => output.push(chunk));
       child.stderr.on('data', (chunk: Buffer) => output.push(chunk));
@@ -254,14 +397,16 @@ async function runSchemathesis(label: string, url: string, key: string, options:
     result = await runOnce();
   }
   const seconds = Math.round((performance.now() - started) / 100) / 10;
+  const stateful = phases === 'without-stateful' ? undefined : statefulReach(result.text, reachFile);
+  if (stateful) console.log(`== schemathesis ${label} ${describeReach(stateful)}`);
   if (!existsSync(junit)) {
-    return { label, passed: 0, failed: 0, seconds, error: `no report (exit ${result.status ?? result.signal})` };
+    return { label, caller, passed: 0, failed: 0, seconds, stateful, error: `no report (exit ${result.status ?? result.signal})` };
   }
   const counts = countJunit(junit);
   if (result.status !== 0 && counts.failed === 0) {
-    return { label, ...counts, seconds, error: `schemathesis exited with ${result.status ?? result.signal}` };
+    return { label, caller, ...counts, seconds, stateful, error: `schemathesis exited with ${result.status ?? result.signal}` };
   }
-  return { label, ...counts, seconds };
+  return { label, caller, ...counts, seconds, stateful };
 }
 
 /**
@@ -302,12 +447,23 @@ async function main(): Promise<void> {
     let instance: Instance | undefined;
     try {
       instance = await startTessera(database.label, databaseUrl);
+      const target: Target = { url: instance.url, document: await servedDocument(database.label, instance.url) };
       const keys: Record<string, string> = { admin: instance.adminKey };
       if (options.callers.includes('member')) keys.member = await createMemberKey(instance);
       // One caller after the other: the admin's run must not delete the member's user or key under it.
       for (const caller of options.callers) {
         if (!keys[caller]) throw new Error(`unknown caller ${caller} (admin, member)`);
-        results.push(await runSchemathesis(`${database.label}-${caller}`, instance.url, keys[caller], options));
+        const label = `${database.label}-${caller}`;
+        if (caller === 'admin' && options.statefulSeconds > 0) {
+          // One pass of the stateful phase ends after a few dozen chains whatever its example count (1,500 gave 46,
+          // 3,000 gave 32, 5,000 gave 81), so it reaches a random part of the operations; under a time budget
+          // schemathesis starts pass after pass until the budget is spent (CONTRACT-22). Same instance, after the
+          // other phases, so the chains start from what they made.
+          results.push(await runSchemathesis(label, caller, target, keys[caller], options, 'without-stateful'));
+          results.push(await runSchemathesis(`${label}-stateful`, caller, target, keys[caller], options, 'stateful-budgeted'));
+        } else {
+          results.push(await runSchemathesis(label, caller, target, keys[caller], options));
+        }
       }
     } catch (error) {
       results.push({ label: database.label, passed: 0, failed: 0, seconds: 0, error: (error as Error).message });
@@ -324,6 +480,11 @@ async function main(): Promise<void> {
   console.log(`\nschemathesis runs (seed ${options.seed}, ${wall} s in all${options.parallel ? ', databases in parallel' : ''}):`);
   for (const r of results) {
     console.log(`  ${r.label.padEnd(18)} ${r.passed} passed, ${r.failed} failed, ${r.seconds} s${r.error ? `  ERROR: ${r.error}` : ''}`);
+    if (r.stateful) console.log(`  ${''.padEnd(18)} ${describeReach(r.stateful)}`);
+  }
+  for (const caller of options.callers) {
+    const runs = results.filter((r) => r.stateful && r.caller === caller);
+    if (runs.length > 1) console.log(`  ${`${caller}, together`.padEnd(18)} ${describeReach(combineReach(runs.map((r) => r.stateful!)), false)}`);
   }
   const passed = results.reduce((n, r) => n + r.passed, 0);
   const failed = results.reduce((n, r) => n + r.failed, 0);

@@ -19,10 +19,14 @@ export const tablePolicies: Record<string, TablePolicy> = {
   [model.GroupPermission.tableName]: { copy: true },
   // sha256 hashes of the keys' secrets (KEY rules): the keys authenticate on the restored instance.
   [model.ApiKey.tableName]: { copy: true },
+  // OIDC-10: which provider account is which user (issuer and subject): a restored instance signs the same people in.
+  [model.OidcIdentity.tableName]: { copy: true },
   [model.Session.tableName]: { copy: false, reason: 'browser sessions are dropped: everyone signs in again' },
+  [model.OidcSignIn.tableName]: { copy: false, reason: 'sign-ins through the provider under way expire within minutes; the person signs in again' },
   [model.LoginFailure.tableName]: { copy: false, reason: 'login throttling counters are transient' },
   [model.EventStreamLease.tableName]: { copy: false, reason: 'open event streams belong to the running instances' },
   [model.RateLimitBucket.tableName]: { copy: false, reason: 'rate-limit buckets refill on their own' },
+  [model.McpSession.tableName]: { copy: false, reason: 'MCP sessions belong to the connected clients; a client initializes again' },
   [model.McpProposal.tableName]: { copy: false, reason: 'MCP proposals expire within MCP_PROPOSAL_TTL; an agent proposes again' },
   [model.AppReachability.tableName]: { copy: false, reason: 'app reachability results are checked again on the next view' },
   // Who did what, kept when the instance moves (AUDIT-1).
@@ -60,6 +64,9 @@ export const tablePolicies: Record<string, TablePolicy> = {
   [model.AppGroupPermission.tableName]: { copy: true },
   // The settings and the instance id (FILE-6): a moved instance is the same instance.
   [model.ServerSetting.tableName]: { copy: true },
+  [model.Webhook.tableName]: { copy: false, reason: 'webhook subscriptions hold signing secrets, which a backup never does (HOOK-4): subscribe again after a restore' },
+  [model.WebhookOutboxEntry.tableName]: { copy: false, reason: 'queued webhook events go with their subscriptions' },
+  [model.WebhookDelivery.tableName]: { copy: false, reason: 'the webhook delivery log goes with its subscriptions' },
 };
 
 /** knex's own bookkeeping: the migrations a database holds travel in the header instead. */

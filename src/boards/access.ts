@@ -7,7 +7,7 @@ import { preparedStatement } from '../db/prepared';
 import { notFound } from '../core/errors';
 import { openApiDocument } from '../core/openapiDocument';
 import type { KeyCompanionLookup } from '../identity/apiKeys';
-import type { Principal } from '../identity/principal';
+import { boardInKeyScope, type Principal } from '../identity/principal';
 
 export type BoardPermissionLevel = 'view' | 'modify' | 'full';
 export const boardPermissionLevels: readonly BoardPermissionLevel[] = ['view', 'modify', 'full'];
@@ -38,13 +38,17 @@ export interface OwnBoardRows {
 /**
  * Board permission resolution (ACCESS-1): creator, the caller's user rows, rows of its groups,
  * the global board-*-all permissions (admin implies them), and isPublic for view. Anonymous callers only
- * ever view public boards.
+ * ever view public boards. A board-scoped key (KEY-8) holds nothing on the boards it is not limited to.
  */
 export function decideBoardAccess(
   board: { id: string; revision: number; isPublic: boolean; creatorId: string | null },
   principal: Principal | null,
   rows: OwnBoardRows,
 ): BoardAccess & OwnBoardRows {
+  // KEY-8: to a key limited to other boards this one is as if it did not exist (public or not, whatever the owner holds).
+  if (!boardInKeyScope(principal, board.id)) {
+    return { boardId: board.id, revision: board.revision, isPublic: board.isPublic, creatorId: board.creatorId, canView: false, canModify: false, canFull: false, userPermissions: [], groupPermissions: [] };
+  }
   // The creator holds full as if through a row of its own.
   const own = [...rows.userPermissions, ...rows.groupPermissions];
   if (principal !== null && board.creatorId === principal.userId) own.push('full');

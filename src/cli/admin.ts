@@ -10,7 +10,9 @@ import type { Db } from '../db/database';
 import { deleteApiKey, insertApiKey, listApiKeys } from '../identity/apiKeys';
 import { addMember, createGroup, findGroupIdByName, listGroups, removeMember, setGroupPermissions } from '../identity/groups';
 import { globalPermissions, GlobalPermission, isGlobalPermission } from '../identity/permissions';
-import type { Principal } from '../identity/principal';
+import { loadPrincipal, type Principal } from '../identity/principal';
+import { loadBoardAccess } from '../boards/access';
+import type { McpMode } from '../config/config';
 import { createUser, deleteUser, findUserIdByName, listUsers, setPassword } from '../identity/users';
 import { validateOperationInput, validateSchemaValue } from '../core/requestValidation';
 import { UsageError } from './errors';
@@ -27,6 +29,9 @@ export interface AdminOptions {
   name?: string;
   scope?: string[];
   expiresAt?: string;
+  board?: string[];
+  mcpMode?: string;
+  agentApprove?: string;
 }
 
 /** The options admin commands take, by their key in AdminOptions. */
@@ -37,6 +42,9 @@ const optionSpecs = {
   name: { flag: 'name', value: 'name', multiple: false, description: 'a name for the key' },
   scope: { flag: 'scope', value: 'permission', multiple: true, description: 'limit the key to this permission (repeatable)' },
   expiresAt: { flag: 'expires-at', value: 'iso-8601', multiple: false, description: 'when the key expires' },
+  board: { flag: 'board', value: 'board-id', multiple: true, description: 'limit the key to this board (repeatable; KEY-7)' },
+  mcpMode: { flag: 'mcp-mode', value: 'read-only|propose|write', multiple: false, description: "narrow the server's MCP mode for the key (KEY-9)" },
+  agentApprove: { flag: 'agent-approve', value: 'yes|no', multiple: false, description: 'let the key apply its own MCP proposals without a person (KEY-10)' },
 } as const satisfies Record<keyof AdminOptions, { flag: string; value: string; multiple: boolean; description: string }>;
 
 interface AdminArgument {
@@ -91,6 +99,24 @@ async function requireGroupId(db: Db, name: string): Promise<string> {
   const id = await findGroupIdByName(db, name);
   if (!id) throw new UsageError(`No group named "${name}"`);
   return id;
+}
+
+/** `--agent-approve yes|no`. */
+function yesNo(value: string): boolean {
+  if (value === 'yes' || value === 'true') return true;
+  if (value === 'no' || value === 'false') return false;
+  throw new UsageError(`--agent-approve must be yes or no, got "${value}"`);
+}
+
+/** KEY-7: a key is limited only to boards its owner may view (any other id is unknown, as over the API). */
+async function assertUserSeesBoards(db: Db, userId: string, boardIds: readonly string[]): Promise<void> {
+  const owner = await loadPrincipal(db, userId, { authMethod: 'session', apiKeyId: null, scopes: null });
+  const unknown: string[] = [];
+  for (const id of new Set(boardIds)) {
+    const access = await loadBoardAccess(db, id, owner);
+    if (!access?.canView) unknown.push(id);
+  }
+  if (unknown.length > 0) throw new UsageError(`Unknown board ids: ${unknown.join(', ')}`);
 }
 
 function permissionsFrom(values: string[]): GlobalPermission[] {
@@ -217,19 +243,32 @@ const adminCommands: AdminCommand[] = [
     name: 'api-keys create',
     description: 'create an API key for a user (printed once)',
     args: [username],
-    options: ['name', 'scope', 'expiresAt'],
+    options: ['name', 'scope', 'expiresAt', 'board', 'mcpMode', 'agentApprove'],
     async run(db, [user], options) {
       const body = {
         userId: await requireUserId(db, user),
         ...(options.name !== undefined && { name: options.name }),
         ...(options.scope !== undefined && { scopes: permissionsFrom(options.scope) }),
         ...(options.expiresAt !== undefined && { expiresAt: options.expiresAt }),
+        ...(options.board !== undefined && { boardIds: options.board }),
+        ...(options.mcpMode !== undefined && { mcpMode: options.mcpMode as McpMode }),
+        ...(options.agentApprove !== undefined && { agentApprove: yesNo(options.agentApprove) }),
       };
       validateOperationInput('createApiKey', { body });
+      if (body.boardIds) await assertUserSeesBoards(db, body.userId, body.boardIds);
       return cliAudited<Awaited<ReturnType<typeof insertApiKey>>>(
         db,
         (key) => ({ action: 'apikey.create', targetType: 'apikey', targetId: key.id, details: { userId: key.userId, name: key.name, scopes: key.scopes, expiresAt: key.expiresAt } }),
-        (trx) => insertApiKey(trx, { userId: body.userId, name: body.name ?? null, scopes: body.scopes ?? null, expiresAt: body.expiresAt ?? null }),
+        (trx) =>
+          insertApiKey(trx, {
+            userId: body.userId,
+            name: body.name ?? null,
+            scopes: body.scopes ?? null,
+            expiresAt: body.expiresAt ?? null,
+            boardIds: body.boardIds ?? null,
+            mcpMode: body.mcpMode ?? null,
+            agentApprove: body.agentApprove ?? false,
+          }),
       );
     },
   },

@@ -23,7 +23,8 @@ Local admin commands (users, groups, api-keys, permissions, migrate, backup, res
 database named by DATABASE_URL, or the embedded one in DATA_DIR (default ./data; stop the server first: the
 embedded database allows one process at a time), and print JSON. \`boards\` commands work on a running instance over HTTP with an API key;
 \`convert\` works on files, or reads a running Homarr v1 over its API (\`convert homarr --url\`); \`discover docker\`
-reads container labels at DOCKER_HOST and writes board files.
+reads container labels at DOCKER_HOST, \`discover kubernetes\` the annotations of Ingresses, IngressRoutes and HTTPRoutes,
+and writes board files (or, with --plan, shows their plan).
 Run \`tessera <command> --help\` for a command's arguments and options.`;
 
 function buildProgram(setStatus: (status: number) => void): Command {

@@ -84,6 +84,124 @@ export interface Config {
   secretEncryptionKeyFile: string | null;
   /** WDATA-5: bounds of one upstream request for widget data, and how many run at once. */
   liveData: LiveDataConfig;
+  /** MCPAUTH-1: the MCP endpoint as an OAuth protected resource (AUTH_OIDC_ISSUER with MCP_RESOURCE_URL); null: API keys only (MCP-5). */
+  mcpOAuth: McpOAuthConfig | null;
+  /** HOOK-11..15: webhook delivery. */
+  webhooks: WebhookConfig;
+  /** OIDC-1: the sign-ins offered (AUTH_PROVIDERS): local passwords (`credentials`), an OpenID provider (`oidc`), or both. */
+  authProviders: { credentials: boolean; oidc: boolean };
+  /** OIDC-1: the OpenID provider, when AUTH_PROVIDERS names `oidc` (null otherwise). */
+  oidc: OidcConfig | null;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_TIMEOUT_MS: one delivery request and its whole answer. */
+  timeoutMs: number;
+  /** WEBHOOK_POLL_MS: how often each instance's worker looks for due deliveries; 0: this instance delivers none. */
+  pollMs: number;
+  /** WEBHOOK_RETRY_BASE_MS: the first retry's delay; each next one doubles (capped at an hour), with jitter. */
+  retryBaseMs: number;
+  /** WEBHOOK_RETRY_WINDOW_MS: how long after the event retries go on; then the event counts as failed. */
+  retryWindowMs: number;
+  /** WEBHOOK_SECRET_OVERLAP_MS: how long the previous secret still signs after a rotation. */
+  secretOverlapMs: number;
+}
+
+/** MCPAUTH-1: the provider whose access tokens the MCP endpoint takes, and the endpoint's own identifier (their audience). */
+export interface McpOAuthConfig {
+  /** AUTH_OIDC_ISSUER: the OpenID provider's issuer URL, exactly as its discovery document names it. */
+  issuer: string;
+  /** MCP_RESOURCE_URL: the MCP endpoint's canonical URL (`https://host/api/mcp`), the audience tokens must carry. */
+  resource: string;
+}
+
+/** OIDC-1: the OpenID provider and how its accounts become Tessera users (Homarr's variable names). */
+export interface OidcConfig {
+  /** AUTH_OIDC_ISSUER: the issuer URL; its discovery document is `<issuer>/.well-known/openid-configuration`. */
+  issuer: string;
+  clientId: string;
+  /** AUTH_OIDC_CLIENT_SECRET; null for a public client (PKCE alone). */
+  clientSecret: string | null;
+  /** AUTH_OIDC_CLIENT_NAME: the button's label, `Sign in with <name>`. */
+  clientName: string;
+  /** AUTH_OIDC_SCOPE_OVERWRITE: the scopes asked for (always with `openid`). */
+  scope: string;
+  /** AUTH_OIDC_GROUPS_ATTRIBUTE: the claim holding the user's group names. */
+  groupsAttribute: string;
+  /** AUTH_OIDC_AUTO_LOGIN: the sign-in goes straight to the provider (OIDC-6). */
+  autoLogin: boolean;
+  /** AUTH_OIDC_FORCE_USERINFO: claims are read from the userinfo endpoint even when the ID token has them. */
+  forceUserinfo: boolean;
+  /** AUTH_OIDC_ADMIN_GROUP: members of this provider group hold `admin` (OIDC-15); null: none. */
+  adminGroup: string | null;
+  /** AUTH_OIDC_LINK_EXISTING: how a first sign-in may take over a local user (OIDC-12). */
+  linkExisting: 'off' | 'email' | 'username';
+  /** BASE_URL: the public URL of this instance, origin and optional path, without a trailing slash. */
+  baseUrl: string;
+  /** The redirect URI registered at the provider: `<BASE_URL>/api/auth/callback/oidc` (Homarr's). */
+  redirectUri: string;
+}
+
+export const oidcCallbackPath = '/api/auth/callback/oidc';
+
+/**
+ * An http(s) URL without query or fragment; `name` names the variable in the error. Trailing slashes are dropped, but
+ * for an issuer, which must be kept exactly as the provider spells it (Authentik's ends with `/`).
+ */
+function baseUrlFrom(env: NodeJS.ProcessEnv, name: string, exact = false): string | null {
+  const raw = env[name]?.trim();
+  if (!raw) return null;
+  let url: URL | null = null;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = null;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash || url.username || url.password) {
+    throw new ConfigError(`${name} must be an http(s) URL without query or fragment, such as https://tessera.example.com, got "${raw}"`);
+  }
+  return exact ? raw : raw.replace(/\/+$/, '');
+}
+
+/** OIDC-1: AUTH_PROVIDERS, `credentials`, `oidc` or both, comma-separated (default `credentials`). */
+function authProvidersFrom(env: NodeJS.ProcessEnv): { credentials: boolean; oidc: boolean } {
+  const raw = env.AUTH_PROVIDERS?.trim() || 'credentials';
+  const names = raw.split(',').map((name) => name.trim().toLowerCase()).filter(Boolean);
+  const unknown = names.filter((name) => name !== 'credentials' && name !== 'oidc');
+  if (unknown.length > 0 || names.length === 0) {
+    throw new ConfigError(`AUTH_PROVIDERS must be credentials, oidc, or both separated by a comma, got "${raw}"`);
+  }
+  return { credentials: names.includes('credentials'), oidc: names.includes('oidc') };
+}
+
+const linkModes = ['off', 'email', 'username'] as const;
+
+/** OIDC-1: the provider's settings; every one required for `oidc` is named when missing. */
+export function oidcConfigFrom(env: NodeJS.ProcessEnv, enabled: boolean): OidcConfig | null {
+  if (!enabled) return null;
+  const issuer = baseUrlFrom(env, 'AUTH_OIDC_ISSUER', true);
+  const clientId = env.AUTH_OIDC_CLIENT_ID?.trim();
+  const baseUrl = baseUrlFrom(env, 'BASE_URL');
+  const missing = [!issuer && 'AUTH_OIDC_ISSUER', !clientId && 'AUTH_OIDC_CLIENT_ID', !baseUrl && 'BASE_URL'].filter(Boolean);
+  if (missing.length > 0) throw new ConfigError(`AUTH_PROVIDERS names oidc, so ${missing.join(', ')} must be set`);
+  const link = (env.AUTH_OIDC_LINK_EXISTING?.trim() || 'off').toLowerCase();
+  const linkExisting = linkModes.find((mode) => mode === link);
+  if (!linkExisting) throw new ConfigError(`AUTH_OIDC_LINK_EXISTING must be one of ${linkModes.join(', ')}, got "${env.AUTH_OIDC_LINK_EXISTING}"`);
+  const scopes = (env.AUTH_OIDC_SCOPE_OVERWRITE?.trim() || 'openid email profile groups').split(/\s+/);
+  return {
+    issuer: issuer!,
+    clientId: clientId!,
+    clientSecret: env.AUTH_OIDC_CLIENT_SECRET || null,
+    clientName: env.AUTH_OIDC_CLIENT_NAME?.trim() || 'OIDC',
+    scope: (scopes.includes('openid') ? scopes : ['openid', ...scopes]).join(' '),
+    groupsAttribute: env.AUTH_OIDC_GROUPS_ATTRIBUTE?.trim() || 'groups',
+    autoLogin: boolFrom(env, 'AUTH_OIDC_AUTO_LOGIN', false),
+    forceUserinfo: boolFrom(env, 'AUTH_OIDC_FORCE_USERINFO', false),
+    adminGroup: env.AUTH_OIDC_ADMIN_GROUP?.trim() || null,
+    linkExisting,
+    baseUrl: baseUrl!,
+    redirectUri: `${baseUrl}${oidcCallbackPath}`,
+  };
 }
 
 export interface LiveDataConfig {
@@ -283,6 +401,32 @@ function openMeteoUrlFrom(env: NodeJS.ProcessEnv): string {
   return raw.replace(/\/+$/, '');
 }
 
+/**
+ * MCPAUTH-1: OAuth for MCP clients is on when both AUTH_OIDC_ISSUER (the provider, shared with the page's sign-in) and
+ * MCP_RESOURCE_URL (the MCP endpoint's public URL, ending in /api/mcp) are set; the issuer alone leaves the MCP endpoint
+ * to API keys. MCP_RESOURCE_URL without an issuer, or either not an http(s) URL, stops the start.
+ */
+export function mcpOAuthFrom(env: NodeJS.ProcessEnv): McpOAuthConfig | null {
+  const issuer = env.AUTH_OIDC_ISSUER?.trim() || '';
+  const resource = env.MCP_RESOURCE_URL?.trim() || '';
+  const httpUrl = (value: string) => {
+    try {
+      const url = new URL(value);
+      return (url.protocol === 'http:' || url.protocol === 'https:') && !url.hash && !url.search && !url.username && !url.password ? url : null;
+    } catch {
+      return null;
+    }
+  };
+  if (issuer && !httpUrl(issuer)) throw new ConfigError(`AUTH_OIDC_ISSUER must be the provider's http(s) issuer URL, got "${issuer}"`);
+  if (!resource) return null;
+  const url = httpUrl(resource);
+  if (!url || !/\/api\/mcp$/.test(url.pathname)) {
+    throw new ConfigError(`MCP_RESOURCE_URL must be the MCP endpoint's public http(s) URL such as https://tessera.example.com/api/mcp, got "${resource}"`);
+  }
+  if (!issuer) throw new ConfigError('MCP_RESOURCE_URL needs AUTH_OIDC_ISSUER: the provider whose access tokens the MCP endpoint takes');
+  return { issuer, resource };
+}
+
 /** DOCK-1: DOCKER_HOST as Docker's own clients spell it: `unix:///absolute/path` or `tcp://host:port`. */
 export function dockerHostFrom(env: NodeJS.ProcessEnv): DockerHost | null {
   const raw = env.DOCKER_HOST?.trim();
@@ -292,6 +436,11 @@ export function dockerHostFrom(env: NodeJS.ProcessEnv): DockerHost | null {
   const tcp = /^tcp:\/\/([^/?#@\s]+:\d{1,5})\/?$/.exec(raw);
   if (tcp && canParseUrl(`http://${tcp[1]}`)) return { kind: 'tcp', baseUrl: new URL(`http://${tcp[1]}`).origin };
   throw new ConfigError(`DOCKER_HOST must be unix:///path/to/docker.sock or tcp://host:port, got "${raw}"`);
+}
+
+function authFrom(env: NodeJS.ProcessEnv): Pick<Config, 'authProviders' | 'oidc'> {
+  const authProviders = authProvidersFrom(env);
+  return { authProviders, oidc: oidcConfigFrom(env, authProviders.oidc) };
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -358,5 +507,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       concurrency: intFrom(env, 'LIVE_DATA_CONCURRENCY', 16, 1, 1024),
       perIntegration: intFrom(env, 'LIVE_DATA_PER_INTEGRATION', 2, 1, 64),
     },
+    mcpOAuth: mcpOAuthFrom(env),
+    webhooks: {
+      timeoutMs: intFrom(env, 'WEBHOOK_TIMEOUT_MS', 10_000, 100, 60_000),
+      pollMs: intFrom(env, 'WEBHOOK_POLL_MS', 1_000, 0, 60_000),
+      retryBaseMs: intFrom(env, 'WEBHOOK_RETRY_BASE_MS', 5_000, 10, 3_600_000),
+      retryWindowMs: intFrom(env, 'WEBHOOK_RETRY_WINDOW_MS', 86_400_000, 100, 7 * 86_400_000),
+      secretOverlapMs: intFrom(env, 'WEBHOOK_SECRET_OVERLAP_MS', 86_400_000, 0, 7 * 86_400_000),
+    },
+    ...authFrom(env),
   };
 }

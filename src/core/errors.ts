@@ -11,6 +11,7 @@ export type ErrorCode =
   | 'UNPROCESSABLE_CONTENT'
   | 'TOO_MANY_REQUESTS'
   | 'INTERNAL_SERVER_ERROR'
+  | 'BAD_GATEWAY'
   | 'SERVICE_UNAVAILABLE';
 
 const statusOf: Record<ErrorCode, number> = {
@@ -26,6 +27,7 @@ const statusOf: Record<ErrorCode, number> = {
   UNPROCESSABLE_CONTENT: 422,
   TOO_MANY_REQUESTS: 429,
   INTERNAL_SERVER_ERROR: 500,
+  BAD_GATEWAY: 502,
   SERVICE_UNAVAILABLE: 503,
 };
 

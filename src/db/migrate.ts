@@ -20,6 +20,9 @@ import * as customApis from './migrations/0018_custom_apis';
 import * as boardColorSchemeSearch from './migrations/0019_board_color_scheme_search';
 import * as idempotencyKeys from './migrations/0020_idempotency_keys';
 import * as mcpProposals from './migrations/0021_mcp_proposals';
+import * as webhooks from './migrations/0022_webhooks';
+import * as oidcIdentities from './migrations/0023_oidc_identities';
+import * as keyBoardsMcpSessions from './migrations/0024_key_boards_mcp_sessions';
 
 /** Migrations are listed here (no filesystem globbing), so tsx, Jest and compiled code behave the same. */
 const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Knex): Promise<void> }> = {
@@ -42,6 +45,9 @@ const migrations: Record<string, { up(knex: Knex): Promise<void>; down(knex: Kne
   '0019_board_color_scheme_search': boardColorSchemeSearch,
   '0020_idempotency_keys': idempotencyKeys,
   '0021_mcp_proposals': mcpProposals,
+  '0022_webhooks': webhooks,
+  '0023_oidc_identities': oidcIdentities,
+  '0024_key_boards_mcp_sessions': keyBoardsMcpSessions,
 };
 
 /** Every migration of this build, in order. */

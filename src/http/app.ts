@@ -28,6 +28,8 @@ import type { Surface } from '../core/operation';
 import { runIdempotent } from '../idempotency/idempotency';
 import { answerHeaders, corsPolicyOf, isListedOrigin, preflightHeaders, type CorsPolicy } from './cors';
 import { fingerprintOf, keyOf } from '../idempotency/rules';
+import type { McpOAuthConfig } from '../config/config';
+import { bearerChallenge } from '../identity/oidc/mcpResource';
 
 /**
  * A lookup the API-key check may run in its own query for the resource a request is about (see KeyCompanionLookup):
@@ -97,22 +99,48 @@ function errorReply(error: ApiError): Reply {
 
 type OperationHandler = (input: { params: unknown; query: unknown; body: unknown }, ctx: RequestContext) => Promise<Reply>;
 
-/** Whether the caller satisfies one of the operation's security requirements (all schemes of it). */
 /**
  * MCP-5: an operation's own `x-www-authenticate` replaces the AUTH-5 challenge of its 401s (the MCP endpoint names
- * the API key only, so MCP clients do not take the 401 for the start of an OAuth discovery).
+ * the API key only, so MCP clients do not take the 401 for the start of an OAuth discovery). MCPAUTH-3: where the
+ * operation takes provider tokens and OAuth is on, the challenge is `Bearer resource_metadata="…"` instead, with
+ * `error="invalid_token"` when the request sent a credential.
  */
-function withOperationChallenge(operation: Operation, error: unknown): unknown {
+function withOperationChallenge(operation: Operation, error: unknown, oauth: McpOAuthConfig | null, sentCredential: boolean): unknown {
+  if (!(error instanceof ApiError) || error.code !== 'UNAUTHORIZED') return error;
+  if (oauth && takesProviderTokens(operation)) {
+    const challenge = bearerChallenge(oauth, sentCredential ? { description: error.message } : null);
+    return new ApiError(error.code, error.message, error.data, { ...error.headers, 'WWW-Authenticate': challenge });
+  }
   const challenge = (operation as { 'x-www-authenticate'?: string })['x-www-authenticate'];
-  if (!challenge || !(error instanceof ApiError) || error.code !== 'UNAUTHORIZED') return error;
+  if (!challenge) return error;
   return new ApiError(error.code, error.message, error.data, { ...error.headers, 'WWW-Authenticate': challenge });
 }
 
-function isAuthorized(operation: Operation, principal: RequestContext['principal']): boolean {
+const providerTokenOperations = new WeakMap<Operation, boolean>();
+
+/** MCPAUTH-5: whether an operation takes the provider's access tokens (it lists the `ProviderToken` scheme). */
+function takesProviderTokens(operation: Operation): boolean {
+  let takes = providerTokenOperations.get(operation);
+  if (takes === undefined) {
+    takes = (operation.security ?? []).some((requirement) => 'ProviderToken' in requirement);
+    providerTokenOperations.set(operation, takes);
+  }
+  return takes;
+}
+
+/**
+ * Whether the caller satisfies one of the operation's security requirements (all schemes of it). MCPAUTH-5: a
+ * provider token satisfies `ProviderToken`, and, for an operation an MCP tool invokes (`invoked`), what an API key of
+ * its user would.
+ */
+function isAuthorized(operation: Operation, principal: RequestContext['principal'], invoked = false): boolean {
   const requirements = operation.security ?? openApiDocument.security ?? [];
   if (requirements.length === 0) return true;
+  const method = principal?.authMethod;
   const satisfies = (scheme: string) =>
-    ((scheme === 'ApiKey' || scheme === 'BearerKey') && principal?.authMethod === 'apiKey') || (scheme === 'SessionCookie' && principal?.authMethod === 'session');
+    ((scheme === 'ApiKey' || scheme === 'BearerKey') && (method === 'apiKey' || (invoked && method === 'oauth'))) ||
+    (scheme === 'SessionCookie' && method === 'session') ||
+    (scheme === 'ProviderToken' && method === 'oauth');
   return requirements.some((requirement) => Object.keys(requirement).every(satisfies));
 }
 
@@ -256,11 +284,17 @@ async function dispatch(
   ctx.surface = surfaceOf(operation.operationId!);
   if (!ignoresCredentials(operation)) {
     const companionId = app.companion?.idOf(operation, match.rawParams);
+    const oauth = ctx.config.mcpOAuth;
+    const providerTokens = oauth && takesProviderTokens(operation) ? oauth : undefined;
     try {
-      ctx.principal = await authenticate(ctx.db, ctx.headers, companionId === undefined ? { audit: ctx } : { audit: ctx, companion: { lookup: app.companion!.lookup, id: companionId } });
+      ctx.principal = await authenticate(ctx.db, ctx.headers, {
+        audit: ctx,
+        ...(companionId === undefined ? {} : { companion: { lookup: app.companion!.lookup, id: companionId } }),
+        ...(providerTokens ? { providerTokens } : {}),
+      });
       if (!isAuthorized(operation, ctx.principal)) throw unauthorized();
     } catch (error) {
-      throw withOperationChallenge(operation, error);
+      throw withOperationChallenge(operation, error, oauth, ctx.headers.authorization !== undefined || ctx.headers.apikey !== undefined);
     }
   }
   // SEC-5; the login, which takes no credentials, because it starts a cookie session. CORS-5: a listed origin passes
@@ -307,7 +341,7 @@ async function dispatch(
 async function invokeOperation(app: Dispatcher, operationId: OperationId, input: InvokeInput, ctx: RequestContext): Promise<InvokeResult> {
   const operation = app.routes.getOperation(operationId);
   if (!operation) throw new Error(`No operation ${operationId}`);
-  if (!isAuthorized(operation, input.as ?? ctx.principal)) throw unauthorized();
+  if (!isAuthorized(operation, input.as ?? ctx.principal, true)) throw unauthorized();
   await limitRate(app.buckets, invokedClassOf(operationId), 1, ctx);
   const params = input.params ?? {};
   const query = Object.fromEntries(Object.entries(input.query ?? {}).filter(([, value]) => value !== undefined).map(([key, value]) => [key, String(value)]));

@@ -8,7 +8,9 @@ import { expandPermissions, GlobalPermission, globalPermissions, sortedPermissio
 import { KeyBounds, loadPrincipal, Membership, membershipsJsonSql, principalFromMemberships } from './principal';
 import type { Principal } from './principal';
 import { Page, pageOfList, type PageRequest, type Position } from '../core/pages';
+import { storableInstant } from '../core/instant';
 import { ApiKey, GroupMember, User } from '../db/models';
+import { mcpModes, type McpMode } from '../config/config';
 
 export interface ApiKeyView {
   id: string;
@@ -18,6 +20,12 @@ export interface ApiKeyView {
   expiresAt: string | null;
   createdAt: string;
   lastUsedAt: string | null;
+  /** KEY-7: the boards the key is limited to (null: not limited). */
+  boardIds: string[] | null;
+  /** KEY-9: the MCP mode the key narrows the server's to (null: the server's). */
+  mcpMode: McpMode | null;
+  /** KEY-10: the key applies its own MCP proposals without a person. */
+  agentApprove: boolean;
 }
 
 const keyIdPattern = /^[A-Za-z0-9_-]{1,64}$/;
@@ -41,6 +49,9 @@ interface ApiKeyRow {
   expiresAt: Date | null;
   createdAt: Date;
   lastUsedAt: Date | null;
+  boardIds: string[] | null;
+  mcpMode: McpMode | null;
+  agentApprove: boolean;
 }
 
 function toView(row: ApiKeyRow): ApiKeyView {
@@ -52,6 +63,9 @@ function toView(row: ApiKeyRow): ApiKeyView {
     expiresAt: row.expiresAt ? row.expiresAt.toISOString() : null,
     createdAt: row.createdAt.toISOString(),
     lastUsedAt: row.lastUsedAt ? row.lastUsedAt.toISOString() : null,
+    boardIds: row.boardIds ?? null,
+    mcpMode: row.mcpMode ?? null,
+    agentApprove: row.agentApprove ?? false,
   };
 }
 
@@ -80,7 +94,7 @@ interface KeyQuestion {
 }
 
 interface KeyAnswer {
-  key: Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt'> & { username: string; memberships: Membership[] };
+  key: Pick<ApiKeyRow, 'id' | 'userId' | 'tokenHash' | 'scopes' | 'expiresAt' | 'lastUsedAt' | 'boardIds' | 'mcpMode' | 'agentApprove'> & { username: string; memberships: Membership[] };
   companion: unknown;
 }
 
@@ -97,7 +111,8 @@ function keysWithOwnersLoader(companion: KeyCompanionLookup | null) {
     const { rows } = await db
       .raw<{ rows: (KeyAnswer['key'] & { i: number; companion: unknown })[] }>(
         `SELECT asked.i, ${keys}.id, ${keys}.user_id AS "userId", ${keys}.token_hash AS "tokenHash", ${keys}.scopes,
-                ${keys}.expires_at AS "expiresAt", ${keys}.last_used_at AS "lastUsedAt", ${users}.username,
+                ${keys}.expires_at AS "expiresAt", ${keys}.last_used_at AS "lastUsedAt", ${keys}.board_ids AS "boardIds",
+                ${keys}.mcp_mode AS "mcpMode", ${keys}.agent_approve AS "agentApprove", ${users}.username,
                 ${membershipsJsonSql(`${users}.id`)} AS memberships, ${companionColumn} AS companion
          FROM jsonb_to_recordset(?::jsonb) AS asked(i int, key_id text, companion_id text)
          JOIN ${keys} ON ${keys}.id = asked.key_id
@@ -156,10 +171,18 @@ export async function verifyApiKey(
     apiKeyId: key.id,
     scopes: key.scopes,
     expiresAt: key.expiresAt,
+    ...keyReach(key),
   });
   if (companion !== null) principal.companion = { name: companion.lookup.name, id: companion.id, row: answer.companion };
   return { ok: true, principal };
 }
+
+/** KEY-7..KEY-10: what a stored key reaches beyond its scopes, as the principal carries it. */
+const keyReach = (key: Pick<ApiKeyRow, 'boardIds' | 'mcpMode' | 'agentApprove'>) => ({
+  boardIds: key.boardIds ?? null,
+  mcpMode: key.mcpMode ?? null,
+  agentApprove: key.agentApprove === true,
+});
 
 /**
  * AGENT-10: the caller a request with this key would be (its owner's live groups and permissions, narrowed by the
@@ -167,10 +190,10 @@ export async function verifyApiKey(
  * gone (revoked), has expired, or its user is gone.
  */
 export async function principalOfKey(db: Db, keyId: string, now = new Date()): Promise<Principal | null> {
-  const key = await ApiKey.query(db).findById(keyId).select('id', 'userId', 'scopes', 'expiresAt');
+  const key = await ApiKey.query(db).findById(keyId).select('id', 'userId', 'scopes', 'expiresAt', 'boardIds', 'mcpMode', 'agentApprove');
   if (!key || (key.expiresAt && new Date(key.expiresAt).getTime() <= now.getTime())) return null;
   const scopes = (key.scopes ?? null) as readonly GlobalPermission[] | null;
-  return loadPrincipal(db, key.userId, { authMethod: 'apiKey', apiKeyId: key.id, scopes, expiresAt: key.expiresAt });
+  return loadPrincipal(db, key.userId, { authMethod: 'apiKey', apiKeyId: key.id, scopes, expiresAt: key.expiresAt, ...keyReach(key as Pick<ApiKeyRow, 'boardIds' | 'mcpMode' | 'agentApprove'>) });
 }
 
 export interface NewApiKey {
@@ -178,6 +201,9 @@ export interface NewApiKey {
   name?: string | null;
   scopes?: readonly GlobalPermission[] | null;
   expiresAt?: string | null;
+  boardIds?: readonly string[] | null;
+  mcpMode?: McpMode | null;
+  agentApprove?: boolean;
   /** A full `<id>.<token>` value to store instead of a fresh one (bootstrap key). */
   presetValue?: string;
 }
@@ -196,8 +222,9 @@ export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): 
   }
   let expiresAt: Date | null = null;
   if (input.expiresAt) {
-    expiresAt = new Date(input.expiresAt);
-    if (Number.isNaN(expiresAt.getTime())) throw badRequest('expiresAt must be a date-time');
+    // TIME-1: a leap second and an instant past the year 9999 (kept as the end of 9999) are expiries too.
+    expiresAt = storableInstant(input.expiresAt);
+    if (!expiresAt) throw badRequest('expiresAt must be a date-time');
     if (expiresAt.getTime() <= now.getTime()) throw badRequest('expiresAt must lie in the future');
   }
   const scopes = input.scopes ? sortedPermissions(new Set(input.scopes)) : null;
@@ -210,6 +237,9 @@ export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): 
       tokenHash: hashToken(token),
       scopes: scopes === null ? null : JSON.stringify(scopes),
       expiresAt,
+      boardIds: input.boardIds ? JSON.stringify([...new Set(input.boardIds)]) : null,
+      mcpMode: input.mcpMode ?? null,
+      agentApprove: input.agentApprove ?? false,
     })
     .onConflict('id')
     .ignore()
@@ -239,7 +269,39 @@ const expiresLater = (expiresAt: Date | null, bounds: KeyBounds) =>
  */
 export function holdsNoMoreThanCaller(caller: Principal, key: KeyBounds): boolean {
   const bounds = caller.keyBounds;
-  return !bounds || (scopesBeyond(key.scopes, bounds).length === 0 && !expiresLater(key.expiresAt, bounds));
+  return (
+    !bounds ||
+    (scopesBeyond(key.scopes, bounds).length === 0 &&
+      !expiresLater(key.expiresAt, bounds) &&
+      boardsBeyond(key.boardIds ?? null, bounds).length === 0 &&
+      !widerMode(key.mcpMode ?? null, bounds) &&
+      !(key.agentApprove && !mayGiveAgentApprove(bounds)))
+  );
+}
+
+/**
+ * KEY-11: a key gives `agentApprove` only if it holds it, or holds no bound at all (no scopes, expiry, boards or mode:
+ * like an unlimited key under KEY-5, it may mint any key of its user); a session always may.
+ */
+const mayGiveAgentApprove = (bounds: KeyBounds) =>
+  bounds.agentApprove === true || (bounds.scopes === null && bounds.expiresAt === null && !bounds.boardIds && !bounds.mcpMode);
+
+/** KEY-11: the boards of `boardIds` (null = every board) a key with these bounds is not limited to; ['*'] for "every board". */
+function boardsBeyond(boardIds: readonly string[] | null, bounds: KeyBounds): string[] {
+  const held = bounds.boardIds ?? null;
+  if (held === null) return [];
+  if (boardIds === null) return ['*'];
+  return boardIds.filter((id) => !held.includes(id));
+}
+
+/** KEY-9, KEY-11: `read-only` < `propose` < `write`; a key without a mode has the server's, the widest it may have. */
+const modeRank = (mode: McpMode | null) => (mode === null ? mcpModes.length : mcpModes.indexOf(mode));
+const widerMode = (mode: McpMode | null, bounds: KeyBounds) => modeRank(mode) > modeRank(bounds.mcpMode ?? null);
+
+/** KEY-9: the MCP mode of a key's caller: the narrower of the server's and the key's own. */
+export function effectiveMcpMode(serverMode: McpMode, principal: Principal | null): McpMode {
+  const own = principal?.keyBounds?.mcpMode ?? null;
+  return own !== null && modeRank(own) < modeRank(serverMode) ? own : serverMode;
 }
 
 /**
@@ -248,21 +310,39 @@ export function holdsNoMoreThanCaller(caller: Principal, key: KeyBounds): boolea
  */
 export function boundsOfNewKey(
   caller: Principal,
-  requested: { scopes?: readonly GlobalPermission[] | null; expiresAt?: string | null },
-): { scopes: readonly GlobalPermission[] | null; expiresAt: string | null } {
-  const bounds = caller.keyBounds ?? { scopes: null, expiresAt: null };
+  requested: { scopes?: readonly GlobalPermission[] | null; expiresAt?: string | null; boardIds?: readonly string[] | null; mcpMode?: McpMode | null; agentApprove?: boolean },
+): { scopes: readonly GlobalPermission[] | null; expiresAt: string | null; boardIds: readonly string[] | null; mcpMode: McpMode | null; agentApprove: boolean } {
+  const bounds: KeyBounds = caller.keyBounds ?? { scopes: null, expiresAt: null };
   const scopes = requested.scopes ?? bounds.scopes;
   const expiresAt = requested.expiresAt ?? bounds.expiresAt?.toISOString() ?? null;
+  // KEY-11: what the key reaches defaults to the calling key's, and holds no more.
+  const boardIds = requested.boardIds ?? bounds.boardIds ?? null;
+  const mcpMode = requested.mcpMode ?? bounds.mcpMode ?? null;
+  const agentApprove = requested.agentApprove ?? bounds.agentApprove ?? false;
+  const boardsOutside = boardsBeyond(boardIds, bounds);
+  if (boardsOutside.length > 0) {
+    throw forbidden('Permission denied: an API key cannot create a key for boards beyond its own', { boardIds: boardsOutside });
+  }
+  if (widerMode(mcpMode, bounds)) {
+    throw forbidden('Permission denied: an API key cannot create a key with a wider MCP mode than its own', { mcpMode: bounds.mcpMode ?? null });
+  }
+  if (agentApprove && !mayGiveAgentApprove(bounds)) {
+    throw forbidden('Permission denied: an API key cannot create a key that approves its own proposals');
+  }
   const beyond = scopesBeyond(scopes, bounds);
   if (beyond.length > 0) {
     throw forbidden('Permission denied: an API key cannot create a key with scopes beyond its own', { scopes: beyond });
   }
-  if (expiresLater(expiresAt === null ? null : new Date(expiresAt), bounds)) {
+  // TIME-1: read as the stored expiry will be (a leap second is one: new Date() read it as no time, and no time was
+  // never later than the calling key's expiry).
+  const expiry = expiresAt === null ? null : storableInstant(expiresAt);
+  if (expiresAt !== null && !expiry) throw badRequest('expiresAt must be a date-time');
+  if (expiresLater(expiry, bounds)) {
     throw forbidden('Permission denied: an API key cannot create a key that expires later than itself', {
       expiresAt: bounds.expiresAt!.toISOString(),
     });
   }
-  return { scopes, expiresAt };
+  return { scopes, expiresAt, boardIds, mcpMode, agentApprove };
 }
 
 /**
@@ -299,7 +379,7 @@ export async function listApiKeys(db: Db, caller: Principal, userId: string, pag
  */
 export async function deleteApiKey(db: Db, caller: Principal, keyId: string): Promise<void> {
   await db.transaction(async (trx) => {
-    const query = ApiKey.query(trx).findById(keyId).select('scopes', 'expiresAt').forUpdate();
+    const query = ApiKey.query(trx).findById(keyId).select('scopes', 'expiresAt', 'boardIds', 'mcpMode', 'agentApprove').forUpdate();
     if (!caller.permissions.has('admin')) query.andWhere({ userId: caller.userId });
     const key = await query.castTo<KeyBounds | undefined>();
     if (!key) throw notFound('API key not found');

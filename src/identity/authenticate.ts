@@ -7,6 +7,10 @@ import { loadPrincipal, Principal } from './principal';
 import { findSessionUser, readCookie, sessionCookieName } from './sessions';
 import { recordAudit, type AuditSource } from '../observability/audit';
 import { AuditEntry } from '../db/models/AuditEntry';
+import type { McpOAuthConfig } from '../config/config';
+import { looksLikeJwt } from './oidc/mcpResource';
+import { verifyProviderToken, invalidToken } from './oidc/accessTokens';
+import { userForIdentity } from './oidc/identityUser';
 
 const keyFailureMessages = {
   malformed: 'Malformed API key: expected <id>.<token>',
@@ -31,9 +35,17 @@ function apiKeyOf(headers: IncomingHttpHeaders): string | undefined {
 export async function authenticate(
   db: Db,
   headers: IncomingHttpHeaders,
-  hints: { companion?: { lookup: KeyCompanionLookup; id: string }; audit?: Omit<AuditSource, 'principal'> } = {},
+  hints: {
+    companion?: { lookup: KeyCompanionLookup; id: string };
+    audit?: Omit<AuditSource, 'principal'>;
+    /** MCPAUTH-5: the provider whose access tokens this request may carry (the MCP endpoint, OAuth on). */
+    providerTokens?: McpOAuthConfig;
+  } = {},
 ): Promise<Principal | null> {
   const apiKey = apiKeyOf(headers);
+  if (apiKey !== undefined && hints.providerTokens && headers.apikey === undefined && looksLikeJwt(apiKey.trim())) {
+    return providerTokenPrincipal(db, hints.providerTokens, apiKey.trim());
+  }
   if (apiKey !== undefined) {
     const check = await verifyApiKey(db, apiKey.trim(), { companion: hints.companion });
     if (!check.ok) {
@@ -47,6 +59,18 @@ export async function authenticate(
   const userId = await findSessionUser(db, token);
   if (!userId) return null;
   return loadPrincipal(db, userId, { authMethod: 'session', apiKeyId: null, scopes: null });
+}
+
+/**
+ * MCPAUTH-5, MCPAUTH-7: a provider access token acts as the user linked to its (issuer, subject) (userForIdentity),
+ * with that user's live groups and permissions, as an unscoped key of the user would; no such user is a 401.
+ */
+async function providerTokenPrincipal(db: Db, oauth: McpOAuthConfig, token: string): Promise<Principal> {
+  const identity = await verifyProviderToken(oauth, token);
+  const userId = await userForIdentity(db, identity.issuer, identity.subject);
+  const principal = userId ? await loadPrincipal(db, userId, { authMethod: 'oauth', apiKeyId: null, scopes: null }) : null;
+  if (!principal) throw invalidToken('No Tessera user for this access token');
+  return principal;
 }
 
 /**

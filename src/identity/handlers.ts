@@ -1,4 +1,4 @@
-import type { HandlerMap } from '../core/operation';
+import type { HandlerMap, RequestContext } from '../core/operation';
 import { requirePrincipal } from '../core/operation';
 import { nextPageHeaders } from '../core/pages';
 import { assertMayCreatePassword, assertMayManageKeysOf, boundsOfNewKey, deleteApiKey, insertApiKey, listApiKeys } from './apiKeys';
@@ -9,13 +9,38 @@ import { sortedPermissions } from './permissions';
 import { passwordMatches } from './secrets';
 import { clearedSessionCookie, createSession, deleteSession, readCookie, sessionCookie, sessionCookieName } from './sessions';
 import { createUser, deleteUser, listUsers, setPassword } from './users';
-import { unauthorized, notFound } from '../core/errors';
+import { ApiError, badRequest, forbidden, unauthorized, notFound } from '../core/errors';
+import { providerOfSession } from './oidc/store';
+import { endSessionUrl } from './oidc/provider';
 import { audited, recordAudit } from '../observability/audit';
 import { User } from '../db/models';
+
+/**
+ * KEY-7: each board a key is limited to must be one its owner may view now (read through the board operation as the
+ * owner, so identity needs no board code); any other id is unknown, as a missing board is (ACCESS-2).
+ */
+async function assertOwnerSeesBoards(ctx: RequestContext, userId: string, boardIds: readonly string[]): Promise<void> {
+  const caller = requirePrincipal(ctx);
+  const owner = userId === caller.userId ? caller : await loadPrincipal(ctx.db, userId, { authMethod: 'session', apiKeyId: null, scopes: null });
+  const unknown: string[] = [];
+  for (const id of new Set(boardIds)) {
+    try {
+      await ctx.invoke('getBoard', { params: { id }, as: owner ?? undefined });
+    } catch (error) {
+      if (!(error instanceof ApiError && error.code === 'NOT_FOUND')) throw error;
+      unknown.push(id);
+    }
+  }
+  if (unknown.length > 0) throw badRequest(`Unknown board ids: ${unknown.join(', ')}`, { boardIds: unknown });
+}
 
 export const identityHandlers = {
   async login({ body }, ctx) {
     const { db, config } = ctx;
+    // OIDC-8: with AUTH_PROVIDERS=oidc only the provider signs people in (API keys keep working).
+    if (!config.authProviders.credentials) {
+      throw forbidden(`Password sign-in is turned off on this instance (AUTH_PROVIDERS=oidc); sign in with ${config.oidc?.clientName ?? 'the OpenID provider'}`);
+    }
     // SEC-7: the first refused attempt per username and address (and per address) in a window is audited.
     await countLoginAttempt(db, body.username, ctx.clientIp, ({ policy, retryAfterSeconds }) =>
       recordAudit(db, ctx, {
@@ -57,8 +82,13 @@ export const identityHandlers = {
 
   async logout(_input, ctx) {
     const token = readCookie(ctx.headers.cookie, sessionCookieName);
+    const provider = token && ctx.config.oidc ? await providerOfSession(ctx.db, token) : null;
     if (token) await audited(ctx, { action: 'auth.logout', targetType: 'session' }, (trx) => deleteSession(trx, token));
-    return { status: 204, body: undefined, headers: { 'Set-Cookie': clearedSessionCookie(ctx.config.cookieSecure) } };
+    const cleared = { 'Set-Cookie': clearedSessionCookie(ctx.config.cookieSecure) };
+    // OIDC-17: a session from the configured provider also ends there, where its discovery offers a logout endpoint.
+    const endSession = provider && provider.issuer === ctx.config.oidc!.issuer ? await endSessionUrl(ctx.config.oidc!, provider.idToken) : null;
+    if (endSession) return { status: 200, body: { endSessionUrl: endSession }, headers: cleared };
+    return { status: 204, body: undefined, headers: cleared };
   },
 
   async getSession(_input, ctx) {
@@ -177,7 +207,8 @@ export const identityHandlers = {
     if (userId !== principal.userId && !(await User.query(ctx.db).findById(userId).select('id'))) {
       throw notFound('User not found');
     }
-    const bounds = boundsOfNewKey(principal, { scopes: body?.scopes, expiresAt: body?.expiresAt });
+    const bounds = boundsOfNewKey(principal, { scopes: body?.scopes, expiresAt: body?.expiresAt, boardIds: body?.boardIds, mcpMode: body?.mcpMode, agentApprove: body?.agentApprove });
+    if (body?.boardIds) await assertOwnerSeesBoards(ctx, userId, body.boardIds);
     // AUDIT-1: the key's id, owner, scopes and expiry; never its token.
     const key = await audited<Awaited<ReturnType<typeof insertApiKey>>>(
       ctx,
@@ -185,14 +216,24 @@ export const identityHandlers = {
         action: 'apikey.create',
         targetType: 'apikey',
         targetId: created.id,
-        details: { userId: created.userId, name: created.name, scopes: created.scopes, expiresAt: created.expiresAt },
+        details: { userId: created.userId, name: created.name, scopes: created.scopes, expiresAt: created.expiresAt, boardIds: created.boardIds, mcpMode: created.mcpMode, agentApprove: created.agentApprove },
       }),
       (trx) => insertApiKey(trx, { userId, name: body?.name, ...bounds }),
     );
     return {
       status: 201,
       headers: { Location: `/api/api-keys/${key.id}` },
-      body: { id: key.id, apiKey: key.apiKey, userId: key.userId, name: key.name, scopes: key.scopes, expiresAt: key.expiresAt },
+      body: {
+        id: key.id,
+        apiKey: key.apiKey,
+        userId: key.userId,
+        name: key.name,
+        scopes: key.scopes,
+        expiresAt: key.expiresAt,
+        boardIds: key.boardIds,
+        mcpMode: key.mcpMode,
+        agentApprove: key.agentApprove,
+      },
     };
   },
 

@@ -3,6 +3,7 @@ import { preparedStatement } from '../db/prepared';
 import { forbidden } from '../core/errors';
 import { expandPermissions, GlobalPermission, narrowToScopes } from './permissions';
 import { GroupMember, GroupPermission, User } from '../db/models';
+import type { McpMode } from '../config/config';
 
 /** The authenticated caller of one request, computed from the database on every request. */
 export interface Principal {
@@ -11,7 +12,8 @@ export interface Principal {
   groupIds: string[];
   /** Effective global permissions: group permissions expanded, narrowed by the key's scopes. */
   permissions: ReadonlySet<GlobalPermission>;
-  authMethod: 'apiKey' | 'session';
+  /** MCPAUTH-5: `oauth` is a provider access token on the MCP endpoint (acting as its user, like an unscoped key). */
+  authMethod: AuthMethod;
   apiKeyId: string | null;
   /** For an API-key caller, what the key holds beyond its owner's rights: what keys it may mint and manage (see apiKeys). */
   keyBounds?: KeyBounds;
@@ -23,14 +25,40 @@ export interface Principal {
   companion?: { name: string; id: string; row: unknown };
 }
 
-/** The bounds of an API key: its scopes (null = all of its owner's permissions) and its expiry (null = never). */
+export type AuthMethod = 'apiKey' | 'session' | 'oauth';
+
+/**
+ * The bounds of an API key: its scopes (null = all of its owner's permissions) and its expiry (null = never); and
+ * what it reaches beyond its scopes (KEY-7..KEY-10): the boards it is limited to (null or absent = not limited), the
+ * MCP mode it narrows the server's to (null = the server's) and whether it may apply its own MCP proposals.
+ */
 export interface KeyBounds {
   scopes: readonly GlobalPermission[] | null;
   expiresAt: Date | null;
+  boardIds?: readonly string[] | null;
+  mcpMode?: McpMode | null;
+  agentApprove?: boolean;
 }
+
+/**
+ * KEY-7, KEY-8: whether the board is within the caller's reach at all: every board but for a board-scoped key, whose
+ * other boards are as if they did not exist (decideBoardAccess and the board list ask this, so every surface does).
+ */
+export function boardInKeyScope(principal: Principal | null, boardId: string): boolean {
+  const boardIds = principal?.keyBounds?.boardIds;
+  return !boardIds || boardIds.includes(boardId);
+}
+
+/** KEY-8: the boards a board-scoped key is limited to, else null. */
+export const keyBoardScope = (principal: Principal | null): readonly string[] | null => principal?.keyBounds?.boardIds ?? null;
+
+/** KEY-8: 403 for a board-scoped key on a route that creates a board (it could reach no board it made). */
+export const boardScopedKeyCannotCreate = () =>
+  forbidden('Permission denied: an API key limited to boards cannot create boards');
 
 /** 403 `Permission denied` unless the caller holds the global permission. */
 export function assertPermission(principal: Principal, permission: GlobalPermission): void {
+  if (permission === 'board-create' && keyBoardScope(principal) !== null) throw boardScopedKeyCannotCreate();
   if (!principal.permissions.has(permission)) throw forbidden();
 }
 
@@ -41,11 +69,15 @@ export interface Membership {
 }
 
 type Via = {
-  authMethod: 'apiKey' | 'session';
+  authMethod: AuthMethod;
   apiKeyId: string | null;
   scopes: readonly GlobalPermission[] | null;
   /** The key's expiry, for an API-key caller. */
   expiresAt?: Date | null;
+  /** KEY-7..KEY-10, for an API-key caller. */
+  boardIds?: readonly string[] | null;
+  mcpMode?: McpMode | null;
+  agentApprove?: boolean;
 };
 
 /**
@@ -82,7 +114,9 @@ export function principalFromMemberships(user: { id: string; username: string },
     authMethod: via.authMethod,
     apiKeyId: via.apiKeyId,
   };
-  if (via.authMethod === 'apiKey') principal.keyBounds = { scopes: via.scopes, expiresAt: via.expiresAt ?? null };
+  if (via.authMethod === 'apiKey') {
+    principal.keyBounds = { scopes: via.scopes, expiresAt: via.expiresAt ?? null, boardIds: via.boardIds ?? null, mcpMode: via.mcpMode ?? null, agentApprove: via.agentApprove ?? false };
+  }
   return principal;
 }
 

@@ -11,7 +11,7 @@ import type { Db } from '../db/database';
 import type { ProposedBoard } from '../db/models/McpProposal';
 import { allows, BoardPermissionLevel, loadBoardAccess } from '../boards/access';
 import { principalOfKey } from '../identity/apiKeys';
-import { loadPrincipal, type Principal } from '../identity/principal';
+import { boardInKeyScope, boardScopedKeyCannotCreate, keyBoardScope, loadPrincipal, type Principal } from '../identity/principal';
 import { audited, recordAudit } from '../observability/audit';
 import { annotationsOf, ToolAnnotations, writes } from './annotations';
 import { deleteExpiredProposals, findProposal, insertProposal, Proposal, restoreProposal, takeProposal } from './proposals';
@@ -58,9 +58,16 @@ export function callDecision(mode: McpMode, annotations: ToolAnnotations): 'run'
   return mode === 'read-only' ? 'refuse' : mode === 'propose' ? 'propose' : 'run';
 }
 
-/** AGENT-3: the tool error of a writing tool in read-only mode. */
-export const readOnlyRefusal = (tool: string) =>
-  new ApiError('FORBIDDEN', `The tool ${tool} writes, and this MCP endpoint is read-only (MCP_MODE=read-only)`, { tool, mode: 'read-only' });
+/**
+ * AGENT-3: the tool error of a writing tool in read-only mode; AGENT-18: when the key's own mode made it read-only
+ * (KEY-9), the message says so.
+ */
+export const readOnlyRefusal = (tool: string, byKey = false) =>
+  new ApiError(
+    'FORBIDDEN',
+    byKey ? `The tool ${tool} writes, and this API key's MCP mode is read-only` : `The tool ${tool} writes, and this MCP endpoint is read-only (MCP_MODE=read-only)`,
+    { tool, mode: 'read-only' },
+  );
 
 /** AGENT-4: the boards a write touches: its path's board, the body's `boardId`, and the boards its dry run names. */
 export function boardIdsOf(tool: Pick<Tool, 'path'>, input: InvokeInput, plan: unknown): string[] {
@@ -137,6 +144,8 @@ export function proposalView(proposal: Proposal): McpProposalView {
 export async function propose(ctx: RequestContext, tool: Tool, args: Record<string, unknown>, clientName: string | null) {
   const principal = requirePrincipal(ctx);
   const { operationId, input } = invocationOf(tool, args);
+  // KEY-8: a board-scoped key cannot create boards, so it does not propose to either.
+  if ((operationId === 'createBoard' || operationId === 'duplicateBoard') && keyBoardScope(principal) !== null) throw boardScopedKeyCannotCreate();
   const plan = tool.dryRun ? (await ctx.invoke(tool.dryRun.operationId, { ...input, query: { ...input.query, ...tool.dryRun.query } })).body : null;
   const boards = await readBoards(ctx, boardIdsOf(tool, input, plan));
   const proposal = await ctx.db.transaction(async (trx) => {
@@ -163,12 +172,47 @@ function staleBoard(planned: ProposedBoard, now: ProposedBoard | null): ApiError
 export const proposalNotFound = () => notFound('Proposal not found');
 
 /**
- * AGENT-5: applies a proposal of the caller's user: taken from the table (once, whichever instance asks first), then
- * written by applyTaken.
+ * AGENT-17: asks the person at the MCP client to confirm (elicitation, form mode); answers the client's action, or
+ * `cancel` when no answer came.
  */
-export async function applyProposal(ctx: RequestContext, tools: readonly Tool[], id: string, clientName: string | null) {
+export type Elicit = (message: string) => Promise<'accept' | 'decline' | 'cancel'>;
+
+/** AGENT-17: how an apply_proposal was approved, as its audit entry names it. */
+export type AgentApproval = 'elicitation' | 'agentApprove' | 'writeMode';
+
+/** AGENT-17: the question the person at the client answers before a proposal is written. */
+export const confirmationMessage = (proposal: Pick<Proposal, 'id' | 'summary'>) =>
+  `Apply this change? ${proposal.summary}. Review it at ${previewUrlOf(proposal.id)}.`;
+
+/**
+ * AGENT-5, AGENT-17: applies a proposal of the caller's user once it is approved: in write mode (the caller's
+ * effective mode, KEY-9) as asked; else by the person at the client when it can ask (`elicit`: accepted is written,
+ * declined or cancelled is not and the proposal stays); else when the key holds `agentApprove` (KEY-10); otherwise it
+ * waits for a person on the preview page. An approved proposal is taken from the table (once, whichever instance asks
+ * first), then written by applyTaken.
+ */
+export async function applyProposal(ctx: RequestContext, tools: readonly Tool[], id: string, clientName: string | null, how: { mode: McpMode; elicit: Elicit | null }) {
   const principal = requirePrincipal(ctx);
-  return applyTaken(ctx, tools, await takeProposal(ctx.db, id, principal.userId), clientName, principal);
+  const found = await findProposal(ctx.db, id, principal.userId);
+  if (!found) throw proposalNotFound();
+  const unapplied = { proposalId: found.id, tool: found.tool, summary: found.summary, previewUrl: previewUrlOf(found.id) };
+  let approval: AgentApproval;
+  if (how.mode === 'write') approval = 'writeMode';
+  else if (how.elicit) {
+    const action = await how.elicit(confirmationMessage(found));
+    if (action !== 'accept') {
+      return { status: action === 'decline' ? ('declined' as const) : ('cancelled' as const), ...unapplied, next: 'Nothing was written; the proposal stays until it expires: a person may still approve or reject it on the previewUrl page.' };
+    }
+    approval = 'elicitation';
+  } else if (principal.keyBounds?.agentApprove) approval = 'agentApprove';
+  else {
+    return {
+      status: 'awaiting-approval' as const,
+      ...unapplied,
+      next: 'Nothing was written: this client cannot ask the person to confirm, and this API key may not approve its own proposals. Ask the person to approve or reject it on the previewUrl page.',
+    };
+  }
+  return applyTaken(ctx, tools, await takeProposal(ctx.db, id, principal.userId), clientName, principal, approval);
 }
 
 /**
@@ -178,7 +222,7 @@ export async function applyProposal(ctx: RequestContext, tools: readonly Tool[],
  * operation takes it (so a change between the check and the write is refused in the write's own transaction), and
  * one audit entry naming the approver.
  */
-async function applyTaken(ctx: RequestContext, tools: readonly Tool[], proposal: Proposal | null, clientName: string | null, approver: Principal) {
+async function applyTaken(ctx: RequestContext, tools: readonly Tool[], proposal: Proposal | null, clientName: string | null, approver: Principal, approval: AgentApproval | 'review') {
   const principal = requirePrincipal(ctx);
   if (!proposal) throw proposalNotFound();
   const tool = tools.find((candidate) => candidate.name === proposal.tool);
@@ -208,7 +252,7 @@ async function applyTaken(ctx: RequestContext, tools: readonly Tool[], proposal:
     action: 'mcp.proposal.apply',
     targetType: 'mcpProposal',
     targetId: proposal.id,
-    details: { ...auditDetails(proposal, clientName, principal.apiKeyId), approvedBy: reviewerOf(approver) },
+    details: { ...auditDetails(proposal, clientName, principal.apiKeyId), approvedBy: reviewerOf(approver), approval },
   });
   return { status: 'applied' as const, proposalId: proposal.id, tool: proposal.tool, summary: proposal.summary, result: result.body ?? null };
 }
@@ -266,6 +310,8 @@ export function approvalLevel(operationId: OperationId): BoardPermissionLevel {
  * a caller holding approvalLevel on every board it touches (a proposal of no board: its proposer and admins only).
  */
 export async function mayReview(db: Db, principal: Principal, proposal: Proposal): Promise<boolean> {
+  // KEY-8: a board-scoped key sees no proposal touching a board beyond its boards, not even its own user's.
+  if (proposal.boards.some((board) => !boardInKeyScope(principal, board.boardId))) return false;
   if (principal.userId === proposal.userId || principal.permissions.has('admin')) return true;
   if (proposal.boards.length === 0) return false;
   const level = approvalLevel(proposal.operationId);
@@ -300,7 +346,7 @@ export async function approveProposal(ctx: RequestContext, tools: readonly Tool[
   const proposer = await proposerOf(ctx.db, found);
   if (!proposer) throw proposalNotFound();
   const acting: RequestContext = { ...ctx, principal: proposer, invoke: (operationId, input) => ctx.invoke(operationId, { ...input, as: proposer }) };
-  return applyTaken(acting, tools, await takeProposal(ctx.db, id, null), found.clientName, approver);
+  return applyTaken(acting, tools, await takeProposal(ctx.db, id, null), found.clientName, approver, 'review');
 }
 
 /** AGENT-11: a person rejects a proposal they may review. */

@@ -7,10 +7,16 @@ import { asApiError } from '../db/errors';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { ApiError } from '../core/errors';
+import { ApiError, notFound } from '../core/errors';
+import { protectedResourceMetadata } from '../identity/oidc/mcpResource';
 import type { HandlerMap, OperationId, RequestContext } from '../core/operation';
-import { requirePrincipal, ResponseTakeover } from '../core/operation';
-import { applyProposal, approveProposal, callDecision, listedTools, propose, proposalTools, proposalView, readOnlyRefusal, rejectProposal, rejectReviewedProposal, reviewableProposal } from './agent';
+import { ResponseTakeover } from '../core/operation';
+import { applyProposal, approveProposal, callDecision, Elicit, listedTools, propose, proposalTools, proposalView, readOnlyRefusal, rejectProposal, rejectReviewedProposal, reviewableProposal } from './agent';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { effectiveMcpMode } from '../identity/apiKeys';
+import { newId } from '../db/ids';
+import { awaitAnswer, findSession, forgetAnswer, McpSessionFacts, openSession, storeAnswer, takeAnswer } from './sessions';
 import { dataInArguments, invocationOf, Tool, tools } from './tools';
 
 const version: string = require('../../package.json').version;
@@ -62,9 +68,15 @@ function errorOf(error: ApiError, data: unknown = error.data): CallToolResult {
  */
 function listed(ctx: RequestContext) {
   const all = tools();
-  const mode = ctx.config.mcpMode;
+  const mode = modeOf(ctx);
   return [...listedTools(mode, all), ...(mode === 'propose' ? proposalTools(all) : [])];
 }
+
+/** KEY-9, AGENT-18: the caller's MCP mode: the server's, narrowed by the key's own. */
+const modeOf = (ctx: RequestContext) => effectiveMcpMode(ctx.config.mcpMode, ctx.principal);
+
+/** AGENT-18: the read-only refusal, naming the key when the key's mode (not the server's) made it read-only. */
+const refusal = (ctx: RequestContext, name: string) => readOnlyRefusal(name, ctx.config.mcpMode !== 'read-only');
 
 /** A tool's work, its errors as tool errors (issues at the tool's argument paths when it is an operation's tool). */
 async function answer(ctx: RequestContext, name: string, work: () => Promise<unknown>, tool?: Tool, operationId?: OperationId): Promise<CallToolResult> {
@@ -87,37 +99,109 @@ function proposalIdOf(args: Record<string, unknown>): string {
   return id;
 }
 
-async function callTool(ctx: RequestContext, name: string, args: Record<string, unknown>, clientName: string | null): Promise<CallToolResult> {
-  const mode = ctx.config.mcpMode;
+async function callTool(ctx: RequestContext, name: string, args: Record<string, unknown>, clientName: string | null, elicit: Elicit | null): Promise<CallToolResult> {
+  const mode = modeOf(ctx);
   if (name === 'apply_proposal' || name === 'reject_proposal') {
-    if (mode === 'read-only') return errorOf(readOnlyRefusal(name));
+    if (mode === 'read-only') return errorOf(refusal(ctx, name));
     return answer(ctx, name, () =>
-      name === 'apply_proposal' ? applyProposal(ctx, tools(), proposalIdOf(args), clientName) : rejectProposal(ctx, proposalIdOf(args), clientName),
+      name === 'apply_proposal' ? applyProposal(ctx, tools(), proposalIdOf(args), clientName, { mode, elicit }) : rejectProposal(ctx, proposalIdOf(args), clientName),
     );
   }
   const tool = tools().find((candidate) => candidate.name === name);
   if (!tool) return errorOf(new ApiError('NOT_FOUND', `Unknown tool: ${name}`));
   const decision = callDecision(mode, tool.annotations);
-  if (decision === 'refuse') return errorOf(readOnlyRefusal(name));
+  if (decision === 'refuse') return errorOf(refusal(ctx, name));
   const { operationId, input } = invocationOf(tool, args);
   // AGENT-4: a call that asks for its own dry run (`dryRun: true`) writes nothing, so it runs.
   if (decision === 'propose' && !(args.dryRun === true && tool.dryRun?.query?.dryRun === true)) return answer(ctx, name, () => propose(ctx, tool, args, clientName), tool, operationId);
   return answer(ctx, name, async () => (await ctx.invoke(operationId, input)).body, tool, operationId);
 }
 
-function mcpServer(ctx: RequestContext): Server {
+function mcpServer(ctx: RequestContext, session: McpSessionFacts | null, transport: Transport, closed: () => boolean): Server {
   const { Server, ListToolsRequestSchema, CallToolRequestSchema } = sdk();
   const server = new Server({ name: 'tessera', version }, { capabilities: { tools: {} }, instructions });
   server.setRequestHandler(ListToolsRequestSchema, async () => ({
     tools: listed(ctx).map((tool) => ({ name: tool.name, description: tool.description, inputSchema: tool.inputSchema, annotations: tool.annotations })),
   }));
-  // AGENT-7: the client's name from initialize when this request carried it (a stateless server sees clientInfo on
-  // that request only); otherwise the audit entry names the key.
-  server.setRequestHandler(CallToolRequestSchema, async (request) =>
-    callTool(ctx, request.params.name, request.params.arguments ?? {}, server.getClientVersion()?.name ?? null),
+  // AGENT-7, AGENT-14: the client's name from initialize, kept with its session (any instance), or carried by this
+  // request; otherwise the audit entry names the key.
+  server.setRequestHandler(CallToolRequestSchema, async (request, extra) =>
+    callTool(
+      ctx,
+      request.params.name,
+      request.params.arguments ?? {},
+      session?.clientName ?? server.getClientVersion()?.name ?? null,
+      session && formElicitation(session.capabilities) ? elicitOver(ctx, session.id, transport, extra.requestId, closed) : null,
+    ),
   );
   return server;
 }
+
+/** AGENT-15: a client supports form elicitation when it declares `elicitation` empty (form, as before modes) or with `form`. */
+function formElicitation(capabilities: Record<string, unknown>): boolean {
+  const elicitation = capabilities.elicitation as Record<string, unknown> | undefined;
+  return typeof elicitation === 'object' && elicitation !== null && (Object.keys(elicitation).length === 0 || 'form' in elicitation);
+}
+
+/** AGENT-16: how long apply_proposal waits for the person's answer before it counts as cancelled. */
+export const elicitationTimeoutMs = 10 * 60_000;
+const answerPollMs = 200;
+
+/**
+ * AGENT-16: an elicitation on the SSE stream of the tool call's own POST (`elicitation/create`, form mode, a yes/no
+ * question): the client posts its answer as a new request of the session, which any instance stores with the session
+ * in the database; this instance reads it there. No answer in time, or the stream gone, counts as cancelled.
+ */
+function elicitOver(ctx: RequestContext, sessionId: string, transport: Transport, relatedRequestId: RequestId, closed: () => boolean): Elicit {
+  return async (message) => {
+    const { ElicitResultSchema } = sdk();
+    const elicitationId = `elicit-${newId()}`;
+    await awaitAnswer(ctx.db, sessionId, elicitationId);
+    try {
+      await transport.send(
+        {
+          jsonrpc: '2.0',
+          id: elicitationId,
+          method: 'elicitation/create',
+          params: {
+            mode: 'form',
+            message,
+            requestedSchema: {
+              type: 'object',
+              properties: { approve: { type: 'boolean', title: 'Apply this change', description: 'Write the proposed change now.', default: true } },
+              required: ['approve'],
+            },
+          },
+        },
+        { relatedRequestId },
+      );
+      const deadline = Date.now() + elicitationTimeoutMs;
+      while (Date.now() < deadline && !closed()) {
+        const answer = await takeAnswer(ctx.db, sessionId, elicitationId);
+        if (answer === null) return 'cancel';
+        if (answer !== undefined) {
+          const parsed = ElicitResultSchema.safeParse((answer as { result?: unknown }).result);
+          if (!parsed.success) return 'cancel';
+          const { action, content } = parsed.data;
+          return action === 'accept' && content?.approve === false ? 'decline' : action;
+        }
+        await new Promise((resolve) => setTimeout(resolve, answerPollMs));
+      }
+      return 'cancel';
+    } finally {
+      await forgetAnswer(ctx.db, sessionId, elicitationId).catch(() => undefined);
+    }
+  };
+}
+
+/** A JSON-RPC message that answers a request of the server (the client's answer to an elicitation). */
+const isAnswer = (body: unknown): body is { id: string | number; result?: unknown; error?: unknown } =>
+  typeof body === 'object' && body !== null && !Array.isArray(body) && !('method' in body) && 'id' in body && ('result' in body || 'error' in body);
+
+const isInitialize = (body: unknown): body is { method: 'initialize'; params?: { clientInfo?: { name?: unknown }; capabilities?: unknown } } =>
+  typeof body === 'object' && body !== null && (body as { method?: unknown }).method === 'initialize';
+
+const sessionHeader = 'mcp-session-id';
 
 /**
  * MCP-1: a request without `Accept`, or with the range of every type (star slash star), accepts both answers the transport may give, so it is served
@@ -134,9 +218,33 @@ function acceptBothWhenUnrestricted(req: IncomingMessage): void {
 
 async function serve(ctx: RequestContext, req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> {
   acceptBothWhenUnrestricted(req);
-  const server = mcpServer(ctx);
-  const transport = new (sdk().StreamableHTTPServerTransport)({ sessionIdGenerator: undefined, enableJsonResponse: true });
+  // The caller's key holds its MCP sessions; none (the mock front, MOCK-7, has no principal and no database): no sessions.
+  const keyId = ctx.principal?.apiKeyId ?? null;
+  const headerValue = req.headers[sessionHeader];
+  const sessionId = typeof headerValue === 'string' && /^[A-Za-z0-9_-]{1,128}$/.test(headerValue) ? headerValue : null;
+  let session: McpSessionFacts | null = null;
+  if (isAnswer(body)) {
+    // AGENT-16: the client's answer to an elicitation: stored with its session for the instance that waits for it.
+    if (sessionId && keyId) await storeAnswer(ctx.db, sessionId, keyId, String(body.id), body);
+    res.writeHead(202).end();
+    return;
+  }
+  if (isInitialize(body) && keyId) {
+    // AGENT-14: a session in the database, so that any instance knows what the client declared.
+    const clientInfo = body.params?.clientInfo;
+    const capabilities = typeof body.params?.capabilities === 'object' && body.params.capabilities !== null ? (body.params.capabilities as Record<string, unknown>) : {};
+    const id = await openSession(ctx.db, keyId, typeof clientInfo?.name === 'string' ? clientInfo.name.slice(0, 200) : null, capabilities);
+    res.setHeader('Mcp-Session-Id', id);
+  } else if (sessionId && keyId) {
+    session = await findSession(ctx.db, sessionId, keyId);
+  }
+  // AGENT-16: a client that can be asked gets its answers as an SSE stream, on which an elicitation can go first.
+  const canAsk = session !== null && formElicitation(session.capabilities);
+  const transport = new (sdk().StreamableHTTPServerTransport)({ sessionIdGenerator: undefined, enableJsonResponse: !canAsk });
+  let isClosed = false;
+  const server = mcpServer(ctx, session, transport, () => isClosed);
   res.on('close', () => {
+    isClosed = true;
     void transport.close();
     void server.close();
   });
@@ -149,9 +257,18 @@ const mcp = async (_input: unknown, ctx: RequestContext) => ({
   body: new ResponseTakeover((req, res, body) => serve(ctx, req, res, body)),
 });
 
+/** MCPAUTH-2: the protected-resource metadata, when OAuth for MCP is configured; 404 otherwise (MCP-5). */
+const resourceMetadata = async (_input: unknown, ctx: RequestContext) => {
+  const oauth = ctx.config.mcpOAuth;
+  if (!oauth) throw notFound();
+  return { status: 200 as const, body: protectedResourceMetadata(oauth) };
+};
+
 export const mcpHandlers = {
   mcpRequest: mcp,
   mcpRequestAtHomarrPath: mcp,
+  getProtectedResourceMetadata: resourceMetadata,
+  getProtectedResourceMetadataForMcp: resourceMetadata,
   /** AGENT-8, AGENT-9: a proposal the caller made or may review, read-only. */
   async getMcpProposal({ params }, ctx) {
     return { status: 200 as const, body: proposalView(await reviewableProposal(ctx, params.proposalId)) };

@@ -19,7 +19,7 @@ export interface AuditSource {
   logger: Logger;
   requestId: string | null;
   clientIp: string | null;
-  surface: Surface | 'provisioning';
+  surface: Surface | 'provisioning' | 'webhooks';
   /** The caller; the local CLI has no user (`userId` null, `username` naming the CLI). */
   principal: Pick<Principal, 'apiKeyId'> & { userId: string | null; username: string | null } | null;
 }
@@ -59,12 +59,17 @@ export type AuditAction =
   | 'apikey.expired'
   | 'settings.update'
   | 'mcp.proposal.apply'
-  | 'mcp.proposal.reject';
+  | 'mcp.proposal.reject'
+  | 'webhook.create'
+  | 'webhook.update'
+  | 'webhook.delete'
+  | 'webhook.rotate'
+  | 'webhook.disable';
 
 export interface AuditEvent {
   action: AuditAction;
   outcome?: 'success' | 'failure';
-  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'app' | 'integration' | 'customApi' | 'settings' | 'session' | 'mcpProposal';
+  targetType?: 'user' | 'group' | 'apikey' | 'board' | 'boardSet' | 'app' | 'integration' | 'customApi' | 'settings' | 'session' | 'mcpProposal' | 'webhook';
   targetId?: string | null;
   /** Ids, names and counts only; never a secret. */
   details?: Record<string, unknown>;

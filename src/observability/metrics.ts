@@ -151,6 +151,19 @@ export const metrics = {
     labelNames: ['action', 'outcome'] as const,
     registers: [registry],
   }),
+  // HOOK-17: webhook delivery attempts.
+  webhookDeliveries: new Counter({
+    name: 'tessera_webhook_deliveries_total',
+    help: 'Webhook delivery attempts made by this instance, by event type and outcome (succeeded or failed)',
+    labelNames: ['event', 'outcome'] as const,
+    registers: [registry],
+  }),
+  webhookDeliveryDuration: new Histogram({
+    name: 'tessera_webhook_delivery_duration_seconds',
+    help: 'Time of one webhook delivery attempt, from the request to the end of the answer',
+    buckets: durationBuckets,
+    registers: [registry],
+  }),
 };
 
 new Gauge({

@@ -1,12 +1,15 @@
 /**
  * The pages' scripts and style sheet (PAGE-7): read once, each with a content hash. The pages name them by a URL with
  * that hash (`/assets/board.js?v=<hash>`), which is answered `Cache-Control: public, max-age=31536000, immutable`: a
- * new build has new hashes, so a browser never asks again for what it holds. Any other request of an asset (no or an
- * old `v`, the notebook's markdown renderer) is revalidated by its ETag: If-None-Match answers 304 without the file.
+ * new build has new hashes, so a browser never asks again for what it holds; the scripts the board page loads only when
+ * it needs them (markdown.js, live.js: PAGE-13) are named by such URLs inside board.js (`npm run generate` writes them
+ * there, with contentVersion). Any other request of an asset (no or an old `v`) is revalidated by its ETag:
+ * If-None-Match answers 304 without the file.
  */
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
+import { EncodedForms } from '../core/contentCoding';
 
 export interface PageAsset {
   text: string;
@@ -17,6 +20,8 @@ export interface PageAsset {
   etag: string;
   /** The content hash the URLs carry as `v`: 16 lower-case hex digits. */
   version: string;
+  /** A text file's compressed forms (HTTP-7), each made once for the process: the file never changes under it. */
+  forms: EncodedForms | null;
 }
 
 const files: Record<string, { file: string; type: string }> = {
@@ -25,12 +30,16 @@ const files: Record<string, { file: string; type: string }> = {
   'list.js': { file: path.join(__dirname, '../../generated/pages/list.js'), type: 'text/javascript; charset=utf-8' },
   'proposal.js': { file: path.join(__dirname, '../../generated/pages/proposal.js'), type: 'text/javascript; charset=utf-8' },
   'markdown.js': { file: path.join(__dirname, '../../generated/pages/markdown.js'), type: 'text/javascript; charset=utf-8' },
+  'live.js': { file: path.join(__dirname, '../../generated/pages/live.js'), type: 'text/javascript; charset=utf-8' },
   'board.css': { file: path.join(__dirname, 'client/board.css'), type: 'text/css; charset=utf-8' },
   'tessera-192.png': { file: path.join(__dirname, 'icons/tessera-192.png'), type: 'image/png' },
   'tessera-512.png': { file: path.join(__dirname, 'icons/tessera-512.png'), type: 'image/png' },
 };
 
 const loaded = new Map<string, PageAsset>();
+
+/** PAGE-7: the content hash of a file's bytes that its URLs carry as `v`. */
+export const contentVersion = (bytes: Buffer | Uint8Array) => createHash('sha256').update(bytes).digest('hex').slice(0, 16);
 
 /** The asset named `name` (read and hashed on first use), or null for a name that is none. */
 export function pageAsset(name: string): PageAsset | null {
@@ -40,8 +49,15 @@ export function pageAsset(name: string): PageAsset | null {
   if (!source) return null;
   const raw = readFileSync(source.file);
   const binary = source.type.startsWith('image/');
-  const version = createHash('sha256').update(raw).digest('hex').slice(0, 16);
-  const asset = { text: binary ? '' : raw.toString('utf8'), bytes: binary ? raw : null, type: source.type, etag: `"${version}"`, version };
+  const version = contentVersion(raw);
+  const asset = {
+    text: binary ? '' : raw.toString('utf8'),
+    bytes: binary ? raw : null,
+    type: source.type,
+    etag: `"${version}"`,
+    version,
+    forms: binary ? null : new EncodedForms(() => raw),
+  };
   loaded.set(name, asset);
   return asset;
 }

@@ -125,7 +125,7 @@ export const pageHandlers = ({ caches }: { caches: BoardCaches }) =>
         headers,
       };
     }
-    return { status: 200, body: new TextBody<string>(asset.text, asset.type), headers };
+    return { status: 200, body: new TextBody<string>(asset.text, asset.type, asset.forms ?? undefined), headers };
   },
 
   /** PWA-1: the board's web app manifest (view access, else 404 as for a missing board); linked by the board page. */

@@ -202,7 +202,7 @@ describe(`BACKUP: PGlite instance backed up and restored into ${targetEngine}`, 
     expect(header).toMatchObject({ format: 'tessera-backup', formatVersion: 1, engine: 'pglite' });
     expect(header.tables).toMatchObject({ boards: 2, users: 2, groups: 2, api_keys: 2, apps: 1, integrations: 1 });
     expect(header.tables.board_history).toBeGreaterThanOrEqual(10);
-    expect(Object.keys(header.excluded).sort()).toEqual(['app_reachability', 'event_stream_leases', 'idempotency_keys', 'integration_secrets', 'login_failures', 'mcp_proposals', 'provisioning_sources', 'rate_limit_buckets', 'sessions', 'widget_data_cache']);
+    expect(Object.keys(header.excluded).sort()).toEqual(['app_reachability', 'event_stream_leases', 'idempotency_keys', 'integration_secrets', 'login_failures', 'mcp_proposals', 'mcp_sessions', 'oidc_sign_ins', 'provisioning_sources', 'rate_limit_buckets', 'sessions', 'webhook_deliveries', 'webhook_outbox', 'webhooks', 'widget_data_cache']);
     expect(file.includes(Buffer.from('alice-pass-1'))).toBe(false);
   });
 

@@ -1,25 +1,11 @@
 import { unique } from '../support/unique';
 import { useTestServer } from '../support/server';
 import { createBoard, createIntegration, emptySection, expectOk, item, position, readContent } from './helpers';
-import { RateLimitBucket } from '../../src/db/models';
+import { countQueries as countServerQueries } from '../support/queries';
 
-const server = useTestServer();
-
-/** Runs `action` and counts the SQL statements the server sends meanwhile (knex 'query' event). */
-async function countQueries(action: () => Promise<unknown>): Promise<number> {
-  let count = 0;
-  // The rate limiter's lease of its bucket (RATE-2, PostgreSQL) comes now and then, whatever the route: not counted.
-  const listener = (query: { sql: string }) => {
-    if (!query.sql.includes(RateLimitBucket.tableName)) count += 1;
-  };
-  server.db.on('query', listener);
-  try {
-    await action();
-  } finally {
-    server.db.removeListener('query', listener);
-  }
-  return count;
-}
+// HOOK-12: no webhook delivery rounds on this instance, whose queries would be counted with the route's.
+const server = useTestServer({ WEBHOOK_POLL_MS: '0' });
+const countQueries = (action: () => Promise<unknown>) => countServerQueries(server, action);
 
 /** A board with `size` items spread over sections, dynamic sections and three layouts, with bindings. */
 async function buildBoard(size: number, integrations: string[]) {

@@ -145,6 +145,30 @@ describe('tessera discover docker (DISC-1, DISC-12)', () => {
   );
 
   it(
+    'DISC-24: discover docker --plan shows the plan against the server through tessera plan\'s code (exit 2: changes), with or without -o; it applies nothing',
+    async () => {
+      const label = unique('discovery-plan-');
+      const planBoard = unique('disc-plan-');
+      const planned = await tessera(['discover', 'docker', '--board', planBoard, '--managed-by', label, '--plan']);
+      expectStatus(planned, 2);
+      expect(planned.stdout).toMatch(/container jellyfin\s+homepage\.widget\.key\s+skipped/);
+      expect(planned.stdout).toContain(`Plan for ${label}: 2 to create, 0 to update, 0 to delete, 0 unchanged.`);
+      expect(planned.stdout).not.toContain(secret);
+      expect(await server.db('boards').whereRaw('lower(name) = lower(?)', [planBoard]).first('id')).toBeUndefined();
+      // With -o the files stay, written before they are planned; nothing is applied (the next test applies).
+      const out = path.join(workDir, unique('plan-'));
+      const written = await tessera(['discover', 'docker', '--board', planBoard, '--managed-by', label, '-o', out, '--plan', '--json']);
+      expectStatus(written, 2);
+      expect(JSON.parse(written.stdout).plan.summary).toMatchObject({ changed: true, create: 2 });
+      expect(readdirSync(out).sort()).toEqual(['discover-report.json', `${planBoard}.yaml`, `${opsBoard}.yaml`].sort());
+      expect(await server.db('boards').whereRaw('lower(name) = lower(?)', [planBoard]).first('id')).toBeUndefined();
+      const unreachable = await tessera(['discover', 'docker', '--managed-by', label, '--plan'], `unix://${path.join(workDir, 'no-such.sock')}`);
+      expectStatus(unreachable, 1);
+    },
+    slow,
+  );
+
+  it(
     'DISC-12: discover, then tessera plan -f and apply -y take the directory; a board discovery no longer writes loses its file and apply --prune deletes it',
     async () => {
       const label = unique('discovery-');

@@ -75,6 +75,12 @@ Object.assign(notProvokable, {
       'their only 409 is IDEM-4\'s, answered only while a request with the same Idempotency-Key still runs: test/idempotency/idempotency.test.ts holds one with a table lock',
     ]),
   ),
+  // OIDC-*: these servers have no OpenID provider (their sign-in routes answer 404, compared here); the rest needs one
+  // and is provoked against the real provider fixture in test/identity/oidc.test.ts.
+  'GET /api/auth/signin/oidc 502': 'the OpenID provider down: a provider state, not a request (test/identity/oidc.test.ts stops the fixture)',
+  'GET /api/auth/callback/oidc 401': 'a sign-in the provider refused or whose ID token failed a check needs a provider (test/identity/oidc.test.ts)',
+  'GET /api/auth/callback/oidc 409': 'a provider account whose name a local user has needs a provider (test/identity/oidc.test.ts)',
+  'GET /api/auth/callback/oidc 502': 'the OpenID provider down: a provider state, not a request (test/identity/oidc.test.ts stops the fixture)',
   'DELETE /api/users/{userId} 409':
     'deleting a user needs admin and a caller cannot delete its own user (400), so the caller stays an admin: only a concurrent change, or the local CLI, which needs no admin caller (test/identity/last-admin), leaves none',
 });
@@ -185,6 +191,7 @@ interface Fixture {
 }
 
 type Scenario = (op: Operation, fixture: Fixture) => Probe | Promise<Probe>;
+
 
 function sample(op: Operation): Probe {
   const request: Request = validRequest(op);
@@ -338,6 +345,9 @@ const trpcMutation = (procedure: string, input: unknown): Probe => ({ method: 'P
 
 /** Cases of one operation and status, where the generic scenario does not provoke it. */
 const specific: Record<string, Scenario> = {
+  // OIDC-21: a return path longer than the document allows is refused before anything else.
+  'GET /api/auth/signin/oidc 400': () => ({ method: 'GET', path: `/api/auth/signin/oidc?returnTo=/${'x'.repeat(2000)}` }),
+  'GET /api/auth/callback/oidc 400': () => ({ method: 'GET', path: `/api/auth/callback/oidc?state=${'x'.repeat(513)}` }),
   // FLEET-15: any text is a label (`not valid!` included); one over 128 characters is not.
   'DELETE /api/boards/labels/{label}/owner 400': (op) => ({ ...sample(op), path: `/api/boards/labels/${'x'.repeat(129)}/owner` }),
   'PUT /api/boards/{id} 409': async (_op, fixture) => {
@@ -385,6 +395,10 @@ const specific: Record<string, Scenario> = {
   'POST /api/boards/{id}/duplicate 409': (op, fixture) => ({ ...onBoard(op, fixture), body: { name: 'mock-errors' } }),
   'PATCH /api/boards/{id}/name 409': (op, fixture) => ({ ...onBoard(op, fixture), body: { name: fixture.otherBoardName } }),
   // BIND-1: a caller who may change the board binds an item to an integration it may not use.
+  // KEY-7: a sampled body may name boards that do not exist (a 400 first): a key for another user (403 without admin),
+  // and for a user that does not exist (404).
+  'POST /api/api-keys 403': (op, fixture) => ({ ...sample(op), key: fixture.nobody, body: { userId: 'mockerrorsotheruser000001' } }),
+  'POST /api/api-keys 404': (op) => ({ ...sample(op), body: { userId: 'mockerrorsnosuchuser00001' } }),
   'PUT /api/boards/{id} 403': (_op, fixture) => boundWrite('PUT', `/api/boards/${fixture.bindBoardId}`, fixture),
   'POST /api/boards/{id}/plan 403': (_op, fixture) => boundWrite('POST', `/api/boards/${fixture.bindBoardId}/plan`, fixture),
   'POST /api/boards/items 403': (_op, fixture) => ({

@@ -101,6 +101,7 @@ describe('MODEL-2: model bounds in step with the contract', () => {
   /** `Model.property` -> the contract's schema of the same value. */
   const sections = Object.keys(schemas.BoardSection.discriminator ? (schemas.BoardSection.discriminator as { mapping: object }).mapping : {});
   const inStep: Record<string, () => Record<string, unknown>> = {
+    'WebhookDelivery.status': () => property('WebhookDelivery.status'),
     'Board.name': () => property('BoardSummary.name'),
     'Board.opacity': () => property('BoardSettings.opacity'),
     'Board.backgroundImageAttachment': () => property('BoardSettings.backgroundImageAttachment'),
@@ -137,6 +138,7 @@ describe('MODEL-2: model bounds in step with the contract', () => {
   const internal: Record<string, string> = {
     'LoginFailure.failures': 'the login throttle\'s counter (LOGIN-3) is never sent or received',
     'WidgetDataCache.status': 'a cache row\'s state (WDATA-6): null while its first fetch is claimed; answers carry ok or error only',
+    'WebhookOutboxEntry.state': 'an outbox row\'s state (HOOK-12..14): pending, delivered or failed; never sent or received',
   };
 
   it.each(Object.keys(inStep))('%s has the contract\'s bounds', (name) => {

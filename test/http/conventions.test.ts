@@ -5,6 +5,7 @@
 import http from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { dereferencedDocument } from '../../src/core/openapiDocument';
+import { pageAsset } from '../../src/pages/assets';
 import { createActor } from '../support/actors';
 import { call, CallOptions, useTestServer } from '../support/server';
 import { unique } from '../support/unique';
@@ -108,6 +109,21 @@ describe('HTTP-7: compression', () => {
     expectOk(await server.call('PUT', `/api/boards/${board.boardId}`, { body: { sections: [{ id: board.sectionId, kind: 'empty', yOffset: 0, xOffset: 0 }], items } }));
     return board.boardId;
   }
+
+  it('a page script is compressed once per coding for the process and sent as kept (the file never changes)', async () => {
+    const plain = await rawGet('/assets/board.js', {});
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const br = await rawGet('/assets/board.js', { 'Accept-Encoding': 'br' });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(brotliDecompressSync(br.body)).toEqual(plain.body);
+    const gzip = await rawGet('/assets/board.js', { 'Accept-Encoding': 'gzip' });
+    expect(gunzipSync(gzip.body)).toEqual(plain.body);
+    // The server runs in this process: the asset's kept forms are the two just sent, and asking again makes no more.
+    const kept = pageAsset('board.js')!.forms!.bytes;
+    expect(kept).toBe(br.body.length + gzip.body.length);
+    expect((await rawGet('/assets/board.js', { 'Accept-Encoding': 'br' })).body).toEqual(br.body);
+    expect(pageAsset('board.js')!.forms!.bytes).toBe(kept);
+  });
 
   it('a board document is sent brotli- or gzip-compressed as asked, the same document and ETag', async () => {
     const boardId = await largeBoard();

@@ -165,3 +165,25 @@ describe('passwords created with an API key', () => {
     expect(allowed.status).toBe(201);
   });
 });
+
+describe('KEY: an expiry at the edges of RFC 3339', () => {
+  it('TIME-1: takes a leap second and a time past the year 9999 as the instant they name', async () => {
+    const actor = await createActor(server);
+    // 9999-12-31T23:59:59-23:59 is in the year 10000 (UTC); 2098-12-31T23:59:60Z is the leap second form of 23:59:59.
+    for (const expiresAt of ['9999-12-31T23:59:59.999-23:59', '2098-12-31T23:59:60Z']) {
+      const minted = await server.call('POST', '/api/api-keys', { body: { userId: actor.userId, expiresAt } });
+      expect(minted.status).toBe(201);
+      const works = await server.call('GET', '/api/auth/session', { key: minted.body.apiKey });
+      expect(works.status).toBe(200);
+    }
+  });
+
+  it('TIME-1: refuses a leap-second expiry later than the calling key\'s own', async () => {
+    const actor = await createActor(server);
+    const expiring = await keyFor(actor, { expiresAt: inHours(2) });
+    const before = await keyCount(actor.userId);
+    const later = await server.call('POST', '/api/api-keys', { key: expiring.apiKey, body: { expiresAt: '2098-12-31T23:59:60Z' } });
+    expectError(later, 403, 'FORBIDDEN', laterExpiry);
+    expect(await keyCount(actor.userId)).toBe(before);
+  });
+});

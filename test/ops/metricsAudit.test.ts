@@ -238,6 +238,22 @@ describe('AUDIT: the audit log', () => {
     await expect(server.db.raw("UPDATE audit_log SET action = 'x'")).rejects.toThrow(/append-only/);
   });
 
+  it('AUDIT-10: since and until take any RFC 3339 time: offsets past PostgreSQL\'s, the year 0, a leap second, the year 9999', async () => {
+    // A failed login is an entry of its own (auth.login, failure): the log holds at least one.
+    const refused = await server.call('POST', '/api/auth/login', { key: null, body: { username: 'nobody-here', password: 'wrong-password' } });
+    expect(refused.status).toBe(401);
+    const newest = (await audit({}))[0];
+    expect(newest).toMatchObject({ action: 'auth.login', outcome: 'failure' });
+    // 1283-11-13T21:05:52+17:43 is 03:22:52 UTC that day: long before every entry (a 500 once, found by schemathesis).
+    expect(await audit({ until: '1283-11-13T21:05:52.472112+17:43' })).toEqual([]);
+    expect((await audit({ since: '1283-11-13T21:05:52.472112+17:43' }))[0]).toEqual(newest);
+    expect(await audit({ until: '0000-01-01T00:00:00Z' })).toEqual([]);
+    expect((await audit({ since: '0000-01-01T00:00:00Z' }))[0]).toEqual(newest);
+    expect(await audit({ since: '9999-12-31T23:59:59.5-23:59' })).toEqual([]);
+    expect((await audit({ until: '9999-12-31T23:59:59.999999-23:59' }))[0]).toEqual(newest);
+    expect(await audit({ since: '2016-12-31T23:59:60Z', until: '2017-01-01T00:00:00Z' })).toEqual([]);
+  });
+
   it('AUDIT-6: outcome filters success and failure; another outcome is a 400', async () => {
     const actor = await createActor(server, { password: 'right-password-9' });
     const refused = await server.call('POST', '/api/auth/login', { key: null, body: { username: actor.username, password: 'wrong-password' } });

@@ -35,7 +35,7 @@ describe('page assets (PAGE-7)', () => {
   });
 
   it('PAGE-7: without the current hash an asset is revalidated: no-cache with its ETag, and If-None-Match with it answers 304 without the file', async () => {
-    for (const file of ['board.js', 'scheme.js', 'list.js', 'proposal.js', 'board.css', 'markdown.js']) {
+    for (const file of ['board.js', 'scheme.js', 'list.js', 'proposal.js', 'board.css', 'markdown.js', 'live.js']) {
       const plain = await server.call('GET', `/assets/${file}`, { key: null });
       expect([file, plain.status, plain.headers.get('cache-control')]).toEqual([file, 200, 'no-cache']);
       const etag = plain.headers.get('etag')!;

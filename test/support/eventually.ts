@@ -1,6 +1,6 @@
-/** Retries `check` until it holds (at most 30 s, every 100 ms), then throws its last failure: for what a watcher applies later. */
-export async function eventually<T>(check: () => Promise<T>): Promise<T> {
-  const deadline = Date.now() + 30_000;
+/** Retries `check` until it holds (at most 30 s unless told, every 100 ms), then throws its last failure: for what a watcher applies later. */
+export async function eventually<T>(check: () => Promise<T>, { timeoutMs = 30_000 }: { timeoutMs?: number } = {}): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
   for (;;) {
     try {
       return await check();

@@ -24,6 +24,8 @@ export interface PodmanService {
   serveTcp(): Promise<string>;
   /** `podman create` with the given name and labels; returns the container's id. */
   createContainer(name: string, labels?: Record<string, string>): Promise<string>;
+  /** `podman rm` of a container made by `createContainer`. */
+  removeContainer(id: string): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -77,6 +79,10 @@ export async function startPodman(): Promise<PodmanService> {
         const id = stdout.trim();
         created.push(id);
         return id;
+      },
+      async removeContainer(id) {
+        await podman('rm', '--force', id);
+        if (created.includes(id)) created.splice(created.indexOf(id), 1);
       },
       stop,
     };

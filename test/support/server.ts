@@ -64,13 +64,15 @@ export const testSecretKey = randomBytes(32).toString('hex');
 export interface TestServerOptions {
   /** Keep every log line of the server (level debug) in `logLines`, for tests that read the log (SECRET-5). */
   captureLog?: boolean;
+  /** Listen on this port instead of a free one (a test whose BASE_URL must name the server before it starts). */
+  port?: number;
 }
 
 export async function startTestServer(env: Record<string, string> = {}, options: TestServerOptions = {}): Promise<TestServer> {
   const adminKey = `admin${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
   const config = {
     ...loadConfig({ LOG_LEVEL: 'silent', VALIDATE_RESPONSES: 'true', SECRET_ENCRYPTION_KEY: testSecretKey, ...env }),
-    port: 0,
+    port: options.port ?? 0,
     host: '127.0.0.1',
     bootstrapAdminApiKey: adminKey,
   };

@@ -4,6 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { annotationsOf } from '../../src/mcp/annotations';
 import { toolDefinitions } from '../../src/mcp/tools';
 import { McpProposal } from '../../src/db/models/McpProposal';
@@ -26,7 +27,9 @@ afterEach(async () => {
 
 /** The SDK's client over Streamable HTTP to `baseUrl`, with the key. */
 async function open(baseUrl: string, key: string): Promise<Client> {
-  const client = new Client({ name: 'agent-test', version: '1.0.0' });
+  // AGENT-17: a client that can ask its person (elicitation), who accepts every proposal it is shown.
+  const client = new Client({ name: 'agent-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approve: true } }));
   await client.connect(new StreamableHTTPClientTransport(new URL(`${baseUrl}/api/mcp`), { requestInit: { headers: { ApiKey: key } } }));
   clients.push(client);
   return client;
@@ -169,8 +172,9 @@ describe('AGENT-4, AGENT-5: proposals (propose is the default mode)', () => {
         details: expect.objectContaining({
           tool: 'save_board',
           boards: [{ boardId: board.id, name: board.name, version: board.version }],
-          proposedBy: { apiKeyId: expect.any(String), client: expect.stringMatching(/^apiKey:/) },
-          client: expect.stringMatching(/^apiKey:/),
+          proposedBy: { apiKeyId: expect.any(String), client: 'agent-test' },
+          client: 'agent-test',
+          approval: 'elicitation',
         }),
       }),
     ]);

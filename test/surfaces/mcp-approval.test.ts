@@ -4,6 +4,7 @@
  */
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { ElicitRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { approvalLevel } from '../../src/mcp/agent';
 import { McpProposal } from '../../src/db/models/McpProposal';
 import { createActor, type Actor } from '../support/actors';
@@ -20,7 +21,9 @@ afterEach(async () => {
 });
 
 async function open(key: string): Promise<Client> {
-  const client = new Client({ name: 'review-test', version: '1.0.0' });
+  // AGENT-17: a client that can ask its person (elicitation), who accepts every proposal it is shown.
+  const client = new Client({ name: 'review-test', version: '1.0.0' }, { capabilities: { elicitation: { form: {} } } });
+  client.setRequestHandler(ElicitRequestSchema, async () => ({ action: 'accept', content: { approve: true } }));
   await client.connect(new StreamableHTTPClientTransport(new URL(`${server.directUrl}/api/mcp`), { requestInit: { headers: { ApiKey: key } } }));
   clients.push(client);
   return client;
@@ -105,7 +108,7 @@ describe('AGENT-9..11: people review proposals', () => {
         actor: expect.objectContaining({ userId: agent.userId, apiKeyId: expect.any(String) }),
         details: expect.objectContaining({
           tool: 'save_board',
-          proposedBy: { apiKeyId: expect.any(String), client: expect.stringMatching(/^apiKey:/) },
+          proposedBy: { apiKeyId: expect.any(String), client: 'review-test' },
           approvedBy: { userId: reviewer.userId, username: reviewer.username, apiKeyId: null },
         }),
       }),

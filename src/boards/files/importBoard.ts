@@ -11,7 +11,7 @@ import type { AppFields } from '../../apps/validation';
 import { badRequest, conflict } from '../../core/errors';
 import { derivedId, newId } from '../../db/ids';
 import { readInstanceId } from '../../db/instance';
-import { assertPermission, type Principal } from '../../identity/principal';
+import { assertPermission, type Principal, boardInKeyScope } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { compareIntegrations } from '../../integrations/integrations';
 import { whereAmong } from '../../db/idList';
@@ -337,7 +337,9 @@ export async function importInTransaction(
   },
 ): Promise<ImportStep> {
   const { principal, onConflict } = options;
-  const existingId = options.boardIds ? options.boardIds.get(options.file.name) : await boardIdByName(trx, options.file.name);
+  const named = options.boardIds ? options.boardIds.get(options.file.name) : await boardIdByName(trx, options.file.name);
+  // KEY-8: to a board-scoped key a board outside its boards does not exist (its name then only leads to the 403 of a create).
+  const existingId = named !== undefined && boardInKeyScope(principal, named) ? named : undefined;
   if (existingId !== undefined && onConflict === 'fail') throw conflict(nameConflictMessage);
   const replace = existingId !== undefined && onConflict === 'replace';
   let boardId: string;

@@ -47,7 +47,10 @@ export async function boardDrift(
   const row: { source: string; file: string; drifted: boolean } | undefined = await ProvisionedBoard.table(db).where({ boardId }).first('source', 'file', 'drifted');
   if (!row) throw notFound('Board is not provisioned');
   // row.file is the file's name in its source's directory (PROV-5): answers name it so, never by the server's path.
-  const directory = (await provisioningStatus(db)).find((status) => status.managedBy === row.source)?.path;
+  const status = (await provisioningStatus(db)).find((status) => status.managedBy === row.source);
+  // DISC-31: a discovered board has no file to compare with (its source is what runs, read on the source's schedule).
+  if (status && status.kind !== 'directory') throw conflict(`Board file cannot be read: ${row.file} of ${row.source}: discovered from ${status.path}, not a file`, { file: row.file, source: row.source });
+  const directory = status?.path;
   // PROV-7: read as provisioning reads it: confined, bounded, off the event loop.
   const read = directory === undefined ? ({ missing: true } as const) : await readProvisionedFile(directory, row.file, limits);
   if ('problem' in read) {

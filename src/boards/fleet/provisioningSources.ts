@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { readdir, stat } from 'node:fs/promises';
 import path from 'node:path';
-import { ConfigError, type Config } from '../../config/config';
+import { ConfigError, dockerHostFrom, type Config } from '../../config/config';
+import { describeDiscovery, type DiscoverySpec } from '../../discover/spec';
 import { WorkerPool, WorkerTimeout } from '../../core/workerPool';
 import { maxAliasCount, type YamlData } from '../../core/yamlParse';
 import { isBoardFileName } from '../files/directory';
@@ -15,8 +16,10 @@ import { isBoardFileName } from '../files/directory';
 const parseDocument: typeof import('yaml').parseDocument = (...args) => (require('yaml') as typeof import('yaml')).parseDocument(...args);
 
 export interface ProvisioningSource {
-  /** The directory, absolute. */
+  /** The directory, absolute; for a discovery source, how it is named (`docker unix:///var/run/docker.sock`). */
   path: string;
+  /** DISC-30: the discovery source the entry names instead of a directory. */
+  discovery?: DiscoverySpec;
   managedBy: string;
   prune: boolean;
   allowApiUpdates: boolean;
@@ -33,7 +36,8 @@ const isRecord = (value: unknown): value is Record<string, unknown> => typeof va
 
 /**
  * PROV-1: PROVISIONING_DIR is one source (managedBy `provisioning:<directory name>`, prune on, API updates off);
- * PROVISIONING_CONFIG is a YAML file `sources: [{path, managedBy, prune?, allowApiUpdates?}]`, paths relative to it.
+ * PROVISIONING_CONFIG is a YAML file `sources: [{path, managedBy, prune?, allowApiUpdates?}]`, paths relative to it;
+ * an entry may name a discovery source (`source: docker | kubernetes`) instead of a path (DISC-30).
  */
 export function provisioningSources(config: { provisioningDir: string | null; provisioningConfig: string | null }): ProvisioningSource[] {
   const sources: ProvisioningSource[] = [];
@@ -47,6 +51,45 @@ export function provisioningSources(config: { provisioningDir: string | null; pr
   return sources;
 }
 
+/** DISC-30: the keys a discovery entry may have, by kind. */
+const discoveryKeys = {
+  docker: ['source', 'host', 'managedBy', 'prune', 'allowApiUpdates', 'board', 'instance', 'interval'],
+  kubernetes: ['source', 'namespaces', 'kubeconfig', 'managedBy', 'prune', 'allowApiUpdates', 'board', 'instance', 'interval'],
+} as const;
+/** DISC-33: the interval of a discovery source's re-read when its entry names none, in seconds. */
+export const defaultDiscoveryIntervalSeconds = 60;
+/** DISC-1: where the engine is when an entry names no host, as Docker's own clients assume. */
+const defaultDockerSocket = 'unix:///var/run/docker.sock';
+const namespacePattern = /^[a-z0-9]([-a-z0-9]{0,61}[a-z0-9])?$/;
+
+/** DISC-30: a `source:` entry, checked whole: a ConfigError naming the entry and the key otherwise. */
+function discoverySpec(file: string, entry: Record<string, unknown>, at: string, invalid: (reason: string) => ConfigError): DiscoverySpec {
+  const kind = entry.source;
+  if (kind !== 'docker' && kind !== 'kubernetes') throw invalid(`${at}.source must be docker or kubernetes, got ${JSON.stringify(kind)}`);
+  const unknown = Object.keys(entry).filter((key) => !(discoveryKeys[kind] as readonly string[]).includes(key));
+  if (unknown.length > 0) throw invalid(`${at}: ${unknown.map((key) => JSON.stringify(key)).join(', ')} is not a key of a ${kind} source (${discoveryKeys[kind].join(', ')})`);
+  const { board, instance, interval = defaultDiscoveryIntervalSeconds } = entry;
+  if (board !== undefined && (typeof board !== 'string' || !/^[A-Za-z0-9_-]{1,200}$/.test(board))) throw invalid(`${at}.board must be a board name: 1 to 200 letters, digits, - and _`);
+  if (instance !== undefined && (typeof instance !== 'string' || !/^[^.\s]{1,64}$/.test(instance))) throw invalid(`${at}.instance must be a homepage instance name: 1 to 64 characters, no dot, no space`);
+  if (typeof interval !== 'number' || !Number.isInteger(interval) || interval < 1 || interval > 86_400) throw invalid(`${at}.interval must be a whole number of seconds from 1 to 86400`);
+  const common = { ...(board ? { board } : {}), ...(instance ? { instance } : {}), intervalMs: interval * 1000 };
+  if (kind === 'docker') {
+    const { host = defaultDockerSocket } = entry;
+    if (typeof host !== 'string') throw invalid(`${at}.host must be unix:///path/to/docker.sock or tcp://host:port`);
+    try {
+      return { source: 'docker', host: dockerHostFrom({ DOCKER_HOST: host })!, ...common };
+    } catch {
+      throw invalid(`${at}.host must be unix:///path/to/docker.sock or tcp://host:port, got ${JSON.stringify(host)}`);
+    }
+  }
+  const { namespaces = [], kubeconfig } = entry;
+  if (!Array.isArray(namespaces) || !namespaces.every((n): n is string => typeof n === 'string' && namespacePattern.test(n))) {
+    throw invalid(`${at}.namespaces must be a list of namespace names (lowercase letters, digits and -, at most 63)`);
+  }
+  if (kubeconfig !== undefined && (typeof kubeconfig !== 'string' || kubeconfig === '')) throw invalid(`${at}.kubeconfig must be the path of a kubeconfig file`);
+  return { source: 'kubernetes', namespaces: [...new Set(namespaces)], kubeconfig: kubeconfig ? path.resolve(path.dirname(file), kubeconfig) : null, ...common };
+}
+
 export function sourcesOfConfigFile(file: string, text: string): ProvisioningSource[] {
   const invalid = (reason: string) => new ConfigError(`Invalid PROVISIONING_CONFIG ${file}: ${reason}`);
   const document = parseDocument(text);
@@ -56,10 +99,16 @@ export function sourcesOfConfigFile(file: string, text: string): ProvisioningSou
   return parsed.sources.map((entry: unknown, i: number) => {
     if (!isRecord(entry)) throw invalid(`sources[${i}] is not a mapping`);
     const { path: dir, managedBy, prune = true, allowApiUpdates = false } = entry;
-    if (typeof dir !== 'string' || dir === '') throw invalid(`sources[${i}].path must be a directory`);
+    // DISC-30: an entry names a directory (`path`) or a discovery source (`source`), never both.
+    if (entry.source !== undefined && dir !== undefined) throw invalid(`sources[${i}] names both a path and a source: one or the other`);
+    if (entry.source === undefined && (typeof dir !== 'string' || dir === '')) throw invalid(`sources[${i}].path must be a directory (or name a discovery source with source: docker | kubernetes)`);
     if (typeof managedBy !== 'string' || !/^[^\u0000\s][^\u0000]{0,127}$/.test(managedBy)) throw invalid(`sources[${i}].managedBy must be a label of 1 to 128 characters`);
     if (typeof prune !== 'boolean' || typeof allowApiUpdates !== 'boolean') throw invalid(`sources[${i}]: prune and allowApiUpdates are true or false`);
-    return { path: path.resolve(path.dirname(file), dir), managedBy, prune, allowApiUpdates };
+    if (entry.source !== undefined) {
+      const discovery = discoverySpec(file, entry, `sources[${i}]`, invalid);
+      return { path: describeDiscovery(discovery), discovery, managedBy, prune, allowApiUpdates };
+    }
+    return { path: path.resolve(path.dirname(file), dir as string), managedBy, prune, allowApiUpdates };
   });
 }
 

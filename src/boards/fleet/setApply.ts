@@ -26,6 +26,7 @@ import { boardIdsByNames, boardNameIndex, nameConflictMessage, withNameConflictA
 import { assertDistinctNames, conflictsRefusal, entryOfImport, namingBoard, pruneCandidates, SetPlan, SetPlanEntry, setApplyAuditDetails, summarize } from './setPlan';
 import { Board } from '../../db/models';
 import { recordAudit, type AuditSource, type AuditAction } from '../../observability/audit';
+import { enqueueWebhookEvent } from '../../webhooks/events';
 import { metrics } from '../../observability/metrics';
 
 export interface SetApplyOptions {
@@ -191,6 +192,9 @@ async function auditSetApply(trx: Knex.Transaction, options: SetApplyOptions, pl
   // AUDIT-7: the commit id and subject the set was applied at, as its history entries have them (FLEET-8).
   const origin = { commit: options.history.origin?.commit ?? null, message: options.history.origin?.message ?? null };
   await recordAudit(trx, source, { action, targetType: 'boardSet', targetId: plan.managedBy, details: { ...setApplyAuditDetails(plan), ...origin } });
+  // HOOK-9: an applied set (as audited: provisioning's only when it changed something), in the set's transaction.
+  const boardIds = plan.boards.flatMap((entry) => (entry.boardId ? [entry.boardId] : []));
+  await enqueueWebhookEvent(trx, 'boardSet.applied', null, { label: plan.managedBy, ...origin, counts: plan.summary, boardIds });
 }
 
 /**

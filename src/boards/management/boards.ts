@@ -6,7 +6,7 @@ import { recordAppPlacements } from '../../apps/placements';
 import { isForeignKeyViolation } from '../../db/errors';
 import { newId } from '../../db/ids';
 import { badRequest, notFound } from '../../core/errors';
-import { assertPermission, emailAsSeenBy, emailReaderOf, type Principal } from '../../identity/principal';
+import { assertPermission, emailAsSeenBy, emailReaderOf, keyBoardScope, type Principal } from '../../identity/principal';
 import { usableIntegrationIds } from '../../integrations/access';
 import { clearServerHomeBoard, lockServerBoardSettings } from '../../settings/serverSettings';
 import { assertBoardAccess, type BoardPermissionLevel } from '../access';
@@ -83,6 +83,9 @@ export async function listBoardsPage(db: Db, principal: Principal | null, page: 
   if (page.limit !== undefined) boardsQuery.limit(page.limit + 1);
   // DRIFT-2: provisioned boards another writer changed since their file was applied.
   if (page.drifted) boardsQuery.whereExists(ProvisionedBoard.query(db).whereRaw(`${ProvisionedBoard.tableName}.board_id = ${Board.tableName}.id`).where('drifted', true).select(db.raw('1')));
+  // KEY-8: a board-scoped key lists its boards only.
+  const scope = keyBoardScope(principal);
+  if (scope !== null) boardsQuery.modify(whereAmong, Board.col('id'), scope);
   if (!principal?.permissions.has('board-view-all')) {
     boardsQuery.where((visible) => {
       visible.where(Board.col('isPublic'), true);

@@ -19,7 +19,7 @@ interface JsonOption {
   json?: boolean;
 }
 
-const connect = (options: ConnectionOptions) => new TesseraApi(resolveConnection(options));
+export const connect = (options: ConnectionOptions) => new TesseraApi(resolveConnection(options));
 
 export function positiveInteger(value: string): number {
   if (!/^[1-9]\d{0,9}$/.test(value)) throw new InvalidArgumentError('Not a positive integer.');
@@ -27,7 +27,7 @@ export function positiveInteger(value: string): number {
 }
 
 /** A command with the connection options, and `--json` unless told otherwise. */
-function remoteCommand(parent: Command, name: string, description: string, { json = true } = {}): Command {
+export function remoteCommand(parent: Command, name: string, description: string, { json = true } = {}): Command {
   const command = parent
     .command(name)
     .description(description)
@@ -196,7 +196,7 @@ export function addBoardCommands(program: Command, run: Runner): void {
 const collect = (value: string, previous: string[] = []) => [...previous, value];
 
 /** FLEET-7: a usage error of `plan`, `diff` or `drift` exits 1 too (2 means changes). */
-async function exitOneOnError(work: () => Promise<number>): Promise<number> {
+export async function exitOneOnError(work: () => Promise<number>): Promise<number> {
   try {
     return await work();
   } catch (error) {

@@ -146,7 +146,7 @@ function conflictLines(entry: SetEntry, labels: Labels, forced: boolean): string
   return lines;
 }
 
-async function printSetPlan(api: TesseraApi, plan: BoardSetPlan, files: FleetFile[]): Promise<void> {
+export async function printSetPlan(api: TesseraApi, plan: BoardSetPlan, files: FleetFile[]): Promise<void> {
   const byName = new Map(files.map((f) => [f.content.name?.toLowerCase(), f]));
   for (const entry of plan.boards) {
     if (entry.action === 'unchanged') continue;
@@ -182,11 +182,17 @@ async function printSetPlan(api: TesseraApi, plan: BoardSetPlan, files: FleetFil
 
 /** FLEET-7, FLEET-16: `tessera plan`: exit 0 when nothing changes, 2 when something does (a conflict included). */
 export async function planSet(api: TesseraApi, options: SetOptions): Promise<number> {
-  const files = readFleetFiles(options.file);
-  const plan = await sendSet(api, files, setRequest(files, options), { dryRun: true, prune: options.prune ?? false, force: options.force ?? false });
+  const { plan, files } = await planOfSet(api, options);
   if (options.output === 'json') printJson(plan);
   else await printSetPlan(api, plan, files);
   return plan.summary.changed ? 2 : 0;
+}
+
+/** The server's plan of the set the `-f` paths hold (a dry run): `tessera plan` and `tessera discover --plan` (DISC-24). */
+export async function planOfSet(api: TesseraApi, options: SetOptions): Promise<{ plan: BoardSetPlan; files: FleetFile[] }> {
+  const files = readFleetFiles(options.file);
+  const plan = await sendSet(api, files, setRequest(files, options), { dryRun: true, prune: options.prune ?? false, force: options.force ?? false });
+  return { plan, files };
 }
 
 /** FLEET-16: `apply` without --force over boards in conflict refuses, naming them and the remedy, before writing. */

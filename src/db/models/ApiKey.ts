@@ -12,6 +12,12 @@ export class ApiKey extends BaseModel {
   declare expiresAt: Date | null;
   declare createdAt: Date;
   declare lastUsedAt: Date | null;
+  /** KEY-7: the boards the key is limited to (null: not limited). */
+  declare boardIds: string[] | null;
+  /** KEY-9: the MCP mode the key narrows the server's to (null: the server's). */
+  declare mcpMode: string | null;
+  /** KEY-10: the key may apply its own MCP proposals without a person. */
+  declare agentApprove: boolean;
 
   static override jsonSchema = rowSchema(['id', 'userId', 'tokenHash'], {
     id: col.id,
@@ -22,6 +28,9 @@ export class ApiKey extends BaseModel {
     expiresAt: col.nullableTimestamp,
     createdAt: col.timestamp,
     lastUsedAt: col.nullableTimestamp,
+    boardIds: col.json,
+    mcpMode: col.nullableText,
+    agentApprove: { type: 'boolean' },
   });
 
   static override relationMappings = () => ({

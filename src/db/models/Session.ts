@@ -8,12 +8,17 @@ export class Session extends BaseModel {
   declare userId: string;
   declare expiresAt: Date;
   declare createdAt: Date;
+  /** OIDC-17: the issuer and ID token of a session that came from a provider (for its RP-initiated logout). */
+  declare oidcIssuer: string | null;
+  declare oidcIdToken: string | null;
 
   static override jsonSchema = rowSchema(['id', 'userId', 'expiresAt'], {
     id: { type: 'string', pattern: '^[0-9a-f]{64}$' },
     userId: col.id,
     expiresAt: col.timestamp,
     createdAt: col.timestamp,
+    oidcIssuer: col.nullableText,
+    oidcIdToken: col.nullableText,
   });
 
   static override relationMappings = () => ({

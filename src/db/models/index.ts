@@ -18,6 +18,10 @@
  *   users ── idempotency_keys (the stored first answers of requests with an Idempotency-Key)
  *   integrations ── widget_data_cache (the shared cache of live widget data)
  *   users ── mcp_proposals (writes MCP tools proposed, until applied, rejected or expired)
+ *   api_keys ── mcp_sessions (what an MCP client declared on initialize; elicitation answers)
+ *   webhooks ─┬─ webhook_outbox (events to deliver, written with the change they report)
+ *             └─ webhook_deliveries (the log of delivery attempts)
+ *   users ── oidc_identities (a provider's accounts by issuer and subject); oidc_sign_ins (sign-ins under way)
  */
 import { ApiKey } from './ApiKey';
 import { RateLimitBucket } from './RateLimitBucket';
@@ -50,6 +54,9 @@ import { ItemLayout } from './ItemLayout';
 import { Layout } from './Layout';
 import { LoginFailure } from './LoginFailure';
 import { McpProposal } from './McpProposal';
+import { McpSession } from './McpSession';
+import { OidcIdentity } from './OidcIdentity';
+import { OidcSignIn } from './OidcSignIn';
 import { Section } from './Section';
 import { SectionCollapseState } from './SectionCollapseState';
 import { SectionLayout } from './SectionLayout';
@@ -57,6 +64,9 @@ import { ServerSetting } from './ServerSetting';
 import { WidgetDataCache } from './WidgetDataCache';
 import { Session } from './Session';
 import { User } from './User';
+import { Webhook } from './Webhook';
+import { WebhookDelivery } from './WebhookDelivery';
+import { WebhookOutboxEntry } from './WebhookOutboxEntry';
 
 export { BaseModel } from './BaseModel';
 export {
@@ -91,6 +101,9 @@ export {
   Layout,
   LoginFailure,
   McpProposal,
+  McpSession,
+  OidcIdentity,
+  OidcSignIn,
   Section,
   SectionCollapseState,
   SectionLayout,
@@ -98,6 +111,9 @@ export {
   WidgetDataCache,
   Session,
   User,
+  Webhook,
+  WebhookDelivery,
+  WebhookOutboxEntry,
 };
 
 /** Every model, one per table (the models test checks each against the migrated database). */
@@ -133,6 +149,9 @@ export const models = [
   Layout,
   LoginFailure,
   McpProposal,
+  McpSession,
+  OidcIdentity,
+  OidcSignIn,
   Section,
   SectionCollapseState,
   SectionLayout,
@@ -140,4 +159,7 @@ export const models = [
   WidgetDataCache,
   Session,
   User,
+  Webhook,
+  WebhookDelivery,
+  WebhookOutboxEntry,
 ] as const;

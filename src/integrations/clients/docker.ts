@@ -5,6 +5,7 @@
  */
 import type { DockerHost } from '../../config/config';
 import { outboundSocketFetch, type OutboundAnswer } from '../../outbound/fetch';
+import { boundedMap } from '../../discover/services';
 import { ServiceError, type ClientContext } from './types';
 
 export interface DockerContainer {
@@ -65,8 +66,7 @@ export interface DockerDiscoveryAnswer {
   services: DockerLabelled[] | null;
 }
 
-/** DISC-2: bounds of what discovery keeps of labels (untrusted input). */
-export const labelLimits = { labels: 256, keyLength: 256, valueLength: 4096 } as const;
+export { labelLimits } from '../../discover/services';
 
 /** DISC-2: the label vocabularies discovery reads (homepage's, Glance's, Tessera's own). */
 export const discoveryPrefixes = ['homepage.', 'glance.', 'tessera.'] as const;
@@ -111,13 +111,7 @@ export function parseServiceList(body: unknown, shown: string): DockerLabelled[]
  * mapping can say it was too long).
  */
 export function boundedLabels(value: unknown): Record<string, string> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return {};
-  const entries = Object.entries(value as Record<string, unknown>)
-    .filter((entry): entry is [string, string] => typeof entry[1] === 'string' && entry[0].length <= labelLimits.keyLength && discoveryPrefixes.some((prefix) => entry[0].startsWith(prefix)))
-    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
-    .slice(0, labelLimits.labels)
-    .map(([key, label]) => [key, label.slice(0, labelLimits.valueLength + 1)]);
-  return Object.fromEntries(entries);
+  return boundedMap(value, discoveryPrefixes);
 }
 
 /**

@@ -4,7 +4,7 @@
  */
 import type { Db } from '../../db/database';
 import { whereAmong } from '../../db/idList';
-import { IntegrationSecret } from '../../db/models';
+import { IntegrationSecret, Webhook } from '../../db/models';
 import type { SecretKind } from '../clients/types';
 import type { SecretCipher } from './cipher';
 import type { SecretChange } from './kinds';
@@ -56,7 +56,8 @@ export async function decryptedSecrets(db: Db, cipher: SecretCipher, integration
 }
 
 /**
- * SECRET-6: re-encrypts every stored secret from `current` to `next` in one transaction (all or nothing). Values
+ * SECRET-6: re-encrypts every stored secret (integration secrets, and webhook signing secrets, HOOK-4) from `current` to
+ * `next` in one transaction (all or nothing). Values
  * already under `next` (a rotation run again after it committed) are left as they are. Returns how many changed.
  */
 export async function rotateSecrets(db: Db, current: SecretCipher, next: SecretCipher): Promise<{ reencrypted: number; alreadyNew: number }> {
@@ -72,6 +73,19 @@ export async function rotateSecrets(db: Db, current: SecretCipher, next: SecretC
       }
       const value = next.encrypt(current.decrypt(row.value));
       await IntegrationSecret.query(trx).where({ integrationId: row.integrationId, kind: row.kind }).patch({ value });
+      reencrypted++;
+    }
+    // HOOK-4: webhook signing secrets are stored under the same key, and move with the integration secrets.
+    const hooks = await Webhook.query(trx).select('id', 'secret', 'previousSecret').forUpdate().castTo<{ id: string; secret: string; previousSecret: string | null }[]>();
+    for (const hook of hooks) {
+      const moved = (stored: string) => (next.wrote(stored) ? (next.decrypt(stored), stored) : next.encrypt(current.decrypt(stored)));
+      const secret = moved(hook.secret);
+      const previousSecret = hook.previousSecret === null ? null : moved(hook.previousSecret);
+      if (secret === hook.secret && previousSecret === hook.previousSecret) {
+        alreadyNew++;
+        continue;
+      }
+      await Webhook.query(trx).findById(hook.id).patch({ secret, previousSecret } as never);
       reencrypted++;
     }
     return { reencrypted, alreadyNew };

@@ -14,7 +14,7 @@ import { applyLook, type Look } from './look';
 import { applyScheme } from './theme';
 import { drawTopbar } from './nav';
 import { pageTools } from './pageTools';
-import { signInForm } from './signin';
+import { autoSignIn, signInForm } from './signin';
 import { firstPoll, nextPoll } from './statusSchedule';
 import { preloadMarkdown, updatePingDots, type AppStatusView, type AppView } from './widgets';
 
@@ -234,6 +234,7 @@ function notFound(): void {
   const form = signInForm(() => void start()); // NAV-4
   root.replaceChildren(el('h1', { text: 'Board not found' }), el('p', { text: 'It does not exist, or you may not see it. Private boards show after signing in.' }), form);
   void drawTopbar(boardName, { signIn: false });
+  void autoSignIn(); // OIDC-6
 }
 
 /** PAGE-2: the page follows the change feed; a change, or a reset, reads the board again. */

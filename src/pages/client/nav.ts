@@ -50,7 +50,7 @@ export async function drawTopbar(current: string | null, options: { signIn?: boo
           className: 'signout',
           type: 'button',
           text: 'Sign out',
-          onclick: () => void signOut().then(() => location.reload()),
+          onclick: () => void signOut().then((next) => next === 'reload' && location.reload()),
         }),
       ])
     : options.signIn === false

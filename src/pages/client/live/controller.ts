@@ -7,9 +7,9 @@
 import type { components } from '../../../../generated/api';
 import { api } from '../api';
 import { el } from '../dom';
-import { kindTitle } from '../widgets/titles';
 import type { WidgetItem } from '../widgets/types';
 import { nextLiveAsk } from './schedule';
+import { liveShell } from './shell';
 
 export type Envelope = components['schemas']['WidgetDataEnvelope'];
 export type Result = Envelope['results'][number];
@@ -133,13 +133,11 @@ async function act(entry: Entry, integrationId: string, action: string, ids: str
 }
 
 /**
- * The body of a live tile for `item` on board `boardId`, drawn by `view`. A tile drawn again with the same options
- * (a board change elsewhere) shows the data it had at once and keeps its schedule; anything else asks now.
+ * The body of a live tile for `item` on board `boardId`, drawn by `view`: `body`, the tile's shell board.js drew
+ * (PAGE-13), or a new one. A tile drawn again with the same options (a board change elsewhere) shows the data it had
+ * at once and keeps its schedule; anything else asks now.
  */
-export function liveBody(boardId: string, item: WidgetItem, view: LiveView): HTMLElement {
-  // A11Y-3: a tile's body scrolls when the data is longer than the tile, so it is reachable by keyboard and named
-  const body = el('div', { className: 'live', role: 'group', ariaLabel: `${kindTitle(item.kind)} data` });
-  body.tabIndex = 0;
+export function liveBody(boardId: string, item: WidgetItem, view: LiveView, body: HTMLElement = liveShell(item)): HTMLElement {
   const optionsKey = JSON.stringify(item.options);
   const before = entries.get(item.id);
   if (before && before.boardId === boardId && before.optionsKey === optionsKey && before.last !== null) {

@@ -1,5 +1,6 @@
 /** LIVEVIEW-1: the page's view of each live widget kind (the server's live kinds, src/widgets/data/kinds/). */
 import type { LiveView } from './controller';
+import type { LiveKindName } from './kinds';
 import { calendarView } from './calendar';
 import { dockerContainersView } from './containers';
 import { customApiView } from './customApi';
@@ -10,7 +11,8 @@ import { weatherView } from './weather';
 
 export { clockWeatherView } from './weather';
 
-export const liveViews: Readonly<Record<string, LiveView>> = {
+/** One view per name of kinds.ts (the type keeps the two lists the same). */
+export const liveViews: Readonly<Record<LiveKindName, LiveView>> = {
   downloads: downloadsView,
   systemResources: systemResourcesView,
   healthMonitoring: healthMonitoringView,

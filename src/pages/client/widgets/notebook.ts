@@ -4,28 +4,16 @@
  * shows "Loading note…". Once loaded, notebooks are drawn at once.
  */
 import { el } from '../dom';
+import { loadScript, markdownScriptUrl } from '../scripts';
 import type { MarkdownRenderer } from './markdown';
 import { text, type WidgetItem } from './types';
 
 const pending = new Map<HTMLElement, string>();
-let loading: Promise<void> | null = null;
 
 const renderer = () => (window as unknown as { tesseraMarkdown?: MarkdownRenderer }).tesseraMarkdown;
 
 /** Starts loading the markdown script (the page calls it as soon as it knows the board shows a notebook). */
-export function loadRenderer(): Promise<void> {
-  loading ??= new Promise<void>((resolve, reject) => {
-    const script = document.createElement('script');
-    script.src = '/assets/markdown.js';
-    script.addEventListener('load', () => resolve());
-    script.addEventListener('error', () => {
-      loading = null; // asked again by the next drawing
-      reject(new Error('markdown.js did not load'));
-    });
-    document.head.append(script);
-  });
-  return loading;
-}
+export const loadRenderer = (): Promise<void> => loadScript(markdownScriptUrl); // PAGE-7: by its hashed URL
 
 function fill(body: HTMLElement, content: string, markdown: MarkdownRenderer): void {
   body.replaceChildren(markdown.render(content));
