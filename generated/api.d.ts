@@ -10110,7 +10110,10 @@ export interface operations {
     getBoardStyle: {
         parameters: {
             query?: {
-                /** @description Ignored; the page sends the board's revision so that a changed style sheet is read again. */
+                /**
+                 * @description Ignored; the page sends the board's revision so that a changed style sheet is read again. Like every text
+                 *     of a request, it holds no NUL (400 otherwise, INPUT-1).
+                 */
                 v?: string;
             };
             header?: never;

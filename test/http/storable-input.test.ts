@@ -75,6 +75,12 @@ describe('unstorable text in parameters', () => {
     const board = await server.call('GET', '/api/boards/a%00b');
     expectError(board, 400, 'BAD_REQUEST', `Invalid text in path parameter id: ${reason}`);
   });
+
+  it('a NUL in a query parameter the route ignores (the style sheet\'s v)', async () => {
+    const style = await server.call('GET', '/boards/home/custom.css?v=a%00b');
+    expectError(style, 400, 'BAD_REQUEST', `Invalid text in query parameter v: ${reason}`);
+    expect(style.body.data).toEqual({ in: 'query', path: '/v' });
+  });
 });
 
 /**
