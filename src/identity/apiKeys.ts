@@ -208,6 +208,16 @@ export interface NewApiKey {
   presetValue?: string;
 }
 
+/**
+ * A requested expiry as it will be stored (TIME-1: a leap second, and an instant past the year 9999 kept as the end
+ * of 9999, are expiries too); 400 when the text is no date-time.
+ */
+function expiryOf(text: string): Date {
+  const instant = storableInstant(text);
+  if (!instant) throw badRequest('expiresAt must be a date-time');
+  return instant;
+}
+
 /** Inserts a key and returns its one-time plaintext value. */
 export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): Promise<ApiKeyView & { apiKey: string }> {
   let id: string;
@@ -220,13 +230,8 @@ export async function insertApiKey(db: Db, input: NewApiKey, now = new Date()): 
     id = randomBytes(6).toString('hex');
     token = newSecretToken();
   }
-  let expiresAt: Date | null = null;
-  if (input.expiresAt) {
-    // TIME-1: a leap second and an instant past the year 9999 (kept as the end of 9999) are expiries too.
-    expiresAt = storableInstant(input.expiresAt);
-    if (!expiresAt) throw badRequest('expiresAt must be a date-time');
-    if (expiresAt.getTime() <= now.getTime()) throw badRequest('expiresAt must lie in the future');
-  }
+  const expiresAt = input.expiresAt ? expiryOf(input.expiresAt) : null;
+  if (expiresAt && expiresAt.getTime() <= now.getTime()) throw badRequest('expiresAt must lie in the future');
   const scopes = input.scopes ? sortedPermissions(new Set(input.scopes)) : null;
   // The insert's RETURNING rows say whether it inserted: objection's insert answers the given row either way.
   const [row]: ApiKeyRow[] = await ApiKey.table(db)
@@ -333,11 +338,9 @@ export function boundsOfNewKey(
   if (beyond.length > 0) {
     throw forbidden('Permission denied: an API key cannot create a key with scopes beyond its own', { scopes: beyond });
   }
-  // TIME-1: read as the stored expiry will be (a leap second is one: new Date() read it as no time, and no time was
-  // never later than the calling key's expiry).
-  const expiry = expiresAt === null ? null : storableInstant(expiresAt);
-  if (expiresAt !== null && !expiry) throw badRequest('expiresAt must be a date-time');
-  if (expiresLater(expiry, bounds)) {
+  // Read as the stored expiry will be (a leap second is one: new Date() read it as no time, and no time was never
+  // later than the calling key's expiry).
+  if (expiresLater(expiresAt === null ? null : expiryOf(expiresAt), bounds)) {
     throw forbidden('Permission denied: an API key cannot create a key that expires later than itself', {
       expiresAt: bounds.expiresAt!.toISOString(),
     });
