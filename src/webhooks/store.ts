@@ -139,6 +139,10 @@ export async function updateWebhook(trx: Db, id: string, input: Partial<WebhookI
 }
 
 export async function deleteWebhook(trx: Db, id: string): Promise<void> {
+  // HOOK-12: the worker records an attempt by locking the event's outbox row, then inserting a delivery whose foreign
+  // key locks the subscription. Deleting the subscription first and its outbox rows by cascade locks the other way
+  // round (a deadlock, rolled back as a 500): the outbox rows are locked first, so a delete waits for the recording.
+  await WebhookOutboxEntry.query(trx).where('webhookId', id).forUpdate().select('id');
   const deleted = await Webhook.query(trx).deleteById(id);
   if (deleted === 0) throw notFound(webhookNotFound);
 }

@@ -363,6 +363,32 @@ describe('HOOK-11..16: delivery', () => {
     expect((await server.call('DELETE', `/api/webhooks/${webhookId}`)).status).toBe(204);
   });
 
+  pgIt('HOOK-12: deleting a subscription while an attempt of it is being recorded waits for it, never a deadlock', async () => {
+    // Disabled, so this server's worker leaves its event alone: the transaction below plays the worker's recording of
+    // an attempt (the event's outbox row locked, then a delivery row that references the subscription).
+    const { webhookId } = await subscribe({ url: receiver.url(`/hooks/${unique('gone')}`), events: ['board.created'], enabled: false });
+    const [{ id: entryId }] = await server
+      .db('webhook_outbox')
+      .insert({ webhookId, eventId: `msg_${unique('e')}`, eventType: 'board.created', payload: JSON.stringify({ boardId: 'b' }) })
+      .returning('id');
+    let deletion: Promise<{ status: number; body: any }> | undefined;
+    await server.db.transaction(async (trx) => {
+      await trx('webhook_outbox').where({ id: entryId }).forUpdate().select('id');
+      deletion = server.call('DELETE', `/api/webhooks/${webhookId}`);
+      // The DELETE is waiting for a lock this transaction holds (nothing else of this database waits on one).
+      await eventually(async () => {
+        const { rows } = await trx.raw(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND wait_event_type = 'Lock'`);
+        expect(rows[0].n).toBeGreaterThan(0);
+      });
+      const now = new Date().toISOString();
+      await trx('webhook_deliveries').insert({ webhookId, eventId: 'msg_x', eventType: 'board.created', attempt: 1, status: 'failed', error: 'x', durationMs: 1, startedAt: now, finishedAt: now });
+    });
+    const deleted = await deletion!;
+    expect(deleted.status).toBe(204);
+    expect(await server.db('webhooks').where({ id: webhookId })).toHaveLength(0);
+    expect(await server.db('webhook_deliveries').where({ webhookId })).toHaveLength(0);
+  });
+
   pgIt('HOOK-12: two instances on one database deliver each event exactly once', async () => {
     const sibling = await server.startSibling();
     try {
