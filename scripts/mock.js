@@ -341,4 +341,4 @@ if (require.main === module) {
   });
 }
 
-module.exports = { mockArguments, createFront, serverModules };
+module.exports = { mockArguments, createFront, serverModules, freeLocalPort };

@@ -15,9 +15,9 @@
 // answering is replaced.
 'use strict';
 const http = require('node:http');
-const net = require('node:net');
 const path = require('node:path');
 const { spawn } = require('node:child_process');
+const { freeLocalPort } = require('../../../scripts/mock');
 
 const repoRoot = path.resolve(__dirname, '../../..');
 const prismEntry = path.join(repoRoot, 'node_modules/@stoplight/prism-cli/dist/index.js');
@@ -27,17 +27,6 @@ const markerPrefix = '/__contract_hub_marker_';
 const slots = [];
 let slotCount = 0;
 let markers = 0;
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** The router in front of a slot's current test server: method, path, headers and body as they come (Host as the
  * server would have seen it from Prism directly), the answer streamed back. */
@@ -102,7 +91,7 @@ function startPrism(slot, upstream) {
 
 async function newSlot() {
   for (let attempt = 1; ; attempt += 1) {
-    const slot = { id: (slotCount += 1), port: await freePort(), output: '', target: null, busy: true, listening: false };
+    const slot = { id: (slotCount += 1), port: await freeLocalPort(), output: '', target: null, busy: true, listening: false };
     slot.router = await startRouter(slot);
     try {
       await startPrism(slot, `http://127.0.0.1:${slot.router.address().port}`);
