@@ -195,6 +195,31 @@ async function createMemberKey(instance: Instance): Promise<string> {
   return String(key.apiKey);
 }
 
+/**
+ * CONTRACT-24: the admin's own user, the group `admins` it holds `admin` through, and its key's id, which the hooks
+ * module keeps every call from changing (SCHEMATHESIS_PROTECTED).
+ */
+async function callerIdentity(instance: Instance): Promise<{ userId: string; groupId: string; keyId: string }> {
+  const read = async (route: string) => {
+    const response = await fetch(`${instance.url}${route}`, { headers: { ApiKey: instance.adminKey } });
+    if (!response.ok) throw new Error(`GET ${route} answered ${response.status}`);
+    return (await response.json()) as unknown;
+  };
+  const session = (await read('/api/auth/session')) as { userId: string };
+  const groups = (await read('/api/groups')) as { id: string; name: string }[];
+  const admins = groups.find((group) => group.name === 'admins');
+  if (!admins) throw new Error('the bootstrap group admins was not found');
+  return { userId: session.userId, groupId: admins.id, keyId: instance.adminKey.slice(0, instance.adminKey.indexOf('.')) };
+}
+
+/** CONTRACT-24: after an admin run, whether its key still holds `admin`; a run that lost it says so in its error. */
+async function stillAdmin(instance: Instance): Promise<string | undefined> {
+  const response = await fetch(`${instance.url}/api/auth/session`, { headers: { ApiKey: instance.adminKey } });
+  if (!response.ok) return `after the run the admin's key answered ${response.status} on GET /api/auth/session`;
+  const session = (await response.json()) as { permissions: string[] };
+  return session.permissions.includes('admin') ? undefined : "after the run the admin's key no longer holds admin (CONTRACT-24)";
+}
+
 /** A database of its own on the PostgreSQL server of `baseUrl`, dropped by the returned function. */
 async function createPostgresDatabase(baseUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
   const name = `tessera_schemathesis_${process.pid}`;
@@ -232,6 +257,8 @@ interface StatefulReach {
   /** The operationIds the chains called, and those of them that answered a 2xx at least once. */
   called: Set<string>;
   answered2xx: Set<string>;
+  /** CONTRACT-24: calls the hooks module sent to a fresh id because they would have changed the caller's rights. */
+  keptOffCaller: number;
 }
 
 /** Every operationId the document declares (the served document is generated/openapi.json), read once. */
@@ -257,16 +284,18 @@ function readOperationIds(): string[] {
  */
 function statefulReach(text: string, reachFile: string): StatefulReach {
   const links = /API Links:\s*(.+)/.exec(text)?.[1].trim() ?? 'no stateful phase in the output';
-  const calls = existsSync(reachFile)
+  const lines = existsSync(reachFile)
     ? readFileSync(reachFile, 'utf8')
         .split('\n')
         .filter(Boolean)
-        .map((line) => line.split(' '))
     : [];
+  const calls = lines.filter((line) => !line.startsWith('#')).map((line) => line.split(' '));
+  const keptOffCaller = lines.filter((line) => line.startsWith('# kept off the caller')).length;
   return {
     links,
     called: new Set(calls.map(([operationId]) => operationId)),
     answered2xx: new Set(calls.filter(([, status]) => status.startsWith('2')).map(([operationId]) => operationId)),
+    keptOffCaller,
   };
 }
 
@@ -275,6 +304,7 @@ const combineReach = (reaches: StatefulReach[]): StatefulReach => ({
   links: 'see each run',
   called: new Set(reaches.flatMap((reach) => [...reach.called])),
   answered2xx: new Set(reaches.flatMap((reach) => [...reach.answered2xx])),
+  keptOffCaller: reaches.reduce((sum, reach) => sum + reach.keptOffCaller, 0),
 });
 
 function describeReach(reach: StatefulReach, withLinks = true): string {
@@ -283,6 +313,7 @@ function describeReach(reach: StatefulReach, withLinks = true): string {
   const answered = all.filter((id) => reach.answered2xx.has(id)).length;
   return (
     `stateful: ${withLinks ? `links ${reach.links}; ` : ''}operations reached ${all.length - missing.length} of ${all.length} (${answered} with a 2xx)` +
+    (reach.keptOffCaller ? `; ${reach.keptOffCaller} calls kept off the caller's rights` : '') +
     (missing.length ? `; not reached: ${missing.join(', ')}` : '')
   );
 }
@@ -331,9 +362,18 @@ type RunPhases = 'all' | 'without-stateful' | 'stateful-budgeted';
 interface Target {
   url: string;
   document: string;
+  /** CONTRACT-24: the admin's user, group and key, which no call of a run may change (callerIdentity). */
+  protectedIds: { userId: string; groupId: string; keyId: string };
 }
 
-async function runSchemathesis(label: string, caller: string, target: Target, key: string, options: Options, phases: RunPhases = 'all'): Promise<RunResult> {
+async function runSchemathesis(
+  label: string,
+  caller: string,
+  target: Target,
+  key: string,
+  options: Options,
+  phases: RunPhases = 'all',
+): Promise<RunResult> {
   const junit = path.join(reportDir, `${label}.xml`);
   rmSync(junit, { force: true });
   const reachFile = path.join(reportDir, `${label}-stateful.txt`);
@@ -373,7 +413,12 @@ async function runSchemathesis(label: string, caller: string, target: Target, ke
         spawn(schemathesisBin, args, {
           cwd: root,
           stdio: ['ignore', 'pipe', 'pipe'],
-          env: { ...process.env, SCHEMATHESIS_HOOKS: hooksModule, SCHEMATHESIS_REACH_FILE: reachFile },
+          env: {
+            ...process.env,
+            SCHEMATHESIS_HOOKS: hooksModule,
+            SCHEMATHESIS_REACH_FILE: reachFile,
+            SCHEMATHESIS_PROTECTED: JSON.stringify(target.protectedIds),
+          },
         }),
       );
       const output: Buffer[] = [];
@@ -447,7 +492,11 @@ async function main(): Promise<void> {
     let instance: Instance | undefined;
     try {
       instance = await startTessera(database.label, databaseUrl);
-      const target: Target = { url: instance.url, document: await servedDocument(database.label, instance.url) };
+      const target: Target = {
+        url: instance.url,
+        document: await servedDocument(database.label, instance.url),
+        protectedIds: await callerIdentity(instance),
+      };
       const keys: Record<string, string> = { admin: instance.adminKey };
       if (options.callers.includes('member')) keys.member = await createMemberKey(instance);
       // One caller after the other: the admin's run must not delete the member's user or key under it.
@@ -463,6 +512,10 @@ async function main(): Promise<void> {
           results.push(await runSchemathesis(`${label}-stateful`, caller, target, keys[caller], options, 'stateful-budgeted'));
         } else {
           results.push(await runSchemathesis(label, caller, target, keys[caller], options));
+        }
+        if (caller === 'admin') {
+          const lost = await stillAdmin(instance);
+          if (lost) results.at(-1)!.error = lost;
         }
       }
     } catch (error) {
