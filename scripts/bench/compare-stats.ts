@@ -57,7 +57,7 @@ export const minRoundsToCall = 4;
  * (rounded).
  */
 export function verdict(base: number[], head: number[], better: Better, minRounds = 1): Verdict {
-  if (base.length === 0 || head.length === 0) return { kind: 'no difference', reason: 'no samples' };
+  if (base.length === 0 || head.length === 0) return { kind: 'no difference', reason: `not measured on ${base.length === 0 ? 'base' : 'head'}` };
   if (Math.min(base.length, head.length) < minRounds) return { kind: 'no difference', reason: `fewer than ${minRounds} rounds` };
   const ratios = spread(pairRatios(base, head));
   if (rangesOverlap(spread(base), spread(head))) return { kind: 'no difference', reason: 'the ranges overlap' };
@@ -72,8 +72,9 @@ export function formatNumber(value: number): string {
   return Math.abs(value) >= 100 ? String(Math.round(value)) : String(Number(value.toPrecision(3)));
 }
 
-/** "median (min–max)". */
+/** "median (min–max)"; "–" when there were no samples. */
 export function formatSpread(s: Spread, digits = formatNumber): string {
+  if (!Number.isFinite(s.median)) return '–';
   return `${digits(s.median)} (${digits(s.min)}–${digits(s.max)})`;
 }
 

@@ -17,29 +17,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, freshPostgresSchema, root, startNode, stopProcess, waitFor } from './processes';
+import { clockBoardFile } from './seed';
 
 const { values } = parseArgs({ options: { boards: { type: 'string', default: '100' }, items: { type: 'string', default: '200' }, rounds: { type: 'string', default: '3' } } });
 const boards = Number(values.boards);
 const items = Number(values.items);
 const rounds = Math.max(1, Number(values.rounds));
 const apiKey = `bench${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
-
-function boardFile(name: string, round: number, changed = false) {
-  const section = `s${round}x${name.replace(/[^a-z0-9]/g, '')}`;
-  return {
-    apiVersion: 'tessera/v1',
-    kind: 'Board',
-    name,
-    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
-    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
-    items: Array.from({ length: items }, (_, i) => ({
-      id: `${section}i${i}`,
-      kind: 'clock',
-      options: { is24HourFormat: !(changed && i === 0), customTitle: `clock ${i}` },
-      layouts: [{ layout: 'Base', sectionId: section, xOffset: (i % 6) * 2, yOffset: Math.floor(i / 6), width: 2, height: 1 }],
-    })),
-  };
-}
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
@@ -80,7 +64,7 @@ async function main(): Promise<void> {
     for (let round = 0; round < rounds; round++) {
       currentRound = round;
       const names = Array.from({ length: boards }, (_, i) => `fleet-${round}-${i}`);
-      const files = names.map((name) => boardFile(name, round));
+      const files = names.map((name) => clockBoardFile(name, round, items));
       await time(`plan, ${boards} new boards`, () => send(files, true));
       const created = await time(`apply, ${boards} new boards`, () => send(files, false));
       await time(exportLabel, async () => {
@@ -92,7 +76,7 @@ async function main(): Promise<void> {
       });
       await time('plan, nothing to change', () => send(files, true));
       await time('apply, nothing to change', () => send(files, false));
-      const edited = names.map((name, i) => boardFile(name, round, i < 10));
+      const edited = names.map((name, i) => clockBoardFile(name, round, items, i < 10));
       await time('plan, 10 boards changed', () => send(edited, true));
       await time('apply, 10 boards changed', () => send(edited, false));
       const dir = path.join(dataDir, `files-${round}`);

@@ -21,11 +21,11 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { gzipSync } from 'node:zlib';
 import pino from 'pino';
-import { chromium } from 'playwright-core';
+import { chromium, type Browser } from 'playwright-core';
 import { loadConfig } from '../../src/config/config';
 import { createDatabase } from '../../src/db/database';
 import { startServer } from '../../src/server';
-import { apiClient } from './seed';
+import { apiClient, type Api } from './seed';
 
 const root = path.resolve(__dirname, '..', '..');
 
@@ -67,6 +67,84 @@ export interface PageRenderResult {
   loaded: AssetSize[];
 }
 
+/** The tile kinds of the page benchmark's board, each with its options for the i-th tile. */
+function pageKinds(withoutLive: boolean, apps: string[] = []): [string, (i: number) => Record<string, unknown>][] {
+  const allKinds: [string, (i: number) => Record<string, unknown>][] = [
+    ['app', (i) => ({ appId: apps[i % apps.length], pingEnabled: i % 2 === 0, descriptionDisplayMode: 'normal' })],
+    ['bookmarks', (i) => ({ title: `Links ${i}`, layout: 'column', items: [apps[i % 20], apps[(i + 1) % 20], apps[(i + 2) % 20]] })],
+    ['clock', (i) => ({ showSeconds: true, useCustomTimezone: true, timezone: ['Europe/Paris', 'Asia/Tokyo', 'America/New_York'][i % 3] })],
+    ['notebook', (i) => ({ content: `# Note ${i}\n\n**Bold**, _italic_ and [a link](https://example.com/${i}).\n\n- one\n- two\n\n\`code\`` })],
+    ['iframe', () => ({ embedUrl: 'https://frames.bench.invalid/panel' })],
+    ['weather', () => ({})],
+  ];
+  return allKinds.filter(([kind]) => !(withoutLive && kind === 'weather'));
+}
+
+/**
+ * The page benchmark's board through the API of the server at `api`: 20 apps (icons and ping URLs off the machine) and
+ * a public board of `count` 2x2 tiles of every kind the page draws on a 12-column layout. Returns the board's name.
+ */
+export async function seedPageBoard(api: Api, count: number, withoutLive = false): Promise<string> {
+  const apps: string[] = [];
+  for (let i = 0; i < 20; i++) {
+    const created = await api('POST', '/api/apps', { name: `Bench app ${i}`, iconUrl: `https://icons.bench.invalid/${i}.svg`, href: `https://app${i}.bench.invalid`, pingUrl: 'http://127.0.0.1:9/' });
+    apps.push(created.appId);
+  }
+  const { boardId } = await api('POST', '/api/boards', { name: `page-bench-${Date.now()}`, columnCount: 12, isPublic: true });
+  const doc = await api('GET', `/api/boards/${boardId}`);
+  const [layout, section] = [doc.layouts[0].id, doc.sections[0].id];
+  const kinds = pageKinds(withoutLive, apps);
+  const items = Array.from({ length: count }, (_, i) => {
+    const [kind, options] = kinds[i % kinds.length];
+    return {
+      id: `bench-item-${i}`,
+      kind,
+      options: options(i),
+      integrationIds: [],
+      advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
+      layouts: [{ layoutId: layout, sectionId: section, xOffset: (i * 2) % 12, yOffset: Math.floor((i * 2) / 12) * 2, width: 2, height: 2 }],
+    };
+  });
+  await api('PUT', `/api/boards/${boardId}`, { sections: doc.sections, items });
+  return doc.name;
+}
+
+/** Headless Debian chromium as the page benchmarks run it. */
+export function launchBenchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}
+
+/**
+ * One first render measured the same way on any revision of the page (bench:compare): an init script watches the DOM
+ * until it holds `count` `.tile` elements and marks two animation frames later (laid out and painted), as the page's
+ * own `tessera:board-painted` does where a revision has it. Milliseconds from the start of navigation.
+ */
+export async function firstRenderOnce(browser: Browser, serverUrl: string, boardName: string, count: number): Promise<number> {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  try {
+    const origin = new URL(serverUrl).origin;
+    await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
+    await page.addInitScript((wanted: number) => {
+      const window = globalThis as any; // the browser's, not this process's
+      const observer = new window.MutationObserver(() => {
+        if (window.document.getElementsByClassName('tile').length < wanted) return;
+        observer.disconnect();
+        window.requestAnimationFrame(() => window.requestAnimationFrame(() => performance.mark('bench:tiles-painted')));
+      });
+      observer.observe(window.document, { childList: true, subtree: true });
+    }, count);
+    await page.goto(`${serverUrl}/boards/${encodeURIComponent(boardName)}`);
+    await page.waitForFunction(() => performance.getEntriesByName('bench:tiles-painted').length > 0, undefined, { polling: 20, timeout: 60_000 });
+    return await page.evaluate(() => performance.getEntriesByName('bench:tiles-painted')[0].startTime);
+  } finally {
+    await page.close();
+  }
+}
+
 export const medianOf = (list: number[]) => [...list].sort((a, b) => a - b)[Math.floor(list.length / 2)];
 
 export async function benchPageRender({ items: count, rounds, withoutLive = false }: { items: number; rounds: number; withoutLive?: boolean }): Promise<PageRenderResult> {
@@ -77,41 +155,10 @@ export async function benchPageRender({ items: count, rounds, withoutLive = fals
   const server = await startServer(config, { db, logger: pino({ level: 'silent' }) });
   const api = apiClient(server.url, adminKey);
   try {
-    const apps: string[] = [];
-    for (let i = 0; i < 20; i++) {
-      const created = await api('POST', '/api/apps', { name: `Bench app ${i}`, iconUrl: `https://icons.bench.invalid/${i}.svg`, href: `https://app${i}.bench.invalid`, pingUrl: 'http://127.0.0.1:9/' });
-      apps.push(created.appId);
-    }
-    const { boardId } = await api('POST', '/api/boards', { name: `page-bench-${Date.now()}`, columnCount: 12, isPublic: true });
-    const doc = await api('GET', `/api/boards/${boardId}`);
-    const [layout, section] = [doc.layouts[0].id, doc.sections[0].id];
-    const allKinds: [string, (i: number) => Record<string, unknown>][] = [
-      ['app', (i) => ({ appId: apps[i % apps.length], pingEnabled: i % 2 === 0, descriptionDisplayMode: 'normal' })],
-      ['bookmarks', (i) => ({ title: `Links ${i}`, layout: 'column', items: [apps[i % 20], apps[(i + 1) % 20], apps[(i + 2) % 20]] })],
-      ['clock', (i) => ({ showSeconds: true, useCustomTimezone: true, timezone: ['Europe/Paris', 'Asia/Tokyo', 'America/New_York'][i % 3] })],
-      ['notebook', (i) => ({ content: `# Note ${i}\n\n**Bold**, _italic_ and [a link](https://example.com/${i}).\n\n- one\n- two\n\n\`code\`` })],
-      ['iframe', () => ({ embedUrl: 'https://frames.bench.invalid/panel' })],
-      ['weather', () => ({})],
-    ];
-    const kinds = allKinds.filter(([kind]) => !(withoutLive && kind === 'weather'));
-    const items = Array.from({ length: count }, (_, i) => {
-      const [kind, options] = kinds[i % kinds.length];
-      return {
-        id: `bench-item-${i}`,
-        kind,
-        options: options(i),
-        integrationIds: [],
-        advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
-        layouts: [{ layoutId: layout, sectionId: section, xOffset: (i * 2) % 12, yOffset: Math.floor((i * 2) / 12) * 2, width: 2, height: 2 }],
-      };
-    });
-    await api('PUT', `/api/boards/${boardId}`, { sections: doc.sections, items });
+    const boardName = await seedPageBoard(api, count, withoutLive);
+    const kinds = pageKinds(withoutLive);
 
-    const browser = await chromium.launch({
-      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-      headless: true,
-      args: ['--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
-    });
+    const browser = await launchBenchBrowser();
     const origin = new URL(server.url).origin;
     const times: number[] = [];
     const contentful: number[] = [];
@@ -123,7 +170,7 @@ export async function benchPageRender({ items: count, rounds, withoutLive = fals
       for (let round = 0; round <= rounds; round++) {
         const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
         await page.route('**/*', (route) => (route.request().url().startsWith(origin) ? route.continue() : route.abort()));
-        await page.goto(`${server.url}/boards/${encodeURIComponent(doc.name)}`);
+        await page.goto(`${server.url}/boards/${encodeURIComponent(boardName)}`);
         await page.waitForFunction(() => performance.getEntriesByName('tessera:board-painted').length > 0, undefined, { polling: 20, timeout: 60_000 });
         const ms = await page.evaluate(() => performance.getEntriesByName('tessera:board-painted')[0].startTime);
         const scriptedMs = await page.evaluate(() => performance.getEntriesByName('tessera:board-rendered')[0].startTime);

@@ -51,3 +51,24 @@ export async function seedBoard(api: Api, name: string, count: number): Promise<
   }));
   return api('PUT', `/api/boards/${boardId}`, { sections: board.sections, items });
 }
+
+/**
+ * A board file (FILE-1) of `items` clocks on one 12-column layout, named `name`, its ids unique to `round`; `changed`
+ * flips the first clock's option. The fleet benchmarks send sets of them to `POST /api/boards/apply`.
+ */
+export function clockBoardFile(name: string, round: number, items: number, changed = false) {
+  const section = `s${round}x${name.replace(/[^a-z0-9]/g, '')}`;
+  return {
+    apiVersion: 'tessera/v1',
+    kind: 'Board',
+    name,
+    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
+    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
+    items: Array.from({ length: items }, (_, i) => ({
+      id: `${section}i${i}`,
+      kind: 'clock',
+      options: { is24HourFormat: !(changed && i === 0), customTitle: `clock ${i}` },
+      layouts: [{ layout: 'Base', sectionId: section, xOffset: (i % 6) * 2, yOffset: Math.floor(i / 6), width: 2, height: 1 }],
+    })),
+  };
+}

@@ -15,29 +15,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
+import { clockBoardFile } from './seed';
 import { percentile, startProber } from './yaml';
 
 const { values } = parseArgs({ options: { boards: { type: 'string', default: '200' }, items: { type: 'string', default: '20' }, rounds: { type: 'string', default: '3' } } });
 const boards = Number(values.boards);
 const items = Number(values.items);
 const rounds = Math.max(1, Number(values.rounds));
-
-function boardFile(name: string) {
-  const section = `s${name.replace(/[^a-z0-9]/g, '')}`;
-  return {
-    apiVersion: 'tessera/v1',
-    kind: 'Board',
-    name,
-    layouts: [{ name: 'Base', columnCount: 12, breakpoint: 0 }],
-    sections: [{ id: section, kind: 'empty', xOffset: 0, yOffset: 0 }],
-    items: Array.from({ length: items }, (_, i) => ({
-      id: `${section}i${i}`,
-      kind: 'clock',
-      options: { is24HourFormat: true, customTitle: `clock ${i}` },
-      layouts: [{ layout: 'Base', sectionId: section, xOffset: (i % 6) * 2, yOffset: Math.floor(i / 6), width: 2, height: 1 }],
-    })),
-  };
-}
 
 async function main(): Promise<void> {
   const adminKey = `bench${randomBytes(4).toString('hex')}.${randomBytes(24).toString('hex')}`;
@@ -67,7 +51,7 @@ async function main(): Promise<void> {
     await call('PUT', `/api/groups/${groupId}/permissions`, adminKey, { permissions: ['board-create'] });
     await call('POST', `/api/groups/${groupId}/members`, adminKey, { userId });
     const { apiKey } = await call('POST', '/api/api-keys', adminKey, { userId });
-    const set = { managedBy: 'bench-liveness', boards: Array.from({ length: boards }, (_, i) => boardFile(`live-${i}`)) };
+    const set = { managedBy: 'bench-liveness', boards: Array.from({ length: boards }, (_, i) => clockBoardFile(`live-${i}`, 0, items)) };
     // An untimed warm-up, as every measurement here has: the first set compiles its request validator (about 1 s once
     // per process) and warms the JIT.
     await call('POST', '/api/boards/apply?dryRun=true', apiKey, { managedBy: 'bench-warmup', boards: set.boards.slice(0, 10) });

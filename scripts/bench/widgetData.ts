@@ -19,6 +19,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
+import { startGlancesStandIn } from './glancesStandIn';
 import { apiClient } from './seed';
 
 const { values } = parseArgs({
@@ -37,27 +38,6 @@ const ttlMs = 10_000;
 
 /** Fetch start times per integration (a fetch = its `/api/3/cpu` request). */
 const fetchesAt = new Map<string, number[]>();
-
-function answer(plugin: string): unknown {
-  switch (plugin) {
-    case 'cpu': return { total: 10 + Math.random() * 50, cpucore: 2 };
-    case 'core': return { phys: 2, log: 2 };
-    case 'mem': return { total: 8e9, used: 2e9, percent: 25 };
-    case 'load': return { min1: 0.5, min5: 0.4, min15: 0.3 };
-    case 'uptime': return '3 days, 1:02:03';
-    default: return null;
-  }
-}
-
-async function startStandIn(): Promise<{ url: string; close: () => Promise<void> }> {
-  const server = http.createServer((req, res) => {
-    const [, integration, , , plugin] = (req.url ?? '').split('/');
-    if (plugin === 'cpu') fetchesAt.set(integration, [...(fetchesAt.get(integration) ?? []), Date.now()]);
-    setTimeout(() => res.writeHead(200, { 'Content-Type': 'application/json' }).end(JSON.stringify(answer(plugin))), 20);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, close: () => new Promise((resolve) => server.close(() => resolve())) };
-}
 
 /** A real Glances behind a counting proxy, so its fetches are counted like the stand-in's. */
 async function startRealGlances(): Promise<{ url: string; close: () => Promise<void> }> {
@@ -94,7 +74,7 @@ function mostPerTtl(times: number[]): number {
 }
 
 async function main(): Promise<void> {
-  const standIn = await startStandIn();
+  const standIn = await startGlancesStandIn({ onFetch: (integration) => fetchesAt.set(integration, [...(fetchesAt.get(integration) ?? []), Date.now()]) });
   const real = values.glances ? await startRealGlances() : null;
   const port = await freePort();
   const url = `http://127.0.0.1:${port}`;

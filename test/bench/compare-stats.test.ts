@@ -42,8 +42,10 @@ describe('bench:compare arithmetic', () => {
     expect(verdict([100, 110, 105, 108], [50, 55, 52, 51], 'lower', minRoundsToCall)).toEqual({ kind: 'faster', percent: 50 });
   });
 
-  it('no samples on a side: "no difference"', () => {
-    expect(verdict([], [1], 'lower')).toEqual({ kind: 'no difference', reason: 'no samples' });
+  it('no samples on a side (a revision without the feature): "no difference", naming the side, and "–" in its cells', () => {
+    expect(verdict([], [1], 'lower')).toEqual({ kind: 'no difference', reason: 'not measured on base' });
+    expect(verdict([1], [], 'lower')).toEqual({ kind: 'no difference', reason: 'not measured on head' });
+    expect(comparisonRow('set apply', 'ms', [], [2800, 2900], 'lower')).toBe('| set apply | ms | – | 2850 (2800–2900) | – | no difference (not measured on base) |');
   });
 
   it('a table row prints each side\'s median and range, the ratio\'s, and the verdict', () => {
