@@ -91,6 +91,7 @@ export const plainKnexAllowed: readonly PlainKnexAllowance[] = [
   },
   { file: 'src/boards/document/bindings.ts', lines: ['IntegrationItem.table(trx)'], reason: 'the bindings of a write plan: the PUT/PATCH path' },
   { file: 'src/boards/fleet/drift.ts', lines: ['ProvisionedBoard.table(db)'], reason: 'the API lock check of every board write (PROV-4): the PUT/PATCH path' },
+  { file: 'src/widgets/data/service.ts', lines: ['Item.table(db)'], reason: 'the item and its bindings of every widget data read, a prepared statement (knex options): the live tiles\' hot path' },
   { file: 'src/apps/apps.ts', lines: ['AppModel.table(trx)'], reason: 'insert-or-ignore whose RETURNING rows decide (APP-1): objection answers the given row either way' },
   { file: 'src/identity/apiKeys.ts', lines: ['ApiKey.table(db)'], reason: 'insert-or-ignore whose RETURNING rows decide (409 on a taken id): objection answers the given row either way' },
   {
