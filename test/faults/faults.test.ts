@@ -1,4 +1,5 @@
 import { unique } from '../support/unique';
+import { freePort } from '../../scripts/free-port';
 import { spawn } from 'node:child_process';
 import http from 'node:http';
 import { randomBytes } from 'node:crypto';
@@ -243,7 +244,8 @@ describe('SIGTERM under load', () => {
   it('finishes the requests in flight, then exits', async () => {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), 'tessera-sigterm-'));
     const key = `sigterm${randomBytes(3).toString('hex')}.${randomBytes(24).toString('hex')}`;
-    const port = 20000 + Math.floor(Math.random() * 20000);
+    // A port the system just handed out: a random one was sometimes taken, and the server then exited at once.
+    const port = await freePort();
     const child = spawn(process.execPath, ['--require', 'tsx/cjs', 'src/main.ts'], {
       cwd: path.resolve(__dirname, '../..'),
       // A grace for the accept queue; the requests in progress then have SHUTDOWN_TIMEOUT_MS, which a slow machine stays inside.
@@ -253,11 +255,13 @@ describe('SIGTERM under load', () => {
     const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
     const base = `http://127.0.0.1:${port}`;
     try {
-      // Up to 90 s: a cold start on a loaded machine is slow.
-      for (let i = 0; i < 360; i++) {
-        if ((await fetch(`${base}/api/health/ready`).then((r) => r.status, () => 0)) === 200) break;
-        await new Promise((resolve) => setTimeout(resolve, 250));
+      // Up to 90 s: a cold start on a loaded machine is slow. A server that exited, or never got ready, fails here.
+      let ready = false;
+      for (let i = 0; i < 360 && !ready && child.exitCode === null; i++) {
+        ready = (await fetch(`${base}/api/health/ready`).then((r) => r.status, () => 0)) === 200;
+        if (!ready) await new Promise((resolve) => setTimeout(resolve, 250));
       }
+      expect({ ready, exitCode: child.exitCode }).toEqual({ ready: true, exitCode: null });
       // Logins are slow on purpose (bcrypt): a queue of them is in flight when SIGTERM arrives.
       let finished = 0;
       // One connection per request (no keep-alive reuse, whose races at shutdown are the client's to retry).
