@@ -28,7 +28,7 @@ import { comparisonRow, Better, minRoundsToCall } from './compare-stats';
 import { cpuSecondsOf, percentile } from './measure';
 import { freePort, freshPostgresSchema, root, stopProcess } from './processes';
 import { firstRenderOnce, launchBenchBrowser, seedPageBoard } from './page-render';
-import { apiClient, clockBoardFile, seedBoard } from './seed';
+import { apiClient, clockBoardFile, seedBoard, seedLiveBoard } from './seed';
 import { startGlancesStandIn } from './glancesStandIn';
 import type { Browser } from 'playwright-core';
 
@@ -286,13 +286,7 @@ async function measureFleet(url: string, tag: string, put: Put): Promise<void> {
 /** WDATA: one systemResources widget on the Glances stand-in, its data read while the cached answer is fresh. */
 async function measureWidgetData(server: { url: string; pid: number | undefined }, api: ReturnType<typeof apiClient>, tag: string, put: Put): Promise<void> {
   const { integrationId } = await api('POST', '/api/integrations', { name: `compare ${tag}`, kind: 'glances', url: `${glances!.url}/${tag}` });
-  const { boardId } = await api('POST', '/api/boards', { name: `live-${tag}`, columnCount: 12, isPublic: true });
-  const doc = await api('GET', `/api/boards/${boardId}`);
-  const itemId = `live${tag}`;
-  await api('PUT', `/api/boards/${boardId}`, {
-    sections: doc.sections,
-    items: [{ id: itemId, kind: 'systemResources', options: {}, integrationIds: [integrationId], advancedOptions: { title: null, customCssClasses: [], borderColor: '' }, layouts: [{ layoutId: doc.layouts[0].id, sectionId: doc.sections[0].id, xOffset: 0, yOffset: 0, width: 2, height: 2 }] }],
-  });
+  const { boardId, itemIds: [itemId] } = await seedLiveBoard(api, `live-${tag}`, [integrationId]);
   const dataPath = `/api/boards/${boardId}/items/${itemId}/data`;
   const first = await api('GET', dataPath);
   if (first.results?.[0]?.status !== 'ok') throw new Error(`the widget's data is not ok: ${JSON.stringify(first).slice(0, 120)}`);

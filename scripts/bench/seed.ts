@@ -72,3 +72,25 @@ export function clockBoardFile(name: string, round: number, items: number, chang
     })),
   };
 }
+
+/**
+ * A public board of one systemResources widget per integration, each bound to its own (2x2 tiles in a row): the board
+ * the widget-data benchmarks read live data from. Returns the board's id and the items' ids, in the integrations' order.
+ */
+export async function seedLiveBoard(api: Api, name: string, integrationIds: readonly string[]): Promise<{ boardId: string; itemIds: string[] }> {
+  const { boardId } = await api('POST', '/api/boards', { name, columnCount: 12, isPublic: true });
+  const doc = await api('GET', `/api/boards/${boardId}`);
+  const itemIds = integrationIds.map((_, i) => `live${i}${Math.random().toString(36).slice(2, 10)}`);
+  await api('PUT', `/api/boards/${boardId}`, {
+    sections: doc.sections,
+    items: itemIds.map((id, i) => ({
+      id,
+      kind: 'systemResources',
+      options: {},
+      integrationIds: [integrationIds[i]],
+      advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
+      layouts: [{ layoutId: doc.layouts[0].id, sectionId: doc.sections[0].id, xOffset: i * 2, yOffset: 0, width: 2, height: 2 }],
+    })),
+  });
+  return { boardId, itemIds };
+}

@@ -20,7 +20,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { freePort, freshPostgresSchema, startNode, stopProcess, waitFor } from './processes';
 import { startGlancesStandIn } from './glancesStandIn';
-import { apiClient } from './seed';
+import { apiClient, seedLiveBoard } from './seed';
 
 const { values } = parseArgs({
   options: {
@@ -99,20 +99,7 @@ async function main(): Promise<void> {
       const base = name === 'glances' ? `${real!.url}/glances` : `${standIn.url}/${name}`;
       integrationIds.push((await api('POST', '/api/integrations', { name: `bench ${name}`, kind: 'glances', url: base })).integrationId);
     }
-    const { boardId } = await api('POST', '/api/boards', { name: `live-${randomBytes(3).toString('hex')}`, columnCount: 12, isPublic: true });
-    const doc = await api('GET', `/api/boards/${boardId}`);
-    const itemIds = names.map((_, i) => `live${i}${randomBytes(4).toString('hex')}`);
-    await api('PUT', `/api/boards/${boardId}`, {
-      sections: doc.sections,
-      items: itemIds.map((id, i) => ({
-        id,
-        kind: 'systemResources',
-        options: {},
-        integrationIds: [integrationIds[i]],
-        advancedOptions: { title: null, customCssClasses: [], borderColor: '' },
-        layouts: [{ layoutId: doc.layouts[0].id, sectionId: doc.sections[0].id, xOffset: i * 2, yOffset: 0, width: 2, height: 2 }],
-      })),
-    });
+    const { boardId, itemIds } = await seedLiveBoard(api, `live-${randomBytes(3).toString('hex')}`, integrationIds);
     const dataUrl = (itemId: string) => `${url}/api/boards/${boardId}/items/${itemId}/data`;
 
     // Viewers: each polls the board's five widgets (anonymously, as the public page would) until the time is up.

@@ -74,4 +74,3 @@ def after_call(context, case, response):
     operation_id = case.operation.definition.raw.get("operationId") or case.operation.label
     with open(_REACH_FILE, "a", encoding="utf-8") as reach:
         reach.write(f"{operation_id} {response.status_code}\n")
-

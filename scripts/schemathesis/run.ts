@@ -195,18 +195,20 @@ async function createMemberKey(instance: Instance): Promise<string> {
   return String(key.apiKey);
 }
 
+/** A GET with the admin's key: its JSON, or an error naming the status. */
+async function readAsAdmin(instance: Instance, route: string): Promise<unknown> {
+  const response = await fetch(`${instance.url}${route}`, { headers: { ApiKey: instance.adminKey } });
+  if (!response.ok) throw new Error(`GET ${route} answered ${response.status}`);
+  return response.json();
+}
+
 /**
  * CONTRACT-24: the admin's own user, the group `admins` it holds `admin` through, and its key's id, which the hooks
  * module keeps every call from changing (SCHEMATHESIS_PROTECTED).
  */
 async function callerIdentity(instance: Instance): Promise<{ userId: string; groupId: string; keyId: string }> {
-  const read = async (route: string) => {
-    const response = await fetch(`${instance.url}${route}`, { headers: { ApiKey: instance.adminKey } });
-    if (!response.ok) throw new Error(`GET ${route} answered ${response.status}`);
-    return (await response.json()) as unknown;
-  };
-  const session = (await read('/api/auth/session')) as { userId: string };
-  const groups = (await read('/api/groups')) as { id: string; name: string }[];
+  const session = (await readAsAdmin(instance, '/api/auth/session')) as { userId: string };
+  const groups = (await readAsAdmin(instance, '/api/groups')) as { id: string; name: string }[];
   const admins = groups.find((group) => group.name === 'admins');
   if (!admins) throw new Error('the bootstrap group admins was not found');
   return { userId: session.userId, groupId: admins.id, keyId: instance.adminKey.slice(0, instance.adminKey.indexOf('.')) };
@@ -214,10 +216,12 @@ async function callerIdentity(instance: Instance): Promise<{ userId: string; gro
 
 /** CONTRACT-24: after an admin run, whether its key still holds `admin`; a run that lost it says so in its error. */
 async function stillAdmin(instance: Instance): Promise<string | undefined> {
-  const response = await fetch(`${instance.url}/api/auth/session`, { headers: { ApiKey: instance.adminKey } });
-  if (!response.ok) return `after the run the admin's key answered ${response.status} on GET /api/auth/session`;
-  const session = (await response.json()) as { permissions: string[] };
-  return session.permissions.includes('admin') ? undefined : "after the run the admin's key no longer holds admin (CONTRACT-24)";
+  try {
+    const session = (await readAsAdmin(instance, '/api/auth/session')) as { permissions: string[] };
+    return session.permissions.includes('admin') ? undefined : "after the run the admin's key no longer holds admin (CONTRACT-24)";
+  } catch (error) {
+    return `after the run the admin's key: ${(error as Error).message}`;
+  }
 }
 
 /** A database of its own on the PostgreSQL server of `baseUrl`, dropped by the returned function. */
